@@ -1,0 +1,7 @@
+"""`python -m tui` runs the same command line as the `mcptui` script."""
+
+import sys
+
+from tui.cli import main
+
+sys.exit(main())

@@ -1,0 +1,193 @@
+"""Read a stream dump in whatever shape people have it, chosen by sniffing the content.
+
+Accepted: mcptui recordings (JSONL); one event per line (the upstream `*.chunks.txt`); raw SSE
+as `curl -N` saves it; a JSON array of events; events pasted one after another separated by
+commas and whitespace (forum posts); a single Response object as `GET /v1/responses/{id}`
+returns it. Nothing raises on bad input: problems are collected with line numbers and every
+good event is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from tui.model.events import Event
+from tui.model.sse import parse_sse
+from tui.recording import Loaded, Problem, _reason, is_header, is_record, read_recording
+
+ACCEPTED_FORMATS = (
+    "mcptui recording (.jsonl)",
+    "one JSON event per line",
+    "raw SSE text (curl -N)",
+    "a JSON array of events",
+    "events pasted one after another, separated by commas",
+    "a Response object (GET /v1/responses/{id})",
+)
+
+_SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
+_SNIFF_LINES = 50
+
+
+def load_path(path: str) -> Loaded:
+    """Load a file (or `-` for standard input); never raises for bad paths or content."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        return load_bytes(data, source="<stdin>")
+    file = Path(path)
+    if file.is_dir():
+        return _failed(path, f"{path} is a directory, not a recording")
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        return _failed(path, f"{path}: no such file")
+    except OSError as exc:
+        return _failed(path, f"{path}: cannot read ({exc.strerror or exc})")
+    return load_bytes(data, source=path)
+
+
+def load_bytes(data: bytes, source: str = "") -> Loaded:
+    if b"\x00" in data[:4096] and not data.lstrip().startswith((b"{", b"[")):
+        return _failed(source, "binary data, not a text stream dump; " + _accepted())
+    return load_text(data.decode("utf-8", errors="replace"), source=source)
+
+
+def load_text(text: str, source: str = "") -> Loaded:
+    """Sniff the format of `text` and parse it."""
+    text = text.removeprefix("\ufeff")
+    stripped = text.strip()
+    if not stripped:
+        return _failed(source, "the file is empty")
+
+    lines = text.split("\n")
+    sample = [(n, line) for n, line in enumerate(lines[:_SNIFF_LINES * 4], 1) if line.strip()]
+    sample = sample[:_SNIFF_LINES]
+    sniffed = [(n, _try_json(line)) for n, line in sample]
+
+    if any(is_header(obj) or is_record(obj) for _, obj in sniffed):
+        return read_recording(enumerate(lines, 1), source)
+    if _SSE_FIELD.search(text[:65536]):
+        return _read_sse(text, source)
+    if stripped.startswith("["):
+        array = _try_json(stripped)
+        if isinstance(array, list):
+            return _read_array(array, source)
+    if stripped.startswith("{"):
+        whole = _try_json(stripped)
+        if isinstance(whole, dict):
+            if _looks_like_response(whole):
+                return Loaded(snapshots=[whole], format="Response object", source=source)
+            return _read_objects([(1, whole)], "single event", source)
+        objects_per_line = sum(isinstance(obj, dict) for _, obj in sniffed)
+        if objects_per_line and objects_per_line >= len(sniffed) // 2:
+            return _read_json_lines(lines, source)
+        return _read_pasted(stripped, text, source)
+    return _failed(source, "unrecognised content; " + _accepted())
+
+
+def _accepted() -> str:
+    return "accepted formats: " + "; ".join(ACCEPTED_FORMATS)
+
+
+def _failed(source: str, message: str) -> Loaded:
+    return Loaded(problems=[Problem(None, message)], source=source)
+
+
+def _try_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _looks_like_response(obj: dict[str, Any]) -> bool:
+    return obj.get("object") == "response" or ("output" in obj and "type" not in obj)
+
+
+def _event_from(obj: Any, line: int, loaded: Loaded) -> None:
+    if not isinstance(obj, dict):
+        loaded.problems.append(Problem(line, f"expected a JSON object, got {type(obj).__name__}"))
+        return
+    if "type" not in obj:
+        loaded.problems.append(Problem(line, "event has no type (kept)"))
+    loaded.events.append(Event(obj, line=line))
+
+
+def _read_objects(objects: list[tuple[int, Any]], kind: str, source: str) -> Loaded:
+    loaded = Loaded(format=kind, source=source)
+    for line, obj in objects:
+        _event_from(obj, line, loaded)
+    return loaded
+
+
+def _read_json_lines(lines: list[str], source: str) -> Loaded:
+    loaded = Loaded(format="JSON lines", source=source)
+    last = max((n for n, line in enumerate(lines, 1) if line.strip()), default=0)
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            what = "truncated last line" if number == last else "invalid JSON"
+            loaded.problems.append(Problem(number, f"{what} ({_reason(exc)})"))
+            continue
+        _event_from(obj, number, loaded)
+    return loaded
+
+
+def _read_sse(text: str, source: str) -> Loaded:
+    loaded = Loaded(format="SSE", source=source)
+    for message in parse_sse(text):
+        if message.data.startswith("[DONE]"):
+            continue
+        try:
+            obj = json.loads(message.data)
+        except ValueError as exc:
+            loaded.problems.append(Problem(message.line, f"data is not JSON ({_reason(exc)})"))
+            continue
+        _event_from(obj, message.line, loaded)
+    return loaded
+
+
+def _read_array(array: list[Any], source: str) -> Loaded:
+    loaded = Loaded(format="JSON array", source=source)
+    for position, obj in enumerate(array):
+        if isinstance(obj, dict) and _looks_like_response(obj) and "type" not in obj:
+            loaded.snapshots.append(obj)
+            continue
+        if isinstance(obj, dict):
+            loaded.events.append(Event(obj))
+        else:
+            loaded.problems.append(Problem(None, f"array element {position} is not an object"))
+    return loaded
+
+
+def _read_pasted(stripped: str, text: str, source: str) -> Loaded:
+    """Objects one after another, separated by commas/whitespace, as pasted into forum posts."""
+    loaded = Loaded(format="pasted events", source=source)
+    decoder = json.JSONDecoder()
+    offset = text.find(stripped[:1])
+    position = offset
+    end = len(text)
+    while position < end:
+        while position < end and text[position] in " \t\r\n,;":
+            position += 1
+        if position >= end:
+            break
+        line = text.count("\n", 0, position) + 1
+        try:
+            obj, next_position = decoder.raw_decode(text, position)
+        except ValueError as exc:
+            resume = text.find("\n{", position + 1)
+            loaded.problems.append(Problem(line, f"invalid JSON ({_reason(exc)})"))
+            if resume < 0:
+                break
+            position = resume + 1
+            continue
+        _event_from(obj, line, loaded)
+        position = next_position
+    return loaded

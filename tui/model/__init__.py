@@ -1,0 +1,1 @@
+"""The event model: events, the reducer, timelines and summaries. Pure: no Textual here."""

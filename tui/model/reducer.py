@@ -1,0 +1,362 @@
+"""The reducer: folds timeline events into `SessionState`, one event at a time, reversibly.
+
+The same reducer serves live runs, replays and stepping. Going forward, `apply` changes the
+state in place and writes every change to an undo journal (old attribute values, list appends,
+dict insertions); going backward, `undo` pops the journal back to the mark taken before the last
+event. Both cost O(changes made by one event), a handful of entries, whatever the stream's
+length, so a step on a 200k-event stream is as cheap as on a short one. Jumps are done by the
+`Timeline`, which replays from zero instead of undoing when that is shorter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event
+from tui.model.state import (
+    TERMINAL_ITEM_STATUSES,
+    ItemState,
+    ResponseState,
+    SessionState,
+)
+from tui.redact import redact
+
+_MISSING = object()
+
+RESPONSE_STATUS_BY_TYPE = {
+    "response.created": None,
+    "response.queued": "queued",
+    "response.in_progress": "in_progress",
+    "response.completed": "completed",
+    "response.failed": "failed",
+    "response.incomplete": "incomplete",
+    "response.cancelled": "cancelled",
+}
+
+ITEM_STATUS_SUFFIXES = {
+    "in_progress": "in_progress",
+    "completed": "completed",
+    "failed": "failed",
+    "incomplete": "incomplete",
+    "cancelled": "cancelled",
+}
+
+# Which item type an event implies when it arrives before (or without) its output_item.added.
+_TYPE_BY_EVENT_FAMILY = {
+    "output_text": "message",
+    "content_part": "message",
+    "refusal": "message",
+    "mcp_call_arguments": "mcp_call",
+    "function_call_arguments": "function_call",
+    "custom_tool_call_input": "custom_tool_call",
+    "reasoning_summary_text": "reasoning",
+    "reasoning_summary_part": "reasoning",
+    "reasoning_text": "reasoning",
+}
+
+TEXT_DELTA_TYPES = frozenset({"response.output_text.delta", "response.refusal.delta"})
+TEXT_DONE_TYPES = frozenset({"response.output_text.done", "response.refusal.done"})
+ARGUMENT_DELTA_TYPES = frozenset(
+    {ARGUMENT_DELTA, "response.function_call_arguments.delta",
+     "response.custom_tool_call_input.delta"}
+)
+ARGUMENT_DONE_TYPES = frozenset(
+    {ARGUMENT_DONE, "response.function_call_arguments.done", "response.custom_tool_call_input.done"}
+)
+REASONING_DELTA_TYPES = frozenset(
+    {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
+)
+
+ERROR_NOTE_LEVEL = "error"
+"""Notes with this `level` (HTTP errors, dropped streams) count as failures."""
+
+
+def is_failure_event(event: Event) -> bool:
+    """Whether an event marks a failure on its own: what "next failure" jumps to."""
+    raw = event.raw
+    if event.is_note:
+        return raw.get("level") == ERROR_NOTE_LEVEL
+    kind = event.type
+    if kind == "error" or kind.endswith(".failed"):
+        return True
+    if kind == "response.output_item.done":
+        item = raw.get("item")
+        return isinstance(item, dict) and (
+            item.get("status") == "failed" or item.get("error") not in (None, "")
+        )
+    return False
+
+
+def item_type_for_event(event_type: str) -> str:
+    """The item type an item-level event implies, e.g. `response.mcp_call.failed` → `mcp_call`."""
+    family = event_type.removeprefix("response.").split(".", 1)[0]
+    return _TYPE_BY_EVENT_FAMILY.get(family, family)
+
+
+class Reducer:
+    """Folds events into a `SessionState`; every change can be undone event by event."""
+
+    __slots__ = ("_journal", "_marks", "state")
+
+    def __init__(self) -> None:
+        self.state = SessionState()
+        self._journal: list[Any] = []
+        self._marks: list[int] = []
+
+    @property
+    def applied(self) -> int:
+        """How many events have been applied (and not undone)."""
+        return len(self._marks)
+
+    # -- journal primitives -------------------------------------------------------------------
+
+    def _set(self, obj: Any, attr: str, value: Any) -> None:
+        old = getattr(obj, attr)
+        if old is value:
+            return
+        self._journal.append((obj, attr, old))
+        setattr(obj, attr, value)
+
+    def _push(self, target: list[Any], value: Any) -> None:
+        target.append(value)
+        self._journal.append(target)
+
+    def _put(self, target: dict[Any, Any], key: Any, value: Any) -> None:
+        self._journal.append((target, key, target.get(key, _MISSING), None))
+        target[key] = value
+
+    def undo(self) -> tuple[ResponseState | None, ItemState | None]:
+        """Revert the last applied event; returns what it had touched (for the view)."""
+        if not self._marks:
+            return None, None
+        mark = self._marks.pop()
+        journal = self._journal
+        touched_item: ItemState | None = None
+        touched_response: ResponseState | None = None
+        while len(journal) > mark:
+            entry = journal.pop()
+            if type(entry) is list:
+                entry.pop()
+            elif len(entry) == 3:
+                obj, attr, old = entry
+                setattr(obj, attr, old)
+                if type(obj) is ItemState:
+                    touched_item = obj
+                elif type(obj) is ResponseState:
+                    touched_response = obj
+            else:
+                target, key, old, _ = entry
+                if old is _MISSING:
+                    del target[key]
+                else:
+                    target[key] = old
+        return touched_response, touched_item
+
+    # -- snapshots ---------------------------------------------------------------------------
+
+    def seed_response(self, response: dict[str, Any]) -> ResponseState:
+        """Add a response from a Response object (`GET /v1/responses/{id}`), with no timeline.
+
+        Call before any event: seeded state is the base that undo never goes below.
+        """
+        resp = self._new_response()
+        self._update_response(resp, response, None)
+        self._reconcile_output(resp, response.get("output"), from_snapshot=True)
+        return resp
+
+    # -- applying events ---------------------------------------------------------------------
+
+    def apply(self, event: Event) -> tuple[ResponseState, ItemState | None]:
+        """Fold one event into the state; returns the response and item it touched."""
+        self._marks.append(len(self._journal))
+        raw = event.raw
+        resp = self.state.current
+        t = event.t
+
+        if event.is_note:
+            if resp is None:
+                resp = self._new_response()
+            self._push(resp.events, event.index)
+            if raw.get("level") == ERROR_NOTE_LEVEL:
+                self._push(resp.error_events, event.index)
+            self._touch_response(resp, t)
+            return resp, None
+
+        kind = event.canonical_type
+        seq = raw.get("sequence_number")
+        if resp is None or (
+            kind == "response.created" and (resp.created_seen or resp.last_sequence is not None)
+        ) or (seq == 0 and resp.last_sequence is not None):
+            resp = self._new_response()
+        if type(seq) is int:
+            self._set(resp, "last_sequence", seq)
+        self._touch_response(resp, t)
+
+        item_obj = raw.get("item")
+        item_id = raw.get("item_id")
+        output_index = raw.get("output_index")
+        if isinstance(item_obj, dict) and item_id is None:
+            item_id = item_obj.get("id")
+        if item_id is None and output_index is None:
+            self._apply_response_event(resp, event, kind)
+            return resp, None
+
+        item = self._item_for(resp, item_id, output_index, kind)
+        self._push(item.events, event.index)
+        if t is not None:
+            if item.first_t is None:
+                self._set(item, "first_t", t)
+            self._set(item, "last_t", t)
+
+        if kind in TEXT_DELTA_TYPES:
+            self._push_text(item.text_parts, raw.get("delta"))
+        elif kind in ARGUMENT_DELTA_TYPES:
+            self._push_text(item.argument_parts, raw.get("delta"))
+        elif kind in REASONING_DELTA_TYPES:
+            self._push_text(item.reasoning_parts, raw.get("delta"))
+        elif kind == "response.output_item.added":
+            if isinstance(item_obj, dict):
+                self._set(item, "added", item_obj)
+                self._update_item(item, item_obj)
+        elif kind == "response.output_item.done":
+            if isinstance(item_obj, dict):
+                self._set(item, "final", item_obj)
+                self._update_item(item, item_obj)
+                if item_obj.get("status") is None:
+                    self._set(item, "status", "failed" if item.failed else "completed")
+            elif item.status not in TERMINAL_ITEM_STATUSES:
+                self._set(item, "status", "completed")
+        elif kind in TEXT_DONE_TYPES:
+            text = raw.get("text", raw.get("refusal"))
+            if isinstance(text, str):
+                self._set(item, "text_done", text)
+        elif kind in ARGUMENT_DONE_TYPES:
+            arguments = raw.get("arguments", raw.get("input"))
+            if isinstance(arguments, str):
+                self._set(item, "arguments_done", arguments)
+        else:
+            suffix = kind.rsplit(".", 1)[-1]
+            status = ITEM_STATUS_SUFFIXES.get(suffix)
+            if (status is not None and status != item.status
+                    and item.status not in TERMINAL_ITEM_STATUSES):
+                self._set(item, "status", status)
+            if raw.get("error") is not None:
+                self._set(item, "error", raw["error"])
+        return resp, item
+
+    def _push_text(self, parts: list[str], delta: Any) -> None:
+        if isinstance(delta, str):
+            parts.append(delta)
+            self._journal.append(parts)
+
+    def _touch_response(self, resp: ResponseState, t: float | None) -> None:
+        if t is None:
+            return
+        if resp.first_t is None:
+            self._set(resp, "first_t", t)
+        self._set(resp, "last_t", t)
+
+    def _new_response(self) -> ResponseState:
+        resp = ResponseState(key=len(self.state.responses))
+        self._push(self.state.responses, resp)
+        return resp
+
+    def _apply_response_event(self, resp: ResponseState, event: Event, kind: str) -> None:
+        raw = event.raw
+        self._push(resp.events, event.index)
+        if kind == "response.created":
+            self._set(resp, "created_seen", True)
+        snapshot = raw.get("response")
+        if isinstance(snapshot, dict):
+            self._update_response(resp, snapshot, kind)
+        status = RESPONSE_STATUS_BY_TYPE.get(kind)
+        if status is not None and (not isinstance(snapshot, dict) or not snapshot.get("status")):
+            self._set(resp, "status", status)
+        if kind == "error":
+            self._push(resp.error_events, event.index)
+        elif kind == "response.failed":
+            if resp.error is None:
+                self._set(resp, "error", {"message": "response.failed with no error details"})
+
+    def _update_response(self, resp: ResponseState, snapshot: dict[str, Any], kind: str | None
+                         ) -> None:
+        for attr in ("id", "status", "model", "background", "previous_response_id"):
+            value = snapshot.get(attr)
+            if value is not None and value != getattr(resp, attr):
+                self._set(resp, attr, value)
+        usage = snapshot.get("usage")
+        if isinstance(usage, dict):
+            self._set(resp, "usage", usage)
+        error = snapshot.get("error")
+        if error:
+            self._set(resp, "error", error)
+        tools = snapshot.get("tools")
+        if isinstance(tools, list) and tools and not resp.tools:
+            self._set(resp, "tools", redact(tools))
+        if kind in ("response.completed", "response.failed", "response.incomplete",
+                    "response.cancelled"):
+            self._reconcile_output(resp, snapshot.get("output"), from_snapshot=False)
+
+    def _reconcile_output(self, resp: ResponseState, output: Any, *, from_snapshot: bool) -> None:
+        """Take items the stream never announced (or never finished) from the final output."""
+        if not isinstance(output, list):
+            return
+        for index, obj in enumerate(output):
+            if not isinstance(obj, dict):
+                continue
+            item = resp.by_item_id.get(obj.get("id")) if obj.get("id") else None
+            if item is None:
+                item = resp.by_output_index.get(index)
+            if item is None:
+                item = self._item_for(resp, obj.get("id"), index, "response.output_item.done")
+                self._set(item, "from_snapshot", from_snapshot)
+            if item.final is None:
+                self._set(item, "final", obj)
+                self._update_item(item, obj)
+                if item.status not in TERMINAL_ITEM_STATUSES:
+                    self._set(item, "status", "failed" if item.failed else "completed")
+
+    def _item_for(self, resp: ResponseState, item_id: Any, output_index: Any, kind: str
+                  ) -> ItemState:
+        item = resp.by_item_id.get(item_id) if item_id is not None else None
+        if item is None and output_index is not None:
+            candidate = resp.by_output_index.get(output_index)
+            if candidate is not None and (
+                item_id is None or candidate.item_id is None or candidate.item_id == item_id
+            ):
+                item = candidate
+        if item is None:
+            item = ItemState(
+                key=len(resp.items),
+                output_index=output_index if type(output_index) is int else None,
+                item_id=item_id if isinstance(item_id, str) else None,
+                type=item_type_for_event(kind) if kind.startswith("response.") else kind,
+            )
+            self._push(resp.items, item)
+            if item.output_index is not None and item.output_index not in resp.by_output_index:
+                self._put(resp.by_output_index, item.output_index, item)
+            if item.item_id is not None:
+                self._put(resp.by_item_id, item.item_id, item)
+            return item
+        if item.item_id is None and isinstance(item_id, str):
+            self._set(item, "item_id", item_id)
+            self._put(resp.by_item_id, item_id, item)
+        if item.output_index is None and type(output_index) is int:
+            self._set(item, "output_index", output_index)
+            if output_index not in resp.by_output_index:
+                self._put(resp.by_output_index, output_index, item)
+        return item
+
+    def _update_item(self, item: ItemState, obj: dict[str, Any]) -> None:
+        kind = obj.get("type")
+        if isinstance(kind, str) and kind != item.type:
+            self._set(item, "type", kind)
+        for attr in ("name", "server_label", "status"):
+            value = obj.get(attr)
+            if isinstance(value, str) and value != getattr(item, attr):
+                self._set(item, attr, value)
+        error = obj.get("error")
+        if error is not None and error != "":
+            self._set(item, "error", error)
+            if item.status != "failed":
+                self._set(item, "status", "failed")

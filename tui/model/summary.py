@@ -1,0 +1,94 @@
+"""What a stream came to, as plain data: responses, items, failures. Shared by `inspect`
+(text and `--json`), `run --no-tui` and the app's header."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tui.model.errors import describe_error
+from tui.model.events import Event
+from tui.model.state import ItemState, ResponseState, SessionState
+
+
+@dataclass(slots=True, frozen=True)
+class Failure:
+    """One thing that went wrong, named the way a person would search for it."""
+
+    response_id: str | None
+    item_id: str | None
+    type: str
+    """`mcp_call`, `mcp_list_tools`, `response.failed`, `error`, or a note's kind."""
+    name: str | None
+    error: str
+    event_index: int | None = None
+    item_key: int | None = None
+    response_key: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"response_id": self.response_id, "item_id": self.item_id, "type": self.type,
+                "name": self.name, "error": self.error, "event_index": self.event_index}
+
+
+def item_failures(resp: ResponseState, item: ItemState) -> list[Failure]:
+    if not item.failed:
+        return []
+    last = item.events[-1] if item.events else None
+    return [Failure(resp.id, item.item_id, item.type, item.name,
+                    item.error_text or f"{item.type} {item.status}", last, item.key, resp.key)]
+
+
+def response_failures(resp: ResponseState, events: list[Event]) -> list[Failure]:
+    """`error` events, error notes and a failed response, in timeline order."""
+    out: list[Failure] = []
+    for index in resp.error_events:
+        event = events[index]
+        kind = event.note_kind or event.type
+        message = event.raw.get("message") if event.is_note else None
+        out.append(Failure(resp.id, None, kind, None,
+                           str(message) if message else describe_error(event.raw), index,
+                           None, resp.key))
+    if resp.status == "failed" or resp.error is not None:
+        failed_at = next((i for i in reversed(resp.events) if events[i].type == "response.failed"),
+                         None)
+        out.append(Failure(resp.id, None, "response.failed", None,
+                           describe_error(resp.error) or "response failed with no error details",
+                           failed_at, None, resp.key))
+    return out
+
+
+def failures(state: SessionState, events: list[Event]) -> list[Failure]:
+    """Every failure in the state, response by response, items in output order."""
+    out: list[Failure] = []
+    for resp in state.responses:
+        for item in resp.items:
+            out.extend(item_failures(resp, item))
+        out.extend(response_failures(resp, events))
+    return out
+
+
+def item_json(item: ItemState) -> dict[str, Any]:
+    return {
+        "index": item.output_index,
+        "id": item.item_id,
+        "type": item.type,
+        "name": item.name,
+        "server_label": item.server_label,
+        "status": item.status,
+        "error": item.error,
+        "events": len(item.events),
+        "duration_s": item.duration,
+    }
+
+
+def response_json(resp: ResponseState) -> dict[str, Any]:
+    return {
+        "id": resp.id,
+        "status": resp.status,
+        "model": resp.model,
+        "error": resp.error,
+        "usage": resp.usage,
+        "duration_s": resp.duration,
+        "events": len(resp.events) + sum(len(item.events) for item in resp.items),
+        "items": [item_json(item) for item in resp.items],
+    }

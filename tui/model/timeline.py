@@ -1,0 +1,101 @@
+"""A session's events plus a cursor: the state as of any step, cheap in both directions.
+
+`position` is how many events are applied (step N shows events 0..N-1). Single steps go
+through the reducer's `apply`/`undo`, O(1) each. A jump of distance d costs
+min(d, target) event applications: going back further than halfway to the start rebuilds from
+the seeded state instead of undoing, so no jump on a 200k-event stream costs more than
+replaying 100k events. Live sources only `append`; the cursor follows the newest event while
+the view is "following" and stays put otherwise.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from tui.model.events import Event
+from tui.model.reducer import Reducer, is_failure_event
+from tui.model.state import ItemState, ResponseState, SessionState
+
+
+class Timeline:
+    """All events received so far, and the reducer's state at the current step."""
+
+    def __init__(self, events: Iterable[Event] = (), snapshots: Iterable[dict[str, Any]] = ()
+                 ) -> None:
+        self.events: list[Event] = []
+        self.failure_indexes: list[int] = []
+        """Indexes of events that mark a failure, over all events (for "next failure")."""
+        self.snapshots: list[dict[str, Any]] = list(snapshots)
+        self.reducer = self._seeded_reducer()
+        for event in events:
+            self.append(event, follow=False)
+
+    def _seeded_reducer(self) -> Reducer:
+        reducer = Reducer()
+        for snapshot in self.snapshots:
+            reducer.seed_response(snapshot)
+        return reducer
+
+    @property
+    def state(self) -> SessionState:
+        return self.reducer.state
+
+    @property
+    def position(self) -> int:
+        return self.reducer.applied
+
+    @property
+    def total(self) -> int:
+        return len(self.events)
+
+    @property
+    def at_end(self) -> bool:
+        return self.position == len(self.events)
+
+    def append(self, event: Event, *, follow: bool = True
+               ) -> tuple[ResponseState, ItemState | None] | None:
+        """Add an event; apply it too when following and the cursor is at the end."""
+        event.index = len(self.events)
+        was_at_end = self.at_end
+        self.events.append(event)
+        if is_failure_event(event):
+            self.failure_indexes.append(event.index)
+        if follow and was_at_end:
+            return self.reducer.apply(event)
+        return None
+
+    def step_forward(self) -> tuple[ResponseState, ItemState | None] | None:
+        if self.at_end:
+            return None
+        return self.reducer.apply(self.events[self.position])
+
+    def step_back(self) -> tuple[ResponseState | None, ItemState | None] | None:
+        if self.position == 0:
+            return None
+        return self.reducer.undo()
+
+    def seek(self, target: int) -> None:
+        """Move the cursor so that exactly `target` events are applied."""
+        target = max(0, min(target, len(self.events)))
+        position = self.position
+        if target < position:
+            if position - target > target:
+                self.reducer = self._seeded_reducer()
+            else:
+                for _ in range(position - target):
+                    self.reducer.undo()
+        apply = self.reducer.apply
+        for event in self.events[self.position:target]:
+            apply(event)
+
+    def seek_end(self) -> None:
+        self.seek(len(self.events))
+
+    def failures_applied(self) -> int:
+        """How many failure events the current step includes."""
+        return bisect_left(self.failure_indexes, self.position)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)

@@ -1,0 +1,180 @@
+"""mcptui recordings: versioned JSONL, written incrementally, read tolerantly.
+
+Line 1 is a header: `{"mcptui": "recording", "format": 1, "mcptui_version", "created",
+"source": {"kind", ...}, "request", "endpoint", "http": {"status", "headers"}}`. Then one line
+per timeline entry: `{"t": seconds, "event": {...}}` for an event, `{"t": seconds, "note":
+{"kind", "message", "level"?, ...}}` for a transport fact (HTTP error, disconnect, retry,
+resume, a second request). `t` is null when the source had no timing.
+
+The writer appends and flushes each line, so a crash or Ctrl+C leaves a valid prefix; every
+line passes through `redact` first. The reader keeps every good line and reports each bad one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from tui import __version__
+from tui.model.events import Event
+from tui.redact import needs_redaction, redact, redact_headers
+
+FORMAT_NAME = "recording"
+FORMAT_VERSION = 1
+
+
+@dataclass(slots=True)
+class Problem:
+    """A line that could not be used, and why."""
+
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+@dataclass(slots=True)
+class Loaded:
+    """What a file yielded: its timeline, any Response snapshots, header and problems."""
+
+    events: list[Event] = field(default_factory=list)
+    snapshots: list[dict[str, Any]] = field(default_factory=list)
+    header: dict[str, Any] | None = None
+    problems: list[Problem] = field(default_factory=list)
+    format: str = "unknown"
+    source: str = ""
+
+    @property
+    def usable(self) -> bool:
+        return bool(self.events or self.snapshots)
+
+
+def make_header(
+    source_kind: str,
+    *,
+    request: dict[str, Any] | None = None,
+    endpoint: str | None = None,
+    http_status: int | None = None,
+    http_headers: dict[str, str] | None = None,
+    **source: Any,
+) -> dict[str, Any]:
+    """A recording's first line, with the request and headers redacted."""
+    header: dict[str, Any] = {
+        "mcptui": FORMAT_NAME,
+        "format": FORMAT_VERSION,
+        "mcptui_version": __version__,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "source": {"kind": source_kind, **source},
+    }
+    if request is not None:
+        header["request"] = redact(request)
+    if endpoint is not None:
+        header["endpoint"] = endpoint
+    if http_status is not None or http_headers:
+        header["http"] = {"status": http_status, "headers": redact_headers(http_headers or {})}
+    return header
+
+
+def event_line(event: Event) -> str:
+    """One recording line for a timeline entry, redacted when it could hold a credential."""
+    key = "note" if event.is_note else "event"
+    body = json.dumps(event.raw, ensure_ascii=False, separators=(",", ":"))
+    if needs_redaction(body):
+        body = json.dumps(redact(event.raw), ensure_ascii=False, separators=(",", ":"))
+    t = "null" if event.t is None else repr(round(event.t, 6))
+    return f'{{"t":{t},"{key}":{body}}}'
+
+
+class RecordingWriter:
+    """Appends a recording line by line; each line is flushed as soon as it is written."""
+
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = self.path.open("x", encoding="utf-8")
+        self._write(json.dumps(redact(header), ensure_ascii=False, separators=(",", ":")))
+
+    def write(self, event: Event) -> None:
+        self._write(event_line(event))
+
+    def write_all(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.write(event)
+
+    def _write(self, line: str) -> None:
+        if self._file is None:
+            raise ValueError(f"recording {self.path} is closed")
+        self._file.write(line + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> RecordingWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def save_recording(path: str | os.PathLike[str], header: dict[str, Any], events: Iterable[Event]
+                   ) -> Path:
+    """Write a whole session at once (the app's Save)."""
+    with RecordingWriter(path, header) as writer:
+        writer.write_all(events)
+        return writer.path
+
+
+def is_header(obj: Any) -> bool:
+    return isinstance(obj, dict) and obj.get("mcptui") == FORMAT_NAME
+
+
+def is_record(obj: Any) -> bool:
+    return isinstance(obj, dict) and "t" in obj and ("event" in obj or "note" in obj)
+
+
+def read_recording(lines: Iterable[tuple[int, str]], source: str = "") -> Loaded:
+    """Parse recording lines (numbered from 1); bad lines become problems, good ones stay."""
+    loaded = Loaded(format="mcptui recording", source=source)
+    for number, line in lines:
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            loaded.problems.append(Problem(number, f"invalid JSON ({_reason(exc)})"))
+            continue
+        if is_header(obj):
+            if loaded.header is None:
+                loaded.header = obj
+                version = obj.get("format")
+                if isinstance(version, int) and version > FORMAT_VERSION:
+                    loaded.problems.append(Problem(number, (
+                        f"recording format {version} is newer than this mcptui reads "
+                        f"({FORMAT_VERSION}); reading what it can")))
+            continue
+        if not is_record(obj):
+            loaded.problems.append(Problem(number, "not a recording line (expected t and event)"))
+            continue
+        t = obj.get("t")
+        t = float(t) if isinstance(t, int | float) and not isinstance(t, bool) else None
+        body = obj.get("event", obj.get("note"))
+        if not isinstance(body, dict):
+            loaded.problems.append(Problem(number, "event is not a JSON object"))
+            continue
+        loaded.events.append(Event(body, t=t, line=number, is_note="note" in obj))
+    return loaded
+
+
+def _reason(exc: ValueError) -> str:
+    message = getattr(exc, "msg", None) or str(exc)
+    column = getattr(exc, "colno", None)
+    return f"{message} at column {column}" if column else message

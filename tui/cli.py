@@ -23,7 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
         "inspect", help="summarise recordings or stream dumps: items, statuses, failures",
         description="Summarise stream dumps. Exit 0: no failure; 1: a failure is present; "
                     "2: nothing usable could be read.")
-    inspect.add_argument("files", nargs="+", metavar="FILE", help="a recording or dump; - for stdin")
+    inspect.add_argument("files", nargs="+", metavar="FILE",
+                         help="a recording or dump; - for stdin")
     inspect.add_argument("--json", action="store_true", help="print a JSON summary instead")
     return parser
 

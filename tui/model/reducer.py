@@ -274,9 +274,6 @@ class Reducer:
             self._set(resp, "status", status)
         if kind == "error":
             self._push(resp.error_events, event.index)
-        elif kind == "response.failed":
-            if resp.error is None:
-                self._set(resp, "error", {"message": "response.failed with no error details"})
 
     def _update_response(self, resp: ResponseState, snapshot: dict[str, Any], kind: str | None
                          ) -> None:

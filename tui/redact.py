@@ -78,12 +78,15 @@ def needs_redaction(serialized: str) -> bool:
 
 def _redact(value: Any, *, in_headers: bool) -> Any:
     if isinstance(value, dict):
+        # An MCP tool's headers are all credentials as far as we can know; other `headers`
+        # (HTTP response headers) keep their harmless values such as x-request-id.
+        is_tool = value.get("type") == "mcp" or "server_url" in value
         out: dict[str, Any] = {}
         for key, item in value.items():
             lowered = key.lower() if isinstance(key, str) else key
             if in_headers or lowered in CREDENTIAL_KEYS:
                 out[key] = _redact_leaf(item)
-            elif lowered == "headers":
+            elif lowered == "headers" and is_tool:
                 out[key] = _redact(item, in_headers=True)
             else:
                 out[key] = _redact(item, in_headers=False)

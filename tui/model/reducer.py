@@ -96,12 +96,14 @@ def item_type_for_event(event_type: str) -> str:
 class Reducer:
     """Folds events into a `SessionState`; every change can be undone event by event."""
 
-    __slots__ = ("_journal", "_marks", "state")
+    __slots__ = ("_journal", "_marks", "_touched", "state")
 
     def __init__(self) -> None:
         self.state = SessionState()
         self._journal: list[Any] = []
         self._marks: list[int] = []
+        self._touched: list[tuple[ResponseState, ItemState | None]] = []
+        """What each applied event touched, so undo can tell the view what to redraw."""
 
     @property
     def applied(self) -> int:
@@ -126,31 +128,24 @@ class Reducer:
         target[key] = value
 
     def undo(self) -> tuple[ResponseState | None, ItemState | None]:
-        """Revert the last applied event; returns what it had touched (for the view)."""
+        """Revert the last applied event; returns the response and item it had touched."""
         if not self._marks:
             return None, None
         mark = self._marks.pop()
         journal = self._journal
-        touched_item: ItemState | None = None
-        touched_response: ResponseState | None = None
         while len(journal) > mark:
             entry = journal.pop()
             if type(entry) is list:
                 entry.pop()
             elif len(entry) == 3:
-                obj, attr, old = entry
-                setattr(obj, attr, old)
-                if type(obj) is ItemState:
-                    touched_item = obj
-                elif type(obj) is ResponseState:
-                    touched_response = obj
+                setattr(entry[0], entry[1], entry[2])
             else:
                 target, key, old, _ = entry
                 if old is _MISSING:
                     del target[key]
                 else:
                     target[key] = old
-        return touched_response, touched_item
+        return self._touched.pop()
 
     # -- snapshots ---------------------------------------------------------------------------
 
@@ -169,6 +164,11 @@ class Reducer:
     def apply(self, event: Event) -> tuple[ResponseState, ItemState | None]:
         """Fold one event into the state; returns the response and item it touched."""
         self._marks.append(len(self._journal))
+        touched = self._apply(event)
+        self._touched.append(touched)
+        return touched
+
+    def _apply(self, event: Event) -> tuple[ResponseState, ItemState | None]:
         raw = event.raw
         resp = self.state.current
         t = event.t

@@ -22,35 +22,53 @@ class SSEMessage:
 
 
 class SSEDecoder:
-    """Incremental decoder: feed it bytes as they arrive, get complete messages back."""
+    """Incremental decoder: feed it bytes as they arrive, get complete messages back.
+
+    Works on whole blocks (text up to a blank line): the common block `event: X\ndata: {...}`
+    takes a fast path, anything else goes through the general field parser.
+    """
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._pending = ""
-        self._line_no = 0
-        self._data: list[str] = []
-        self._event: str | None = None
-        self._id: str | None = None
-        self._start = 0
+        self._line_no = 1
+        """The line number of the first line in `_pending`."""
         self._last_was_cr = False
 
     def feed(self, chunk: bytes | str) -> list[SSEMessage]:
         text = self._decoder.decode(chunk) if isinstance(chunk, bytes) else chunk
         if not text:
             return []
-        if self._last_was_cr and text.startswith("\n"):
+        if self._last_was_cr and text[0] == "\n":
             text = text[1:]  # the LF of a CRLF split across two chunks
         self._last_was_cr = text.endswith("\r")
-        text = self._pending + text
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        lines = text.split("\n")
-        self._pending = lines.pop()
+        text = self._pending + text
+        if "\n\n" not in text:
+            self._pending = text
+            return []
+        blocks = text.split("\n\n")
+        self._pending = blocks.pop()
         out: list[SSEMessage] = []
-        for line in lines:
-            message = self._line(line)
+        line_no = self._line_no
+        for block in blocks:
+            if block.startswith("event:"):
+                newline = block.find("\n")
+                if newline > 0 and block.startswith("data:", newline + 1) and block.find(
+                        "\n", newline + 1) < 0:
+                    event = block[6:newline]
+                    data = block[newline + 6:]
+                    out.append(SSEMessage(data[1:] if data[:1] == " " else data,
+                                          event[1:] if event[:1] == " " else event,
+                                          None, line_no))
+                    line_no += 3
+                    continue
+            message = _parse_block(block, line_no)
             if message is not None:
                 out.append(message)
+            line_no += block.count("\n") + 2
+        self._line_no = line_no
         return out
 
     def finish(self) -> list[SSEMessage]:
@@ -58,42 +76,36 @@ class SSEDecoder:
         tail = self._decoder.decode(b"", final=True)
         out = self.feed(tail) if tail else []
         if self._pending:
-            message = self._line(self._pending)
+            message = _parse_block(self._pending.rstrip("\n"), self._line_no)
             self._pending = ""
             if message is not None:
                 out.append(message)
-        message = self._line("")
-        if message is not None:
-            out.append(message)
         return out
 
-    def _line(self, line: str) -> SSEMessage | None:
-        self._line_no += 1
-        if not line:
-            if not self._data:
-                self._event = self._id = None
-                return None
-            message = SSEMessage("\n".join(self._data), self._event, self._id, self._start)
-            self._data = []
-            self._event = None
-            self._id = None
-            return message
-        if line[0] == ":":
-            return None
-        if not self._data and self._event is None and self._id is None:
-            self._start = self._line_no
-        if line.startswith("data:"):
-            value = line[5:]
-            self._data.append(value[1:] if value.startswith(" ") else value)
-            return None
-        name, _, value = line.partition(":")
-        if value.startswith(" "):
+
+def _parse_block(block: str, first_line: int) -> SSEMessage | None:
+    """The general case: any mix of fields, comments and multi-line data in one block."""
+    data: list[str] = []
+    event: str | None = None
+    event_id: str | None = None
+    start = 0
+    for offset, line in enumerate(block.split("\n")):
+        if not line or line[0] == ":":
+            continue
+        if not start:
+            start = first_line + offset
+        name, colon, value = line.partition(":")
+        if colon and value[:1] == " ":
             value = value[1:]
-        if name == "event":
-            self._event = value
+        if name == "data":
+            data.append(value)
+        elif name == "event":
+            event = value
         elif name == "id":
-            self._id = value
+            event_id = value
+    if not data:
         return None
+    return SSEMessage("\n".join(data), event, event_id, start)
 
 
 def parse_sse(text: str) -> list[SSEMessage]:

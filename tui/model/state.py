@@ -30,18 +30,18 @@ class ItemState:
     """The MCP tool (or function) name, when the item has one."""
     server_label: str | None = None
     status: str = "in_progress"
-    added: dict[str, Any] | None = None
+    added: dict[str, Any] | None = field(default=None, repr=False)
     """The item as `output_item.added` announced it."""
-    final: dict[str, Any] | None = None
+    final: dict[str, Any] | None = field(default=None, repr=False)
     """The item as `output_item.done` (or the terminal response) delivered it."""
     error: Any = None
     """The item's error exactly as sent: a string or an object (protocol.md §2)."""
-    text_parts: list[str] = field(default_factory=list)
-    text_done: str | None = None
-    argument_parts: list[str] = field(default_factory=list)
-    arguments_done: str | None = None
-    reasoning_parts: list[str] = field(default_factory=list)
-    events: list[int] = field(default_factory=list)
+    text_parts: list[str] = field(default_factory=list, repr=False)
+    text_done: str | None = field(default=None, repr=False)
+    argument_parts: list[str] = field(default_factory=list, repr=False)
+    arguments_done: str | None = field(default=None, repr=False)
+    reasoning_parts: list[str] = field(default_factory=list, repr=False)
+    events: list[int] = field(default_factory=list, repr=False)
     """Indexes of the timeline events that concern this item, in order."""
     first_t: float | None = None
     last_t: float | None = None
@@ -124,24 +124,23 @@ class ResponseState:
     id: str | None = None
     status: str | None = None
     model: str | None = None
-    tools: list[Any] = field(default_factory=list)
+    tools: list[Any] = field(default_factory=list, repr=False)
     """The requested tools as the response echoed them, redacted."""
-    usage: dict[str, Any] | None = None
+    usage: dict[str, Any] | None = field(default=None, repr=False)
     error: Any = None
     """`response.error` from a terminal `response.failed`."""
     background: bool | None = None
     previous_response_id: str | None = None
-    items: list[ItemState] = field(default_factory=list)
-    by_output_index: dict[int, ItemState] = field(default_factory=dict)
-    by_item_id: dict[str, ItemState] = field(default_factory=dict)
-    events: list[int] = field(default_factory=list)
+    items: list[ItemState] = field(default_factory=list, repr=False)
+    by_output_index: dict[int, ItemState] = field(default_factory=dict, repr=False)
+    by_item_id: dict[str, ItemState] = field(default_factory=dict, repr=False)
+    events: list[int] = field(default_factory=list, repr=False)
     """Indexes of response-level events (`response.*`, `error`, notes, orphans)."""
-    error_events: list[int] = field(default_factory=list)
+    error_events: list[int] = field(default_factory=list, repr=False)
     """Indexes of `error` events and error notes."""
     first_t: float | None = None
     last_t: float | None = None
     last_sequence: int | None = None
-    event_count: int = 0
     created_seen: bool = False
 
     @property

@@ -44,7 +44,8 @@ def run_inspect(paths: Sequence[str], *, as_json: bool) -> int:
     from tui.report import Inspection, exit_code, print_json, render
 
     inspections = [Inspection.of(load_path(path)) for path in paths]
-    console = Console(highlight=False, soft_wrap=False)
+    # Piped output is for grep and scripts: don't wrap lines at 80 columns.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     if as_json:
         print_json(inspections, console)
     else:

@@ -75,16 +75,23 @@ def load_text(text: str, source: str = "") -> Loaded:
         array = _try_json(stripped)
         if isinstance(array, list):
             return _read_array(array, source)
+        # A cut-off array: read the complete objects it holds.
+        loaded = _read_pasted(text, text.index("[") + 1, source)
+        loaded.format = "JSON array (incomplete)"
+        return loaded
     if stripped.startswith("{"):
         whole = _try_json(stripped)
         if isinstance(whole, dict):
             if _looks_like_response(whole):
                 return Loaded(snapshots=[whole], format="Response object", source=source)
             return _read_objects([(1, whole)], "single event", source)
-        objects_per_line = sum(isinstance(obj, dict) for _, obj in sniffed)
-        if objects_per_line and objects_per_line >= len(sniffed) // 2:
+        if all(isinstance(obj, dict) for _, obj in sniffed):
             return _read_json_lines(lines, source)
-        return _read_pasted(stripped, text, source)
+        # Some lines are not objects on their own: a paste with pretty-printed events, or
+        # JSON lines with broken lines. Read it both ways and keep the reading that kept more.
+        as_lines = _read_json_lines(lines, source)
+        as_paste = _read_pasted(text, text.index("{"), source)
+        return max(as_lines, as_paste, key=lambda r: (len(r.events), -len(r.problems)))
     return _failed(source, "unrecognised content; " + _accepted())
 
 
@@ -166,15 +173,14 @@ def _read_array(array: list[Any], source: str) -> Loaded:
     return loaded
 
 
-def _read_pasted(stripped: str, text: str, source: str) -> Loaded:
+def _read_pasted(text: str, start: int, source: str) -> Loaded:
     """Objects one after another, separated by commas/whitespace, as pasted into forum posts."""
     loaded = Loaded(format="pasted events", source=source)
     decoder = json.JSONDecoder()
-    offset = text.find(stripped[:1])
-    position = offset
+    position = start
     end = len(text)
     while position < end:
-        while position < end and text[position] in " \t\r\n,;":
+        while position < end and text[position] in " \t\r\n,;]":
             position += 1
         if position >= end:
             break

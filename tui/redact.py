@@ -25,16 +25,21 @@ CREDENTIAL_KEYS = frozenset(
         "set-cookie",
         "x-auth-token",
         "access_token",
+        "refresh_token",
         "client_secret",
         "password",
         "secret",
-        "token",
     }
 )
 """Keys whose values are credentials wherever they appear (compared case-insensitively)."""
 
-_API_KEY = re.compile(r"sk-[A-Za-z0-9_\-]{8,}")
-_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}")
+_API_KEY = re.compile(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{10,}")
+# "Bearer"/"Basic" as headers spell them take any token; lower-case "bearer" only a token with
+# a digit in it ("bearer instruments" is prose).
+_BEARER = re.compile(
+    r"\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-]{12,}"
+    r"|\b(bearer)\s+(?=[A-Za-z._~+/=\-]*\d)[A-Za-z0-9._~+/=\-]{12,}"
+)
 
 
 def redact(value: Any) -> Any:
@@ -50,8 +55,8 @@ def redact_text(text: str) -> str:
     """Redact key-like and bearer strings in free text (log lines, error messages)."""
     if "sk-" in text:
         text = _API_KEY.sub(REDACTED, text)
-    if "earer" in text or "asic" in text:
-        text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    if "earer" in text or "Basic" in text:
+        text = _BEARER.sub(lambda m: f"{m.group(1) or m.group(2)} {REDACTED}", text)
     return text
 
 
@@ -84,7 +89,10 @@ def _redact(value: Any, *, in_headers: bool) -> Any:
         out: dict[str, Any] = {}
         for key, item in value.items():
             lowered = key.lower() if isinstance(key, str) else key
-            if in_headers or lowered in CREDENTIAL_KEYS:
+            if in_headers:
+                out[key] = _redact(item, in_headers=True) if isinstance(item, dict | list) else (
+                    None if item is None else REDACTED)
+            elif lowered in CREDENTIAL_KEYS:
                 out[key] = _redact_leaf(item)
             elif lowered == "headers" and is_tool:
                 out[key] = _redact(item, in_headers=True)
@@ -99,11 +107,13 @@ def _redact(value: Any, *, in_headers: bool) -> Any:
 
 
 def _redact_leaf(value: Any) -> Any:
-    """Hide a credential's value but keep its shape (None stays None: nothing was sent)."""
+    """Hide a credential's value (None stays None: nothing was sent).
+
+    A structured value under a credential-like name (an input schema's `api_key` property,
+    say) is not itself a credential: it is searched like any other value.
+    """
     if value is None:
         return None
-    if isinstance(value, dict):
-        return {k: _redact_leaf(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_redact_leaf(v) for v in value]
+    if isinstance(value, dict | list):
+        return _redact(value, in_headers=False)
     return REDACTED

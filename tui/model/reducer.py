@@ -155,6 +155,7 @@ class Reducer:
         Call before any event: seeded state is the base that undo never goes below.
         """
         resp = self._new_response()
+        resp.created_seen = True  # events that follow belong to a response of their own
         self._update_response(resp, response, None)
         self._reconcile_output(resp, response.get("output"), from_snapshot=True)
         return resp
@@ -195,8 +196,13 @@ class Reducer:
         item_obj = raw.get("item")
         item_id = raw.get("item_id")
         output_index = raw.get("output_index")
-        if isinstance(item_obj, dict) and item_id is None:
+        if item_id is None and isinstance(item_obj, dict):
             item_id = item_obj.get("id")
+        # Malformed ids (arrays, objects) must not break the fold: treat them as absent.
+        if type(item_id) is not str:
+            item_id = None
+        if type(output_index) is not int:
+            output_index = None
         if item_id is None and output_index is None:
             self._apply_response_event(resp, event, kind)
             return resp, None
@@ -301,11 +307,12 @@ class Reducer:
         for index, obj in enumerate(output):
             if not isinstance(obj, dict):
                 continue
-            item = resp.by_item_id.get(obj.get("id")) if obj.get("id") else None
+            obj_id = obj.get("id") if isinstance(obj.get("id"), str) else None
+            item = resp.by_item_id.get(obj_id) if obj_id else None
             if item is None:
                 item = resp.by_output_index.get(index)
             if item is None:
-                item = self._item_for(resp, obj.get("id"), index, "response.output_item.done")
+                item = self._item_for(resp, obj_id, index, "response.output_item.done")
                 self._set(item, "from_snapshot", from_snapshot)
             if item.final is None:
                 self._set(item, "final", obj)

@@ -1,0 +1,328 @@
+"""`mcptui inspect`: what a user reads on the terminal, the --json form, and the exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _support import (
+    APPROVAL_1,
+    APPROVAL_2,
+    ERROR,
+    FAILED_ONLY,
+    HTTP_ERROR_424,
+    MCP_TOOL,
+    TASKGROUP_424,
+    WEB_SEARCH,
+    compact,
+    message_stream,
+    read_chunks,
+    to_jsonl,
+    with_failed_mcp_call,
+)
+
+from tui.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def plain_wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No colour forced from the environment, and lines wide enough not to wrap."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "NO_COLOR", "LINES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "400")
+
+
+def write(tmp_path: Path, raws: list[dict], name: str = "stream.jsonl") -> str:
+    path = tmp_path / name
+    path.write_text(to_jsonl(raws), encoding="utf-8")
+    return str(path)
+
+
+def inspect_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["inspect", "--json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+# -- exit codes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    (MCP_TOOL, 0), (APPROVAL_1, 0), (APPROVAL_2, 0), (WEB_SEARCH, 0),
+    (ERROR, 1), (FAILED_ONLY, 1),
+])
+def test_exit_code_per_fixture(upstream_dir: Path, capsys, name: str, code: int):
+    assert main(["inspect", str(upstream_dir / name)]) == code
+    assert main(["inspect", "--json", str(upstream_dir / name)]) == code
+
+
+def test_exit_code_two_when_nothing_usable(tmp_path: Path, capsys):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x00\x01\x02garbage" * 50)
+
+    code = main(["inspect", str(empty), str(binary), str(tmp_path / "missing.jsonl"),
+                 str(tmp_path)])
+
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "nothing usable could be read" in captured.err
+    assert "the file is empty" in captured.out
+    assert "binary data" in captured.out
+    assert "no such file" in captured.out
+    assert "is a directory" in captured.out
+
+
+def test_any_failure_among_several_files_exits_one(upstream_dir: Path, capsys):
+    assert main(["inspect", str(upstream_dir / MCP_TOOL), str(upstream_dir / ERROR)]) == 1
+    assert main(["inspect", str(upstream_dir / MCP_TOOL), str(upstream_dir / APPROVAL_1)]) == 0
+
+
+def test_no_command_prints_help_and_exits_two(capsys):
+    assert main([]) == 2
+    assert "inspect" in capsys.readouterr().out
+
+
+# -- the human report --------------------------------------------------------------------------
+
+
+def test_report_shows_response_items_and_tools(upstream_dir: Path, capsys):
+    raws = read_chunks(upstream_dir / MCP_TOOL)
+    assert main(["inspect", str(upstream_dir / MCP_TOOL)]) == 0
+    out = capsys.readouterr().out
+
+    assert "JSON lines · 373 events" in out
+    assert raws[0]["response"]["id"] in out
+    assert "gpt-5-mini-2025-08-07" in out
+    assert out.count("mcp_call web_search_exa @dmcp  ✓ completed  · 6 events") == 2
+    assert "tools (2) web_search_exa, get_code_context_exa" in out
+    assert "Failures" not in out
+
+
+def test_report_of_the_error_fixture_lists_both_failures(upstream_dir: Path, capsys):
+    assert main(["inspect", str(upstream_dir / ERROR)]) == 1
+    out = capsys.readouterr().out
+
+    assert "Failures (2)" in out
+    assert "✗ error  insufficient_quota You exceeded your current quota" in out
+    assert "✗ response.failed  insufficient_quota: You exceeded your current quota" in out
+
+
+def test_failed_tool_call_424_is_named_with_its_error(upstream_dir: Path, tmp_path: Path,
+                                                      capsys):
+    raws, call_id = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), HTTP_ERROR_424)
+    path = write(tmp_path, raws)
+
+    assert main(["inspect", path]) == 1
+    out = capsys.readouterr().out
+
+    assert "Failures (1)" in out
+    failure_lines = [line for line in out.splitlines() if "✗ mcp_call" in line]
+    assert failure_lines
+    assert all("web_search_exa" in line and TASKGROUP_424 in line for line in failure_lines)
+    assert call_id in failure_lines[-1]
+
+
+def test_failure_line_is_not_wrapped_when_piped(upstream_dir: Path, tmp_path: Path, capsys,
+                                                monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("COLUMNS")
+    raws, _ = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), HTTP_ERROR_424)
+
+    assert main(["inspect", write(tmp_path, raws)]) == 1
+    out = capsys.readouterr().out
+
+    assert any("web_search_exa" in line and TASKGROUP_424 in line for line in out.splitlines())
+
+
+def test_plain_string_tool_error_is_shown(upstream_dir: Path, tmp_path: Path, capsys):
+    error = "Error executing tool web_search_exa: upstream timed out"
+    raws, _ = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), error,
+                                   keep_status=False)
+
+    assert main(["inspect", write(tmp_path, raws)]) == 1
+    out = capsys.readouterr().out
+    assert f"✗ mcp_call web_search_exa  {error}" in out
+
+
+def test_markup_and_escape_sequences_in_stream_text_print_literally(tmp_path: Path, capsys):
+    raws = message_stream("look: [bold red]x[/] then \x1b[31mred\x1b[0m and a bell \x07",
+                          tool_name="[bold red]x[/]")
+    # a failure whose message is markup too
+    raws.insert(-1, {"type": "error", "sequence_number": 99,
+                     "error": {"type": "server_error", "message": "[link=http://e.vil]y[/link]"}})
+
+    assert main(["inspect", write(tmp_path, raws)]) == 1
+    out = capsys.readouterr().out
+
+    assert "\x1b" not in out
+    assert "\x07" not in out
+    assert "text look: [bold red]x[/] then \\x1b[31mred\\x1b[0m and a bell \\x07" in out
+    assert "mcp_call [bold red]x[/] @srv" in out
+    assert "[link=http://e.vil]y[/link]" in out
+
+
+def test_truncated_input_reports_the_problem_line(upstream_dir: Path, tmp_path: Path, capsys):
+    raws = read_chunks(upstream_dir / APPROVAL_1)
+    path = tmp_path / "cut.jsonl"
+    path.write_text(to_jsonl(raws)[:-50], encoding="utf-8")
+
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Problems reading the input (1)" in out
+    assert "line 11: truncated last line" in out
+
+
+def test_response_object_input_says_where_items_came_from(upstream_dir: Path, tmp_path: Path,
+                                                          capsys):
+    response = read_chunks(upstream_dir / APPROVAL_1)[-1]["response"]
+    path = tmp_path / "response.json"
+    path.write_text(json.dumps(response, indent=2), encoding="utf-8")
+
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Response object · 0 events" in out
+    assert out.count("· from response object") == 3
+    assert "mcp_approval_request create_short_url @zip1" in out
+
+
+# -- --json --------------------------------------------------------------------------------------
+
+
+def test_json_shape(upstream_dir: Path, capsys):
+    raws = read_chunks(upstream_dir / MCP_TOOL)
+    code, data = inspect_json(capsys, str(upstream_dir / MCP_TOOL))
+
+    assert code == 0
+    assert {"responses", "failures", "problems"} <= set(data)
+    [resp] = data["responses"]
+    assert {"id", "status", "model", "items"} <= set(resp)
+    assert (resp["id"], resp["status"], resp["model"]) == (
+        raws[0]["response"]["id"], "completed", "gpt-5-mini-2025-08-07")
+    for item in resp["items"]:
+        assert {"index", "id", "type", "name", "status", "error"} <= set(item)
+    assert [(i["index"], i["type"], i["name"], i["status"], i["error"])
+            for i in resp["items"]] == [
+        (0, "mcp_list_tools", None, "completed", None),
+        (1, "reasoning", None, "completed", None),
+        (2, "mcp_call", "web_search_exa", "completed", None),
+        (3, "reasoning", None, "completed", None),
+        (4, "mcp_call", "web_search_exa", "completed", None),
+        (5, "reasoning", None, "completed", None),
+        (6, "message", None, "completed", None),
+    ]
+    assert all(i["id"] for i in resp["items"])
+    assert data["failures"] == []
+    assert data["problems"] == []
+
+
+def test_json_failures_for_a_424_stream(upstream_dir: Path, tmp_path: Path, capsys):
+    raws, call_id = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), HTTP_ERROR_424)
+    code, data = inspect_json(capsys, write(tmp_path, raws))
+
+    assert code == 1
+    [failure] = data["failures"]
+    assert {"response_id", "item_id", "type", "name", "error"} <= set(failure)
+    assert (failure["response_id"], failure["item_id"], failure["type"], failure["name"],
+            failure["error"]) == (raws[0]["response"]["id"], call_id, "mcp_call",
+                                  "web_search_exa", f"http_error {TASKGROUP_424}")
+    [call] = [i for i in data["responses"][0]["items"] if i["id"] == call_id]
+    assert (call["status"], call["error"]) == ("failed", HTTP_ERROR_424)
+
+
+def test_json_failures_and_problems_for_the_error_fixture(upstream_dir: Path, tmp_path: Path,
+                                                          capsys):
+    lines = to_jsonl(read_chunks(upstream_dir / ERROR)).splitlines()
+    lines.insert(2, "{oops")
+    path = tmp_path / "error.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    code, data = inspect_json(capsys, str(path))
+
+    assert code == 1
+    assert [(f["type"], f["response_id"]) for f in data["failures"]] == [
+        ("error", "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424"),
+        ("response.failed", "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424"),
+    ]
+    assert all("insufficient_quota" in f["error"] for f in data["failures"])
+    [problem] = data["problems"]
+    assert {"line", "message"} <= set(problem)
+    assert problem["line"] == 3
+    assert problem["message"].startswith("invalid JSON")
+
+
+def test_json_of_unusable_input(tmp_path: Path, capsys):
+    code, data = inspect_json(capsys, str(tmp_path / "missing.jsonl"))
+
+    assert code == 2
+    assert data["responses"] == []
+    assert data["failures"] == []
+    assert [(p["line"], p["message"]) for p in data["problems"]] == [
+        (None, f"{tmp_path / 'missing.jsonl'}: no such file")]
+
+
+def test_json_keeps_markup_and_control_characters_as_data(tmp_path: Path, capsys):
+    name = "[bold red]x[/]\x1b[31m"
+    raws = message_stream("hello", tool_name=name)
+    code, data = inspect_json(capsys, write(tmp_path, raws))
+
+    assert code == 0
+    assert data["responses"][0]["items"][0]["name"] == name
+
+
+def test_dash_reads_standard_input(upstream_dir: Path, capsys, monkeypatch):
+    data = (upstream_dir / ERROR).read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    code, out = inspect_json(capsys, "-")
+
+    assert code == 1
+    assert out["files"][0]["path"] == "<stdin>"
+    assert out["responses"][0]["status"] == "failed"
+
+
+def test_dash_reads_sse_from_standard_input(upstream_dir: Path, capsys, monkeypatch):
+    raws = read_chunks(upstream_dir / APPROVAL_1)
+    sse = "".join(f"event: {r['type']}\r\ndata: {compact(r)}\r\n\r\n" for r in raws)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(sse.encode())))
+
+    assert main(["inspect", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "<stdin>  SSE · 11 events" in out
+    assert "mcp_approval_request create_short_url @zip1" in out
+
+
+# -- the real entry point ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "code"), [(MCP_TOOL, 0), (ERROR, 1)])
+def test_python_dash_m_tui_inspect(upstream_dir: Path, name: str, code: int):
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
+    result = subprocess.run(
+        [sys.executable, "-m", "tui", "inspect", "--json", str(upstream_dir / name)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=60, check=False)
+
+    assert result.returncode == code, result.stderr
+    data = json.loads(result.stdout)
+    assert data["responses"][0]["id"] == read_chunks(upstream_dir / name)[0]["response"]["id"]
+
+
+@pytest.mark.parametrize("odd", [
+    {"type": "response.output_text.delta", "item_id": ["msg_1"], "delta": "x"},
+    {"type": "response.output_item.added", "output_index": {"n": 1},
+     "item": {"id": "msg_2", "type": "message"}},
+], ids=["list-item-id", "object-output-index"])
+def test_malformed_ids_do_not_crash_inspect(tmp_path: Path, capsys, odd: dict):
+    raws = message_stream("hello")
+    raws.insert(3, {**odd, "sequence_number": 50})
+
+    code = main(["inspect", write(tmp_path, raws)])
+
+    assert code in (0, 1)
+    assert "resp_synthetic" in capsys.readouterr().out

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.model.events import Event
+from tui.model.ingest import collector_paused
 from tui.model.sse import parse_sse
 from tui.recording import Loaded, Problem, _reason, is_header, is_record, read_recording
 
@@ -57,6 +58,11 @@ def load_bytes(data: bytes, source: str = "") -> Loaded:
 
 def load_text(text: str, source: str = "") -> Loaded:
     """Sniff the format of `text` and parse it."""
+    with collector_paused():
+        return _load_text(text, source)
+
+
+def _load_text(text: str, source: str) -> Loaded:
     text = text.removeprefix("\ufeff")
     stripped = text.strip()
     if not stripped:

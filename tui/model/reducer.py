@@ -102,8 +102,8 @@ class Reducer:
         self.state = SessionState()
         self._journal: list[Any] = []
         self._marks: list[int] = []
-        self._touched: list[tuple[ResponseState, ItemState | None]] = []
-        """What each applied event touched, so undo can tell the view what to redraw."""
+        self._touched: list[ResponseState | ItemState] = []
+        """What each applied event touched (its item, else its response), for undo's caller."""
 
     @property
     def applied(self) -> int:
@@ -145,7 +145,10 @@ class Reducer:
                     del target[key]
                 else:
                     target[key] = old
-        return self._touched.pop()
+        touched = self._touched.pop()
+        if type(touched) is ItemState:
+            return self.state.responses[touched.response_key], touched
+        return touched, None
 
     # -- snapshots ---------------------------------------------------------------------------
 
@@ -165,13 +168,37 @@ class Reducer:
     def apply(self, event: Event) -> tuple[ResponseState, ItemState | None]:
         """Fold one event into the state; returns the response and item it touched."""
         self._marks.append(len(self._journal))
-        touched = self._apply(event)
-        self._touched.append(touched)
-        return touched
-
-    def _apply(self, event: Event) -> tuple[ResponseState, ItemState | None]:
         raw = event.raw
         resp = self.state.current
+        # Fast path for the bulk of every stream: a text delta for an item already known.
+        item_id = raw.get("item_id")
+        if (raw.get("type") == "response.output_text.delta" and resp is not None
+                and type(item_id) is str and item_id in resp.by_item_id):
+            item = resp.by_item_id[item_id]
+            delta = raw.get("delta")
+            seq = raw.get("sequence_number")
+            if type(delta) is str and type(seq) is int and seq != 0:
+                journal = self._journal
+                item.text_parts.append(delta)
+                item.events.append(event.index)
+                journal.append(item.text_parts)
+                journal.append(item.events)
+                self._set(resp, "last_sequence", seq)
+                t = event.t
+                if t is not None:
+                    self._set(resp, "last_t", t)
+                    if item.first_t is None:
+                        self._set(item, "first_t", t)
+                    self._set(item, "last_t", t)
+                self._touched.append(item)
+                return resp, item
+        resp, item = self._apply(event, resp)
+        self._touched.append(item or resp)
+        return resp, item
+
+    def _apply(self, event: Event, resp: ResponseState | None
+               ) -> tuple[ResponseState, ItemState | None]:
+        raw = event.raw
         t = event.t
 
         if event.is_note:
@@ -332,6 +359,7 @@ class Reducer:
         if item is None:
             item = ItemState(
                 key=len(resp.items),
+                response_key=resp.key,
                 output_index=output_index if type(output_index) is int else None,
                 item_id=item_id if isinstance(item_id, str) else None,
                 type=item_type_for_event(kind) if kind.startswith("response.") else kind,

@@ -23,6 +23,8 @@ class ItemState:
 
     key: int
     """Position among the response's items, in order of first appearance."""
+    response_key: int = 0
+    """The owning response's `key`."""
     output_index: int | None = None
     item_id: str | None = None
     type: str = "unknown"

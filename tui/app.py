@@ -1,0 +1,62 @@
+"""The Textual app: one inspector screen per session, plus command palette entries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from tui.screens.inspector import InspectorScreen
+from tui.session import Session
+
+PALETTE = (
+    ("Play / pause", "Start or stop playback", "toggle_play"),
+    ("Step forward", "Apply the next event", "step_forward"),
+    ("Step back", "Undo the last event", "step_back"),
+    ("First step", "Go back to the start of the stream", "first"),
+    ("Last step", "Jump to the end of the stream", "last"),
+    ("Next failure", "Jump to the next failed call or error", "next_failure"),
+    ("Previous failure", "Jump to the previous failure", "previous_failure"),
+    ("Faster", "Replay faster", "faster"),
+    ("Slower", "Replay slower", "slower"),
+    ("Instant", "Apply every event at once", "instant"),
+    ("Filter events", "Show only events whose type or content matches", "filter"),
+    ("Clear filter", "Show every event again", "clear_filter"),
+    ("Copy event JSON", "Copy the selected event's JSON to the clipboard", "copy"),
+    ("Save recording", "Save this session as an mcptui recording", "save"),
+    ("Open recording", "Open another recording or stream dump", "open"),
+)
+
+
+class McptuiApp(App[None]):
+    """Shows a session; `open_path` replaces it with another file's."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "mcptui"
+
+    def __init__(self, session: Session, *, paused: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.start_paused = paused
+
+    def on_mount(self) -> None:
+        self.push_screen(InspectorScreen(self.session, paused=self.start_paused))
+
+    def open_path(self, path: str) -> None:
+        from tui.sources.replay import open_session
+
+        session = open_session(path)
+        if not session.timeline.total and not session.timeline.snapshots:
+            problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
+            self.notify(f"Could not open {path}: {problems}", severity="error")
+            return
+        self.session = session
+        self.switch_screen(InspectorScreen(session, paused=True))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, InspectorScreen):
+            for title, help_text, action in PALETTE:
+                yield SystemCommand(title, help_text,
+                                    lambda action=action: screen.run_action(action))

@@ -1,0 +1,89 @@
+"""Playback clock for replays: which step should be showing at a given wall-clock time.
+
+Pure and clock-agnostic (the caller passes `now`), so tests drive it without sleeping. Events
+carry their recorded arrival time `t`; events without timing (chunk files, pasted dumps) are
+spaced `UNTIMED_GAP` apart so that a replay still unfolds visibly.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from tui.model.events import Event
+
+UNTIMED_GAP = 0.02
+SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0, 50.0, 200.0)
+
+
+class Player:
+    """Maps wall time to a timeline position at a chosen speed; paused, playing or instant."""
+
+    def __init__(self, speed: float = 1.0, instant: bool = False) -> None:
+        self.speed = speed
+        self.instant = instant
+        self.playing = False
+        self._times: list[float] = []
+        self._anchor_wall = 0.0
+        self._anchor_stream = 0.0
+
+    def extend(self, events: list[Event]) -> None:
+        """Learn the stream times of events appended to the timeline (call in order)."""
+        times = self._times
+        base = times[0] if times else None
+        for event in events[len(times):]:
+            if event.t is not None:
+                if base is None:
+                    base = event.t
+                stream_t = max(event.t - base, times[-1] if times else 0.0)
+            else:
+                stream_t = (times[-1] + UNTIMED_GAP) if times else 0.0
+            times.append(stream_t)
+
+    def stream_time(self, position: int) -> float:
+        """Stream time at which step `position` was reached (0 at the start)."""
+        if position <= 0 or not self._times:
+            return 0.0
+        return self._times[min(position, len(self._times)) - 1]
+
+    @property
+    def duration(self) -> float:
+        return self._times[-1] if self._times else 0.0
+
+    def play(self, position: int, now: float) -> None:
+        self.playing = True
+        self._anchor(position, now)
+
+    def pause(self) -> None:
+        self.playing = False
+
+    def set_speed(self, speed: float, position: int, now: float) -> None:
+        self.speed = speed
+        self.instant = False
+        self._anchor(position, now)
+
+    def faster(self, position: int, now: float) -> None:
+        self.set_speed(next((s for s in SPEEDS if s > self.speed), SPEEDS[-1]), position, now)
+
+    def slower(self, position: int, now: float) -> None:
+        self.set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]),
+                       position, now)
+
+    def _anchor(self, position: int, now: float) -> None:
+        self._anchor_wall = now
+        self._anchor_stream = self.stream_time(position)
+
+    def target(self, position: int, now: float) -> int:
+        """The position playback should have reached at `now` (never behind `position`)."""
+        if not self.playing:
+            return position
+        total = len(self._times)
+        if self.instant:
+            return total
+        stream_now = self._anchor_stream + (now - self._anchor_wall) * self.speed
+        return max(position, bisect_right(self._times, stream_now))
+
+    @property
+    def label(self) -> str:
+        if self.instant:
+            return "instant"
+        return f"{self.speed:g}x"

@@ -1,0 +1,369 @@
+"""The inspector screen: tree, detail, header; stepping, playback, failures, filter, save.
+
+Playback runs on a 30 Hz timer that asks the session's `Player` where the cursor should be and
+applies the steps in between as one batch: the tree then fixes only the nodes those steps
+touched. Jumps longer than `REBUILD_AFTER` steps seek directly and rebuild the (small, lazily
+filled) tree instead.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Tree
+from textual.widgets.tree import TreeNode
+
+from tui.model.reducer import is_failure_event
+from tui.model.state import ItemState, ResponseState
+from tui.model.textsafe import visible
+from tui.recording import make_header, save_recording
+from tui.session import Session
+from tui.widgets.detail import DetailPane
+from tui.widgets.event_tree import EventTree, NodeRef
+from tui.widgets.status import StatusHeader
+
+REBUILD_AFTER = 400
+TICK_SECONDS = 1 / 30
+
+
+class InspectorScreen(Screen[None]):
+    """One session, shown as it stood at the current step."""
+
+    BINDINGS = [
+        Binding("space", "toggle_play", "Play/Pause", priority=True, id="toggle_play"),
+        Binding("right,n", "step_forward", "Step", priority=True, id="step_forward"),
+        Binding("left,b", "step_back", "Back", priority=True, id="step_back"),
+        Binding("home,g", "first", "First", priority=True, id="first"),
+        Binding("end,G", "last", "Last", priority=True, id="last"),
+        Binding("f", "next_failure", "Next failure", id="next_failure"),
+        Binding("F", "previous_failure", "Prev failure", id="previous_failure"),
+        Binding("plus,equals_sign", "faster", "Faster", id="faster"),
+        Binding("minus", "slower", "Slower", id="slower"),
+        Binding("i", "instant", "Instant", id="instant"),
+        Binding("slash", "filter", "Filter", id="filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
+        Binding("c", "copy", "Copy JSON", id="copy"),
+        Binding("s", "save", "Save", id="save"),
+        Binding("o", "open", "Open", id="open"),
+    ]
+
+    def __init__(self, session: Session, *, paused: bool = False,
+                 clock: type[time.monotonic] | None = None) -> None:  # type: ignore[valid-type]
+        super().__init__()
+        self.session = session
+        self.start_paused = paused
+        self.clock = clock or time.monotonic
+        self.follow = True
+        """Keep the cursor on the newest event; off once the user moves it in the tree."""
+        self._moving = False
+        self.filter_text = ""
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader(id="status")
+        with Horizontal(id="panes"):
+            yield EventTree(self.session.timeline, id="tree")
+            yield DetailPane(id="detail")
+        yield Input(placeholder="filter: event type or content; Enter to apply, Esc to clear",
+                    id="filter")
+        yield Footer()
+
+    @property
+    def tree(self) -> EventTree:
+        return self.query_one(EventTree)
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one(DetailPane)
+
+    def on_mount(self) -> None:
+        self.query_one("#filter", Input).display = False
+        self.tree.rebuild()
+        self.tree.focus()
+        if not self.start_paused:
+            self.session.player.play(self.session.timeline.position, self.clock())
+        self.refresh_header()
+        self.set_interval(TICK_SECONDS, self._tick, name="playback")
+
+    # -- playback ----------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        player = self.session.player
+        timeline = self.session.timeline
+        player.extend(timeline.events)
+        if not player.playing:
+            return
+        target = min(player.target(timeline.position, self.clock()), timeline.total)
+        if target > timeline.position:
+            self.go_to(target)
+        elif timeline.at_end and not player.instant:
+            player.pause()
+            self.refresh_header()
+
+    def go_to(self, target: int) -> None:
+        """Move to step `target`, updating only what changed (or rebuilding after a jump)."""
+        timeline = self.session.timeline
+        target = max(0, min(target, timeline.total))
+        if abs(target - timeline.position) > REBUILD_AFTER:
+            timeline.seek(target)
+            self.tree.rebuild()
+        else:
+            responses: dict[int, ResponseState] = {}
+            items: dict[int, ItemState] = {}
+            while timeline.position != target:
+                forward = timeline.position < target
+                touched = timeline.step_forward() if forward else timeline.step_back()
+                if touched is None:
+                    break
+                resp, item = touched
+                if resp is not None:
+                    responses[id(resp)] = resp
+                if item is not None:
+                    items[id(item)] = item
+            self.tree.sync(responses.values(), items.values())
+        self.after_step()
+
+    def after_step(self) -> None:
+        self.refresh_header()
+        if self.follow:
+            self.call_after_refresh(self._follow_newest)
+        else:
+            self.show_detail(self.tree.cursor_node)
+
+    def _follow_newest(self) -> None:
+        timeline = self.session.timeline
+        node = self.tree.node_for_event(timeline.position - 1) if timeline.position else None
+        self.move_cursor(node)
+
+    def move_cursor(self, node: TreeNode[NodeRef] | None) -> None:
+        tree = self.tree
+        tree._tree_lines  # noqa: B018 -- build line numbers for freshly added nodes
+        self._moving = True
+        try:
+            if node is not None:
+                tree.move_cursor(node)
+            self.show_detail(node or tree.cursor_node)
+        finally:
+            self._moving = False
+
+    def refresh_header(self) -> None:
+        player = self.session.player
+        timeline = self.session.timeline
+        mode = ("playing " if player.playing else "paused ") + player.label
+        if self.filter_text:
+            mode += f"  filter: {visible(self.filter_text)}"
+        self.query_one(StatusHeader).show(self.session, timeline.failures_applied(), mode)
+
+    # -- detail ------------------------------------------------------------------------------
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
+        if not self._moving:
+            self.follow = False
+            self.show_detail(event.node)
+
+    def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
+        ref = node.data if node is not None else None
+        if ref is None:
+            return
+        state = self.session.timeline.state
+        events = self.session.timeline.events
+        if ref.response >= len(state.responses):
+            return
+        resp = state.responses[ref.response]
+        if ref.kind == "response":
+            self.detail.show_response(resp)
+        elif ref.kind == "event" and ref.event is not None:
+            event = events[ref.event]
+            previous = events[ref.event - 1] if ref.event else None
+            self.detail.show_event(event, previous, is_failure_event(event))
+        elif ref.item is not None and ref.item < len(resp.items):
+            item = resp.items[ref.item]
+            if ref.kind == "item":
+                self.detail.show_item(item)
+            else:
+                group = self.tree.group_of(ref)
+                if group is None:
+                    return
+                if group.count == 1:
+                    event = events[group.first]
+                    previous = events[group.first - 1] if group.first else None
+                    self.detail.show_event(event, previous, is_failure_event(event))
+                else:
+                    self.detail.show_group(group, events, item)
+
+    def selected_event_json(self) -> str | None:
+        node = self.tree.cursor_node
+        ref = node.data if node is not None else None
+        if ref is None:
+            return None
+        events = self.session.timeline.events
+        index = ref.event
+        if ref.kind == "group":
+            group = self.tree.group_of(ref)
+            index = group.first if group is not None else None
+        if index is None:
+            state = self.session.timeline.state
+            resp = state.responses[ref.response]
+            if ref.kind == "item" and ref.item is not None:
+                item = resp.items[ref.item]
+                return json.dumps(item.final or item.added or {}, indent=2, ensure_ascii=False)
+            return None
+        return json.dumps(events[index].raw, indent=2, ensure_ascii=False)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys typed into the filter box are text, not commands."""
+        boxes = self.query("#filter")
+        return not (boxes and boxes.first().has_focus and action != "clear_filter")
+
+    def action_toggle_play(self) -> None:
+        player = self.session.player
+        timeline = self.session.timeline
+        if player.playing:
+            player.pause()
+        else:
+            if timeline.at_end:
+                self.go_to(0)
+            self.follow = True
+            player.play(timeline.position, self.clock())
+        self.refresh_header()
+
+    def _manual(self) -> None:
+        self.session.player.pause()
+        self.follow = True
+
+    def action_step_forward(self) -> None:
+        self._manual()
+        self.go_to(self.session.timeline.position + 1)
+
+    def action_step_back(self) -> None:
+        self._manual()
+        self.go_to(self.session.timeline.position - 1)
+
+    def action_first(self) -> None:
+        self._manual()
+        self.go_to(0)
+
+    def action_last(self) -> None:
+        self._manual()
+        self.go_to(self.session.timeline.total)
+
+    def action_next_failure(self) -> None:
+        timeline = self.session.timeline
+        ahead = [i for i in timeline.failure_indexes if i + 1 > timeline.position]
+        if not ahead:
+            self.notify("No failure after this step.", severity="warning")
+            return
+        self._manual()
+        self.go_to(ahead[0] + 1)
+
+    def action_previous_failure(self) -> None:
+        timeline = self.session.timeline
+        behind = [i for i in timeline.failure_indexes if i + 1 < timeline.position]
+        if not behind:
+            self.notify("No failure before this step.", severity="warning")
+            return
+        self._manual()
+        self.go_to(behind[-1] + 1)
+
+    def action_faster(self) -> None:
+        self.session.player.faster(self.session.timeline.position, self.clock())
+        self.refresh_header()
+
+    def action_slower(self) -> None:
+        self.session.player.slower(self.session.timeline.position, self.clock())
+        self.refresh_header()
+
+    def action_instant(self) -> None:
+        player = self.session.player
+        player.instant = True
+        player.play(self.session.timeline.position, self.clock())
+        self.follow = True
+        self.refresh_header()
+
+    def action_copy(self) -> None:
+        text = self.selected_event_json()
+        if text is None:
+            self.notify("Select an event to copy its JSON.", severity="warning")
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {len(text):,} characters of JSON.")
+
+    def default_save_path(self) -> Path:
+        resp = self.session.timeline.state.current
+        name = (resp.id if resp and resp.id else "session").replace("/", "_")
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        return Path("mcptui-recordings") / f"{name}-{stamp}.jsonl"
+
+    def save_to(self, path: Path) -> Path:
+        header = make_header("saved", original=self.session.source)
+        if self.session.header:
+            for key in ("request", "endpoint", "http"):
+                if key in self.session.header:
+                    header[key] = self.session.header[key]
+        return save_recording(path, header, self.session.timeline.events)
+
+    def action_save(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def done(answer: str | None) -> None:
+            if not answer:
+                return
+            try:
+                written = self.save_to(Path(answer))
+            except OSError as exc:
+                self.notify(f"Could not save: {exc}", severity="error")
+                return
+            self.notify(f"Saved {self.session.timeline.total:,} events to {written}")
+
+        self.app.push_screen(PromptScreen("Save recording as", str(self.default_save_path())),
+                             done)
+
+    def action_open(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def done(answer: str | None) -> None:
+            if answer:
+                self.app.open_path(answer)  # type: ignore[attr-defined]
+
+        self.app.push_screen(PromptScreen("Open recording or stream dump", ""), done)
+
+    # -- filter ------------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.value = self.filter_text
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = False
+        if self.filter_text:
+            self.filter_text = ""
+            self.tree.set_filter("")
+            self.refresh_header()
+        self.tree.focus()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.filter_text = event.value.strip()
+        event.input.display = False
+        self.tree.set_filter(self.filter_text)
+        self.tree.focus()
+        self.refresh_header()
+        if self.filter_text:
+            shown = self.tree.filter_matches
+            self.notify(Text(f"{shown:,} events match {visible(self.filter_text)!r}"))

@@ -1,0 +1,16 @@
+"""Replay: a recording (or any dump `inspect` reads) as a session the app plays back.
+
+All events are appended up front without being applied; the session's `Player` then moves the
+cursor at the recorded pace. A live source appends the same way as events arrive, so the app
+has one path for both.
+"""
+
+from __future__ import annotations
+
+from tui.importers import load_path
+from tui.session import Session
+
+
+def open_session(path: str, *, speed: float = 1.0, instant: bool = False) -> Session:
+    """Load `path` (any accepted format) as a session positioned at step 0."""
+    return Session.from_loaded(load_path(path), speed=speed, instant=instant)

@@ -1,0 +1,178 @@
+"""The right pane: what the selected node is, as of the current step.
+
+An event shows its raw JSON (pretty-printed, highlighted), sequence number, time since start and
+gap since the previous event; an item its final state with arguments parsed as JSON; a delta
+group the text it assembles; a response its summary. JSON is rendered with `Syntax`, which never
+interprets markup, and `json.dumps` escapes control characters, so nothing from the stream acts
+on the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tui.model.errors import describe_error
+from tui.model.events import Event
+from tui.model.groups import EventGroup
+from tui.model.state import ItemState, ResponseState, parse_json_text
+from tui.model.textsafe import visible
+from tui.widgets.labels import ERROR_STYLE, seconds, status_text
+
+MAX_JSON_CHARS = 200_000
+"""Longer JSON is cut for display (the copy action still copies all of it)."""
+
+
+def pretty_json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def json_view(value: Any) -> RenderableType:
+    text = pretty_json(value)
+    note: Text | None = None
+    if len(text) > MAX_JSON_CHARS:
+        note = Text(f"… {len(text) - MAX_JSON_CHARS:,} more characters not shown", "yellow")
+        text = text[:MAX_JSON_CHARS]
+    syntax = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    return Group(syntax, note) if note else syntax
+
+
+def facts(rows: list[tuple[str, str | Text]]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column()
+    for key, value in rows:
+        table.add_row(key, value if isinstance(value, Text) else Text(visible(value)))
+    return table
+
+
+class DetailPane(VerticalScroll):
+    """Scrollable details of the tree's selection."""
+
+    DEFAULT_CSS = """
+    DetailPane { padding: 0 1; }
+    DetailPane > #detail-body { width: 1fr; }
+    """
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(Text("Select a node to see its details.", "dim"), id="detail-body")
+
+    @property
+    def body(self) -> Static:
+        return self.query_one("#detail-body", Static)
+
+    def show(self, renderable: RenderableType) -> None:
+        self.body.update(renderable)
+        self.scroll_home(animate=False)
+
+    def show_event(self, event: Event, previous: Event | None, failing: bool) -> None:
+        rows: list[tuple[str, str | Text]] = [
+            ("type", Text(visible(event.type), ERROR_STYLE if failing else "bold")),
+            ("step", f"{event.index + 1}"),
+        ]
+        if event.sequence_number is not None:
+            rows.append(("sequence", str(event.sequence_number)))
+        if event.t is not None:
+            rows.append(("time", f"{event.t:.3f}s since start"))
+            if previous is not None and previous.t is not None:
+                rows.append(("gap", f"{(event.t - previous.t) * 1000:.1f} ms since previous"))
+        if event.line is not None:
+            rows.append(("source line", str(event.line)))
+        self.show(Group(facts(rows), Text(""), json_view(event.raw)))
+
+    def show_group(self, group: EventGroup, events: list[Event], item: ItemState | None) -> None:
+        first, last = events[group.first], events[group.last]
+        rows: list[tuple[str, str | Text]] = [
+            ("events", f"{group.type} ×{group.count}"),
+            ("steps", f"{group.first + 1} – {group.last + 1}"),
+        ]
+        if first.t is not None and last.t is not None:
+            rows.append(("time", f"{first.t:.3f}s – {last.t:.3f}s ({last.t - first.t:.3f}s)"))
+        assembled = self.assembled(group, events, item)
+        self.show(Group(facts(rows), Text(""), Text("assembled text", "dim"),
+                        Text(visible(assembled))))
+
+    @staticmethod
+    def assembled(group: EventGroup, events: list[Event], item: ItemState | None) -> str:
+        """The deltas of one run joined, as far as the current step goes."""
+        if item is None:
+            return ""
+        parts = []
+        for index in item.events:
+            if index < group.first:
+                continue
+            if index > group.last:
+                break
+            delta = events[index].raw.get("delta")
+            if isinstance(delta, str):
+                parts.append(delta)
+        return "".join(parts)
+
+    def show_item(self, item: ItemState) -> None:
+        rows: list[tuple[str, str | Text]] = [
+            ("type", Text(visible(item.type), "bold")),
+            ("status", status_text(item.status)),
+        ]
+        for key, value in (("id", item.item_id), ("name", item.name),
+                           ("server", item.server_label),
+                           ("output index", None if item.output_index is None
+                            else str(item.output_index))):
+            if value:
+                rows.append((key, value))
+        if item.duration is not None:
+            rows.append(("duration", seconds(item.duration)))
+        rows.append(("events", "from a Response object" if item.from_snapshot
+                     else str(len(item.events))))
+        parts: list[RenderableType] = [facts(rows)]
+        if item.error is not None:
+            parts += [Text(""), Text("error", ERROR_STYLE),
+                      Text(visible(item.error_text), ERROR_STYLE), json_view(item.error)]
+        if item.arguments:
+            parts += [Text(""), Text("arguments", "dim"),
+                      json_view(parse_json_text(item.arguments))]
+        if item.output is not None:
+            output = item.output
+            parts += [Text(""), Text("output", "dim"),
+                      json_view(parse_json_text(output) if isinstance(output, str) else output)]
+        if item.type == "mcp_list_tools":
+            parts += [Text(""), Text(f"tools ({len(item.tool_names)})", "dim"),
+                      Text(visible(", ".join(item.tool_names)))]
+        if item.text:
+            parts += [Text(""), Text("text", "dim"), Text(visible(item.text))]
+        if item.reasoning:
+            parts += [Text(""), Text("reasoning", "dim"), Text(visible(item.reasoning))]
+        final = item.final or item.added
+        if final:
+            parts += [Text(""), Text("item as last sent", "dim"), json_view(final)]
+        self.show(Group(*parts))
+
+    def show_response(self, resp: ResponseState) -> None:
+        rows: list[tuple[str, str | Text]] = [
+            ("id", resp.id or "(none yet)"),
+            ("status", status_text(resp.status)),
+        ]
+        if resp.model:
+            rows.append(("model", resp.model))
+        if resp.duration is not None:
+            rows.append(("duration", seconds(resp.duration)))
+        if resp.background is not None:
+            rows.append(("background", str(resp.background).lower()))
+        if resp.previous_response_id:
+            rows.append(("previous", resp.previous_response_id))
+        rows.append(("items", str(len(resp.items))))
+        parts: list[RenderableType] = [facts(rows)]
+        if resp.error is not None:
+            parts += [Text(""), Text("error", ERROR_STYLE),
+                      Text(visible(describe_error(resp.error)), ERROR_STYLE)]
+        if resp.usage:
+            parts += [Text(""), Text("usage", "dim"), json_view(resp.usage)]
+        if resp.tools:
+            parts += [Text(""), Text("tools (redacted)", "dim"), json_view(resp.tools)]
+        self.show(Group(*parts))

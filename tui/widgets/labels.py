@@ -1,0 +1,117 @@
+"""Rich labels for tree nodes and the header, built from state.
+
+Every string from the stream passes through `visible()` into a `Text` (never markup), so
+`[bold red]x[/]` or an ANSI escape in event content is shown as typed.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tui.model.errors import describe_error
+from tui.model.events import Event
+from tui.model.groups import EventGroup
+from tui.model.state import ItemState, ResponseState
+from tui.model.textsafe import one_line, visible
+
+STATUS_STYLE = {
+    "completed": "green",
+    "failed": "bold red",
+    "incomplete": "yellow",
+    "cancelled": "yellow",
+    "in_progress": "cyan",
+    "queued": "cyan",
+}
+STATUS_MARK = {"completed": "✓", "failed": "✗", "incomplete": "!", "cancelled": "!",
+               "queued": "…", "in_progress": "…"}
+ERROR_STYLE = "bold red"
+
+
+def status_text(status: str | None) -> Text:
+    status = status or "unknown"
+    return Text(status, style=STATUS_STYLE.get(status, "white"))
+
+
+def seconds(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}s"
+
+
+def response_label(resp: ResponseState) -> Text:
+    failed = resp.failed
+    label = Text("✗ " if failed else f"{STATUS_MARK.get(resp.status or '', '•')} ",
+                 style=ERROR_STYLE if failed else STATUS_STYLE.get(resp.status or "", "white"))
+    label.append(visible(resp.id or "response (no id yet)"), "bold")
+    if resp.model:
+        label.append(f"  {visible(resp.model)}", "magenta")
+    label.append("  ")
+    label.append_text(status_text(resp.status))
+    if resp.duration is not None:
+        label.append(f"  {seconds(resp.duration)}", "dim")
+    if failed and resp.error is not None:
+        label.append(f"  {one_line(describe_error(resp.error), 160)}", ERROR_STYLE)
+    return label
+
+
+def item_label(item: ItemState) -> Text:
+    failed = item.failed
+    style = ERROR_STYLE if failed else "bold"
+    label = Text(f"{STATUS_MARK.get(item.status, '•')} ",
+                 style=ERROR_STYLE if failed else STATUS_STYLE.get(item.status, "white"))
+    label.append(visible(item.type), style)
+    if item.name:
+        label.append(f" {visible(item.name)}", style)
+    if item.server_label:
+        label.append(f" @{visible(item.server_label)}", "red" if failed else "blue")
+    if failed:
+        label.append(f"  {one_line(item.error_text or item.status, 160)}", ERROR_STYLE)
+    else:
+        label.append("  ")
+        label.append_text(status_text(item.status))
+    index = "?" if item.output_index is None else str(item.output_index)
+    details = [f"#{index}"]
+    if item.duration is not None:
+        details.append(seconds(item.duration))
+    details.append("snapshot" if item.from_snapshot else f"{len(item.events)} ev")
+    label.append(f"  {' · '.join(details)}", "dim")
+    return label
+
+
+def event_label(event: Event, failing: bool) -> Text:
+    """A single event (response-level, or a group of one)."""
+    style = ERROR_STYLE if failing else ""
+    if event.is_note:
+        level = event.raw.get("level")
+        mark = "✗" if level == "error" else "⚠" if level == "warning" else "ℹ"
+        label = Text(f"{mark} note {visible(str(event.note_kind))}: ",
+                     style=ERROR_STYLE if level == "error" else "yellow")
+        label.append(one_line(str(event.raw.get("message", "")), 160))
+        return label
+    label = Text(visible(event.type), style=style or _event_style(event.type))
+    seq = event.sequence_number
+    if seq is not None:
+        label.append(f"  #{seq}", "dim")
+    if failing:
+        detail = event.raw.get("error") or event.raw.get("message") or (
+            (event.raw.get("response") or {}).get("error")
+            if isinstance(event.raw.get("response"), dict) else None)
+        if detail:
+            label.append(f"  {one_line(describe_error(detail), 160)}", ERROR_STYLE)
+    return label
+
+
+def group_label(group: EventGroup, first: Event, failing: bool) -> Text:
+    if group.count == 1 and not group.coalesced:
+        return event_label(first, failing)
+    label = Text(visible(group.type), _event_style(group.type))
+    label.append(f" ×{group.count}", "bold")
+    return label
+
+
+def _event_style(event_type: str) -> str:
+    if event_type.endswith(".delta"):
+        return "dim"
+    if event_type.endswith((".failed", "error")):
+        return ERROR_STYLE
+    if event_type.endswith(".completed") or event_type.endswith(".done"):
+        return "green"
+    return ""

@@ -1,0 +1,51 @@
+"""The header: which response, its status, and where playback stands."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui.model.textsafe import visible
+from tui.session import Session
+from tui.widgets.labels import ERROR_STYLE, STATUS_STYLE
+
+
+def status_line(session: Session, failures: int, mode: str) -> Text:
+    """Two lines: the response, then playback position, failures and stream time."""
+    timeline = session.timeline
+    state = timeline.state
+    resp = state.current
+    line = Text()
+    if resp is None:
+        line.append("no response yet", "dim")
+    else:
+        line.append(visible(resp.id or "response (no id yet)"), "bold")
+        if resp.model:
+            line.append(f"  {visible(resp.model)}", "magenta")
+        status = resp.status or "unknown"
+        line.append(f"  {status}", ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
+        if len(state.responses) > 1:
+            line.append(f"  (response {resp.key + 1} of {len(state.responses)})", "dim")
+    if session.request_id:
+        line.append(f"  x-request-id {visible(session.request_id)}", "dim")
+    line.append("\n")
+    line.append(f"step {timeline.position} / {timeline.total}", "bold")
+    line.append(f"  events shown {timeline.position} of {timeline.total}", "dim")
+    line.append("  ")
+    line.append(f"{failures} failure{'s' if failures != 1 else ''}",
+                ERROR_STYLE if failures else "green")
+    stream_t = session.player.stream_time(timeline.position)
+    line.append(f"  t={stream_t:.2f}s / {session.player.duration:.2f}s", "dim")
+    line.append(f"  {mode}", "cyan")
+    if session.recording_path:
+        line.append(f"  ● recording {visible(session.recording_path)}", "red")
+    return line
+
+
+class StatusHeader(Static):
+    DEFAULT_CSS = """
+    StatusHeader { height: 2; padding: 0 1; background: $panel; }
+    """
+
+    def show(self, session: Session, failures: int, mode: str) -> None:
+        self.update(status_line(session, failures, mode))

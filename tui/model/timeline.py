@@ -26,7 +26,9 @@ class Timeline:
                  ) -> None:
         self.events: list[Event] = []
         self.failure_indexes: list[int] = []
-        """Indexes of events that mark a failure, over all events (for "next failure")."""
+        """Indexes of events that mark a failure, over all events (for "next failure"): one
+        per failure, so `mcp_call.failed` and the `output_item.done` after it count once."""
+        self._failed_items: set[str] = set()
         self.snapshots: list[dict[str, Any]] = list(snapshots)
         self.reducer = self._seeded_reducer()
         for event in events:
@@ -60,11 +62,22 @@ class Timeline:
         event.index = len(self.events)
         was_at_end = self.at_end
         self.events.append(event)
-        if is_failure_event(event):
+        if is_failure_event(event) and self._first_failure_of_item(event):
             self.failure_indexes.append(event.index)
         if follow and was_at_end:
             return self.reducer.apply(event)
         return None
+
+    def _first_failure_of_item(self, event: Event) -> bool:
+        raw = event.raw
+        item = raw.get("item")
+        item_id = raw.get("item_id") or (item.get("id") if isinstance(item, dict) else None)
+        if type(item_id) is not str:
+            return True
+        if item_id in self._failed_items:
+            return False
+        self._failed_items.add(item_id)
+        return True
 
     def step_forward(self) -> tuple[ResponseState, ItemState | None] | None:
         if self.at_end:

@@ -24,6 +24,7 @@ from textual.widgets.tree import TreeNode
 
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
+from tui.model.summary import failures
 from tui.model.textsafe import visible
 from tui.recording import make_header, save_recording
 from tui.session import Session
@@ -162,7 +163,8 @@ class InspectorScreen(Screen[None]):
         mode = ("playing " if player.playing else "paused ") + player.label
         if self.filter_text:
             mode += f"  filter: {visible(self.filter_text)}"
-        self.query_one(StatusHeader).show(self.session, timeline.failures_applied(), mode)
+        found = failures(timeline.state, timeline.events)
+        self.query_one(StatusHeader).show(self.session, len(found), mode)
 
     # -- detail ------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
 from tui.screens.inspector import InspectorScreen
@@ -34,6 +35,7 @@ class McptuiApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "mcptui"
+    BINDINGS = [Binding("q", "quit", "Quit", id="quit")]
 
     def __init__(self, session: Session, *, paused: bool = False) -> None:
         super().__init__()

@@ -65,7 +65,8 @@ class InspectorScreen(Screen[None]):
         self.clock = clock or time.monotonic
         self.follow = True
         """Keep the cursor on the newest event; off once the user moves it in the tree."""
-        self._moving = False
+        self._placed: TreeNode[NodeRef] | None = None
+        """The node the cursor was last put on by following (its highlight is not the user's)."""
         self.filter_text = ""
 
     # -- layout ------------------------------------------------------------------------------
@@ -149,13 +150,10 @@ class InspectorScreen(Screen[None]):
     def move_cursor(self, node: TreeNode[NodeRef] | None) -> None:
         tree = self.tree
         tree._tree_lines  # noqa: B018 -- build line numbers for freshly added nodes
-        self._moving = True
-        try:
-            if node is not None:
-                tree.move_cursor(node)
-            self.show_detail(node or tree.cursor_node)
-        finally:
-            self._moving = False
+        if node is not None:
+            self._placed = node
+            tree.move_cursor(node)
+        self.show_detail(node or tree.cursor_node)
 
     def refresh_header(self) -> None:
         player = self.session.player
@@ -170,9 +168,13 @@ class InspectorScreen(Screen[None]):
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
-        if not self._moving:
-            self.follow = False
+        if event.node is not self._placed:  # our own moves are shown already
             self.show_detail(event.node)
+
+    @on(EventTree.UserMoved)
+    def _user_moved(self) -> None:
+        self.follow = False
+        self._placed = None
 
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None

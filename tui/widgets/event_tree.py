@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -59,6 +61,9 @@ class _ResponseView:
 
 class EventTree(Tree[NodeRef]):
     """The left pane. Call `sync` after stepping; `rebuild` after a jump or a new session."""
+
+    class UserMoved(Message):
+        """The user moved the cursor (keys or mouse): stop following the newest event."""
 
     def __init__(self, timeline: Timeline, **kwargs: object) -> None:
         super().__init__(Text("session"), **kwargs)  # type: ignore[arg-type]
@@ -282,6 +287,33 @@ class EventTree(Tree[NodeRef]):
         if response >= len(self._views):
             return None
         return self._views[response].item_nodes.get(item)
+
+    def _user_moved(self) -> None:
+        self.post_message(self.UserMoved())
+
+    def action_cursor_up(self) -> None:
+        super().action_cursor_up()
+        self._user_moved()
+
+    def action_cursor_down(self) -> None:
+        super().action_cursor_down()
+        self._user_moved()
+
+    def action_page_up(self) -> None:
+        super().action_page_up()
+        self._user_moved()
+
+    def action_page_down(self) -> None:
+        super().action_page_down()
+        self._user_moved()
+
+    def action_cursor_parent(self) -> None:
+        super().action_cursor_parent()
+        self._user_moved()
+
+    async def _on_click(self, event: events.Click) -> None:
+        await super()._on_click(event)
+        self._user_moved()
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
         ref = event.node.data

@@ -57,9 +57,15 @@ class Player:
         self.playing = False
 
     def set_speed(self, speed: float, position: int, now: float) -> None:
+        """Change speed from this moment on: time already waited at the old speed counts."""
+        if self.playing and not self.instant:
+            stream_now = self._anchor_stream + (now - self._anchor_wall) * self.speed
+            self._anchor_stream = max(stream_now, self.stream_time(position))
+            self._anchor_wall = now
+        else:
+            self._anchor(position, now)
         self.speed = speed
         self.instant = False
-        self._anchor(position, now)
 
     def faster(self, position: int, now: float) -> None:
         self.set_speed(next((s for s in SPEEDS if s > self.speed), SPEEDS[-1]), position, now)

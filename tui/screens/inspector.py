@@ -40,19 +40,21 @@ class InspectorScreen(Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
-        Binding("space", "toggle_play", "Play/Pause", priority=True, id="toggle_play"),
-        Binding("right,n", "step_forward", "Step", priority=True, id="step_forward"),
-        Binding("left,b", "step_back", "Back", priority=True, id="step_back"),
+        # Footer descriptions are short so that every binding fits on an 120-column line.
+        Binding("space", "toggle_play", "Play", priority=True, id="toggle_play"),
+        Binding("right,n", "step_forward", "Step", priority=True, id="step_forward",
+                key_display="→"),
+        Binding("left,b", "step_back", "Back", priority=True, id="step_back", key_display="←"),
         Binding("home,g", "first", "First", priority=True, id="first"),
         Binding("end,G", "last", "Last", priority=True, id="last"),
-        Binding("f", "next_failure", "Next failure", id="next_failure"),
-        Binding("F", "previous_failure", "Prev failure", id="previous_failure"),
-        Binding("plus,equals_sign", "faster", "Faster", id="faster"),
-        Binding("minus", "slower", "Slower", id="slower"),
+        Binding("f", "next_failure", "Next fail", id="next_failure"),
+        Binding("F", "previous_failure", "Prev fail", id="previous_failure"),
+        Binding("plus,equals_sign", "faster", "Faster", id="faster", key_display="+"),
+        Binding("minus", "slower", "Slower", id="slower", key_display="-"),
         Binding("i", "instant", "Instant", id="instant"),
-        Binding("slash", "filter", "Filter", id="filter"),
+        Binding("slash", "filter", "Filter", id="filter", key_display="/"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
-        Binding("c", "copy", "Copy JSON", id="copy"),
+        Binding("c", "copy", "Copy", id="copy"),
         Binding("s", "save", "Save", id="save"),
         Binding("o", "open", "Open", id="open"),
     ]
@@ -78,7 +80,7 @@ class InspectorScreen(Screen[None]):
             yield DetailPane(id="detail")
         yield Input(placeholder="filter: event type or content; Enter to apply, Esc to clear",
                     id="filter")
-        yield Footer()
+        yield Footer(compact=True)
 
     @property
     def tree(self) -> EventTree:
@@ -179,6 +181,7 @@ class InspectorScreen(Screen[None]):
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None
         if ref is None:
+            self.detail.show_nothing()
             return
         state = self.session.timeline.state
         events = self.session.timeline.events

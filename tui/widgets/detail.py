@@ -72,6 +72,9 @@ class DetailPane(VerticalScroll):
         self.body.update(renderable)
         self.scroll_home(animate=False)
 
+    def show_nothing(self) -> None:
+        self.show(Text("Nothing at this step yet: step forward or press space to play.", "dim"))
+
     def show_event(self, event: Event, previous: Event | None, failing: bool) -> None:
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(event.type), ERROR_STYLE if failing else "bold")),

@@ -317,7 +317,9 @@ class EventTree(Tree[NodeRef]):
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
         ref = event.node.data
-        if ref is not None and ref.kind == "item" and ref.item is not None:
+        if self.filter_text or ref is None or ref.response >= len(self._views):
+            return  # the filtered view is built whole, with its matches already shown
+        if ref.kind == "item" and ref.item is not None:
             state = self.timeline.state
             if ref.response < len(state.responses):
                 resp = state.responses[ref.response]

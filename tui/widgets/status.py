@@ -11,7 +11,8 @@ from tui.widgets.labels import ERROR_STYLE, STATUS_STYLE
 
 
 def status_line(session: Session, failures: int, mode: str) -> Text:
-    """Two lines: the response, then playback position, failures and stream time."""
+    """The response; playback position, failures and stream time; then request id and
+    recording path when there are any. Each on its own line, so none pushes another away."""
     timeline = session.timeline
     state = timeline.state
     resp = state.current
@@ -26,8 +27,6 @@ def status_line(session: Session, failures: int, mode: str) -> Text:
         line.append(f"  {status}", ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
         if len(state.responses) > 1:
             line.append(f"  (response {resp.key + 1} of {len(state.responses)})", "dim")
-    if session.request_id:
-        line.append(f"  x-request-id {visible(session.request_id)}", "dim")
     line.append("\n")
     line.append(f"step {timeline.position} / {timeline.total}", "bold")
     line.append(f"  events shown {timeline.position} of {timeline.total}", "dim")
@@ -37,14 +36,20 @@ def status_line(session: Session, failures: int, mode: str) -> Text:
     stream_t = session.player.stream_time(timeline.position)
     line.append(f"  t={stream_t:.2f}s / {session.player.duration:.2f}s", "dim")
     line.append(f"  {mode}", "cyan")
+    extra = Text()
+    if session.request_id:
+        extra.append(f"x-request-id {visible(session.request_id)}  ", "dim")
     if session.recording_path:
-        line.append(f"  ● recording {visible(session.recording_path)}", "red")
+        extra.append(f"● recording {visible(session.recording_path)}", "red")
+    if extra:
+        line.append("\n")
+        line.append_text(extra)
     return line
 
 
 class StatusHeader(Static):
     DEFAULT_CSS = """
-    StatusHeader { height: 2; padding: 0 1; background: $panel; }
+    StatusHeader { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     """
 
     def show(self, session: Session, failures: int, mode: str) -> None:

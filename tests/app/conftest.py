@@ -1,0 +1,33 @@
+"""Determinism for the app tests: no blinking cursors, no real clock.
+
+The inspector's playback clock is an injected seam (`InspectorScreen(clock=...)`). Every screen
+built without one (McptuiApp builds its screens that way) gets a frozen fake clock here, so a
+test that presses Space or `+` never depends on how fast the machine is. Tests that exercise
+playback pass their own `FakeClock` explicitly.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _app_support import FakeClock
+from textual.widgets import Input
+
+from tui.screens.inspector import InspectorScreen
+
+
+@pytest.fixture(autouse=True)
+def deterministic(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    # The filter box and the save/open prompts are Inputs: a blinking cursor would make
+    # screenshots depend on when they are taken.
+    monkeypatch.setattr(Input, "cursor_blink", False)
+    frozen = FakeClock()
+    defaults = InspectorScreen.__init__.__kwdefaults__
+    assert defaults is not None and "clock" in defaults, "InspectorScreen lost its clock seam"
+    monkeypatch.setitem(defaults, "clock", frozen)
+    return frozen
+
+
+@pytest.fixture
+def frozen_clock(deterministic: FakeClock) -> FakeClock:
+    """The clock of screens built without one."""
+    return deterministic

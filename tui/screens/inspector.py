@@ -40,17 +40,17 @@ class InspectorScreen(Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
-        # Footer descriptions are short so that every binding fits on an 120-column line.
-        Binding("space", "toggle_play", "Play", priority=True, id="toggle_play"),
+        # Short footer texts so that every binding fits on a 120-column line.
+        Binding("space", "toggle_play", "Play", priority=True, id="toggle_play", key_display="␣"),
         Binding("right,n", "step_forward", "Step", priority=True, id="step_forward",
                 key_display="→"),
         Binding("left,b", "step_back", "Back", priority=True, id="step_back", key_display="←"),
-        Binding("home,g", "first", "First", priority=True, id="first"),
-        Binding("end,G", "last", "Last", priority=True, id="last"),
-        Binding("f", "next_failure", "Next fail", id="next_failure"),
-        Binding("F", "previous_failure", "Prev fail", id="previous_failure"),
-        Binding("plus,equals_sign", "faster", "Faster", id="faster", key_display="+"),
-        Binding("minus", "slower", "Slower", id="slower", key_display="-"),
+        Binding("home,g", "first", "First", priority=True, id="first", key_display="⇤"),
+        Binding("end,G", "last", "Last", priority=True, id="last", key_display="⇥"),
+        Binding("f", "next_failure", "Fail▸", id="next_failure"),
+        Binding("F", "previous_failure", "◂Fail", id="previous_failure"),
+        Binding("plus,equals_sign", "faster", "Fast", id="faster", key_display="+"),
+        Binding("minus", "slower", "Slow", id="slower", key_display="-"),
         Binding("i", "instant", "Instant", id="instant"),
         Binding("slash", "filter", "Filter", id="filter", key_display="/"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
@@ -80,7 +80,7 @@ class InspectorScreen(Screen[None]):
             yield DetailPane(id="detail")
         yield Input(placeholder="filter: event type or content; Enter to apply, Esc to clear",
                     id="filter")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
 
     @property
     def tree(self) -> EventTree:

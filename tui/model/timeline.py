@@ -10,6 +10,7 @@ the view is "following" and stays put otherwise.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 from tui.model.events import Event
 from tui.model.reducer import Reducer, is_failure_event
 from tui.model.state import ItemState, ResponseState, SessionState
+
+FREEZE_AFTER_JUMP = 10_000
 
 
 class Timeline:
@@ -102,6 +105,8 @@ class Timeline:
         apply = self.reducer.apply
         for event in self.events[self.position:target]:
             apply(event)
+        if abs(target - position) > FREEZE_AFTER_JUMP:
+            gc.freeze()  # the state just built is long-lived: keep the collector off it
 
     def seek_end(self) -> None:
         self.seek(len(self.events))

@@ -26,8 +26,9 @@ from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.textsafe import visible
 from tui.widgets.labels import ERROR_STYLE, seconds, status_text
 
-MAX_JSON_CHARS = 200_000
-"""Longer JSON is cut for display (the copy action still copies all of it)."""
+MAX_JSON_CHARS = 20_000
+"""Longer JSON is cut for display (the copy action still copies all of it): highlighting and
+wrapping 200k characters takes over a second."""
 
 
 def pretty_json(value: Any) -> str:

@@ -41,6 +41,12 @@ class NodeRef:
     """For response-level event nodes: the timeline index."""
 
 
+def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
+    """Set a label only when it changed: a new label repaints every line below the node."""
+    if node.label != label:
+        node.set_label(label)
+
+
 class _ResponseView:
     """Nodes of one response: its children in order, items' nodes and group caches."""
 
@@ -115,7 +121,7 @@ class EventTree(Tree[NodeRef]):
 
     def _sync_response(self, resp: ResponseState) -> None:
         view = self._views[resp.key]
-        view.node.set_label(response_label(resp))
+        _relabel(view.node, response_label(resp))
         counts = (len(resp.items), len(resp.events))
         if counts == view.counts:
             return
@@ -163,7 +169,7 @@ class EventTree(Tree[NodeRef]):
         node = view.item_nodes.get(item.key)
         if node is None:
             return
-        node.set_label(item_label(item))
+        _relabel(node, item_label(item))
         node.allow_expand = bool(item.events)
         if item.failed and item.key not in view.failed:
             view.failed.add(item.key)
@@ -200,7 +206,7 @@ class EventTree(Tree[NodeRef]):
             first = events[group.first]
             label = group_label(group, first, is_failure_event(first))
             if position < len(nodes):
-                nodes[position].set_label(label)
+                _relabel(nodes[position], label)
             else:
                 nodes.append(item_node.add_leaf(
                     label, NodeRef("group", resp.key, item.key, group=position)))

@@ -21,16 +21,7 @@ from tui.model.summary import Failure, failures, response_json
 from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
 from tui.recording import Loaded, Problem
-
-STATUS_STYLE = {
-    "completed": "green",
-    "failed": "bold red",
-    "incomplete": "yellow",
-    "cancelled": "yellow",
-    "in_progress": "cyan",
-    "queued": "cyan",
-}
-STATUS_MARK = {"completed": "✓", "failed": "✗", "incomplete": "!", "cancelled": "!"}
+from tui.styles import STATUS_MARK, seconds, status_text
 
 EXIT_CLEAN, EXIT_FAILURE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -87,21 +78,16 @@ def render(inspection: Inspection) -> RenderableType:
     return Group(*parts)
 
 
-def status_text(status: str | None) -> Text:
-    status = status or "unknown"
-    mark = STATUS_MARK.get(status, "…")
-    return Text(f"{mark} {status}", style=STATUS_STYLE.get(status, "white"))
-
-
-def seconds(value: float | None) -> str:
-    return "" if value is None else f"{value:.2f}s"
+def marked_status(status: str | None) -> Text:
+    """`✓ completed`, `✗ failed`: the mark keeps the status readable without colour."""
+    return Text(f"{STATUS_MARK.get(status or '', '…')} ").append_text(status_text(status))
 
 
 def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
     label = Text.assemble((visible(resp.id or "response (no id)"), "bold"), "  ")
     if resp.model:
         label.append(visible(resp.model) + "  ", "magenta")
-    label.append_text(status_text(resp.status))
+    label.append_text(marked_status(resp.status))
     if resp.duration is not None:
         label.append(f"  {seconds(resp.duration)}", "dim")
     if resp.usage:
@@ -132,7 +118,7 @@ def item_node(parent: Tree, item: ItemState) -> None:
     if item.server_label:
         label.append(f" @{visible(item.server_label)}", "blue")
     label.append("  ")
-    label.append_text(status_text(item.status))
+    label.append_text(marked_status(item.status))
     if item.duration is not None:
         label.append(f"  {seconds(item.duration)}", "dim")
     count = "from response object" if item.from_snapshot else f"{len(item.events)} events"

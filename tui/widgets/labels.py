@@ -13,27 +13,7 @@ from tui.model.events import Event
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState
 from tui.model.textsafe import one_line, visible
-
-STATUS_STYLE = {
-    "completed": "green",
-    "failed": "bold red",
-    "incomplete": "yellow",
-    "cancelled": "yellow",
-    "in_progress": "cyan",
-    "queued": "cyan",
-}
-STATUS_MARK = {"completed": "✓", "failed": "✗", "incomplete": "!", "cancelled": "!",
-               "queued": "…", "in_progress": "…"}
-ERROR_STYLE = "bold red"
-
-
-def status_text(status: str | None) -> Text:
-    status = status or "unknown"
-    return Text(status, style=STATUS_STYLE.get(status, "white"))
-
-
-def seconds(value: float | None) -> str:
-    return "" if value is None else f"{value:.2f}s"
+from tui.styles import ERROR_STYLE, STATUS_MARK, STATUS_STYLE, seconds, status_text
 
 
 def response_label(resp: ResponseState) -> Text:

@@ -27,6 +27,7 @@ from _support import (
 )
 
 from tui.model.errors import describe_error
+from tui.model.events import Event
 from tui.model.reducer import Reducer
 from tui.model.summary import failures
 from tui.model.timeline import Timeline
@@ -437,3 +438,15 @@ def test_reducer_does_not_change_the_raw_events(upstream_dir: Path):
     timeline.seek(0)
     timeline.seek_end()
     assert raws == before
+
+
+def test_stepping_back_over_an_event_that_created_its_response_reports_what_it_touched():
+    # A dump that starts mid-stream: the first event creates the response and its item.
+    delta = {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0,
+             "content_index": 0, "delta": "Hi", "sequence_number": 7}
+    timeline = Timeline([Event(delta)])
+    timeline.seek_end()
+    resp, item = timeline.step_back()
+    assert timeline.state.responses == []
+    assert resp is not None and resp.key == 0
+    assert item is not None and item.item_id == "msg_1"

@@ -131,6 +131,9 @@ class Reducer:
         """Revert the last applied event; returns the response and item it had touched."""
         if not self._marks:
             return None, None
+        # Look it up before reverting: the event may have created the response itself.
+        result = self.touched(len(self._touched) - 1)
+        self._touched.pop()
         mark = self._marks.pop()
         journal = self._journal
         while len(journal) > mark:
@@ -145,7 +148,11 @@ class Reducer:
                     del target[key]
                 else:
                     target[key] = old
-        touched = self._touched.pop()
+        return result
+
+    def touched(self, index: int) -> tuple[ResponseState, ItemState | None]:
+        """The response and item that applied event `index` went to (for the view)."""
+        touched = self._touched[index]
         if type(touched) is ItemState:
             return self.state.responses[touched.response_key], touched
         return touched, None
@@ -178,18 +185,10 @@ class Reducer:
             delta = raw.get("delta")
             seq = raw.get("sequence_number")
             if type(delta) is str and type(seq) is int and seq != 0:
-                journal = self._journal
-                item.text_parts.append(delta)
-                item.events.append(event.index)
-                journal.append(item.text_parts)
-                journal.append(item.events)
                 self._set(resp, "last_sequence", seq)
-                t = event.t
-                if t is not None:
-                    self._set(resp, "last_t", t)
-                    if item.first_t is None:
-                        self._set(item, "first_t", t)
-                    self._set(item, "last_t", t)
+                self._touch_response(resp, event.t)
+                self._record_on_item(item, event)
+                self._push_text(item.text_parts, delta)
                 self._touched.append(item)
                 return resp, item
         resp, item = self._apply(event, resp)
@@ -235,11 +234,7 @@ class Reducer:
             return resp, None
 
         item = self._item_for(resp, item_id, output_index, kind)
-        self._push(item.events, event.index)
-        if t is not None:
-            if item.first_t is None:
-                self._set(item, "first_t", t)
-            self._set(item, "last_t", t)
+        self._record_on_item(item, event)
 
         if kind in TEXT_DELTA_TYPES:
             self._push_text(item.text_parts, raw.get("delta"))
@@ -276,6 +271,15 @@ class Reducer:
             if raw.get("error") is not None:
                 self._set(item, "error", raw["error"])
         return resp, item
+
+    def _record_on_item(self, item: ItemState, event: Event) -> None:
+        """The item owns the event: it joins its list and stretches its timing."""
+        self._push(item.events, event.index)
+        t = event.t
+        if t is not None:
+            if item.first_t is None:
+                self._set(item, "first_t", t)
+            self._set(item, "last_t", t)
 
     def _push_text(self, parts: list[str], delta: Any) -> None:
         if isinstance(delta, str):

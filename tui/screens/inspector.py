@@ -8,7 +8,6 @@ filled) tree instead.
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +27,7 @@ from tui.model.summary import failures
 from tui.model.textsafe import visible
 from tui.recording import make_header, save_recording
 from tui.session import Session
-from tui.widgets.detail import DetailPane
+from tui.widgets.detail import DetailPane, pretty_json
 from tui.widgets.event_tree import EventTree, NodeRef
 from tui.widgets.status import StatusHeader
 
@@ -122,8 +121,8 @@ class InspectorScreen(Screen[None]):
             timeline.seek(target)
             self.tree.rebuild()
         else:
-            responses: dict[int, ResponseState] = {}
-            items: dict[int, ItemState] = {}
+            responses: set[ResponseState] = set()
+            items: set[ItemState] = set()
             while timeline.position != target:
                 forward = timeline.position < target
                 touched = timeline.step_forward() if forward else timeline.step_back()
@@ -131,10 +130,10 @@ class InspectorScreen(Screen[None]):
                     break
                 resp, item = touched
                 if resp is not None:
-                    responses[id(resp)] = resp
+                    responses.add(resp)
                 if item is not None:
-                    items[id(item)] = item
-            self.tree.sync(responses.values(), items.values())
+                    items.add(item)
+            self.tree.sync(responses, items)
         self.after_step()
 
     def after_step(self) -> None:
@@ -184,49 +183,44 @@ class InspectorScreen(Screen[None]):
             self.detail.show_nothing()
             return
         state = self.session.timeline.state
-        events = self.session.timeline.events
         if ref.response >= len(state.responses):
             return
         resp = state.responses[ref.response]
+        group = self.tree.group_of(ref)
+        index = self._event_index(ref)
         if ref.kind == "response":
             self.detail.show_response(resp)
-        elif ref.kind == "event" and ref.event is not None:
-            event = events[ref.event]
-            previous = events[ref.event - 1] if ref.event else None
-            self.detail.show_event(event, previous, is_failure_event(event))
+        elif index is not None and (group is None or group.count == 1):
+            events = self.session.timeline.events
+            event = events[index]
+            self.detail.show_event(event, events[index - 1] if index else None,
+                                   is_failure_event(event))
         elif ref.item is not None and ref.item < len(resp.items):
             item = resp.items[ref.item]
-            if ref.kind == "item":
-                self.detail.show_item(item)
+            if group is not None:
+                self.detail.show_group(group, self.session.timeline.events, item)
             else:
-                group = self.tree.group_of(ref)
-                if group is None:
-                    return
-                if group.count == 1:
-                    event = events[group.first]
-                    previous = events[group.first - 1] if group.first else None
-                    self.detail.show_event(event, previous, is_failure_event(event))
-                else:
-                    self.detail.show_group(group, events, item)
+                self.detail.show_item(item)
+
+    def _event_index(self, ref: NodeRef) -> int | None:
+        """The timeline event a node stands for: itself, or the first of its group."""
+        if ref.kind == "group":
+            group = self.tree.group_of(ref)
+            return group.first if group is not None else None
+        return ref.event
 
     def selected_event_json(self) -> str | None:
         node = self.tree.cursor_node
         ref = node.data if node is not None else None
         if ref is None:
             return None
-        events = self.session.timeline.events
-        index = ref.event
-        if ref.kind == "group":
-            group = self.tree.group_of(ref)
-            index = group.first if group is not None else None
-        if index is None:
-            state = self.session.timeline.state
-            resp = state.responses[ref.response]
-            if ref.kind == "item" and ref.item is not None:
-                item = resp.items[ref.item]
-                return json.dumps(item.final or item.added or {}, indent=2, ensure_ascii=False)
-            return None
-        return json.dumps(events[index].raw, indent=2, ensure_ascii=False)
+        index = self._event_index(ref)
+        if index is not None:
+            return pretty_json(self.session.timeline.events[index].raw)
+        if ref.kind == "item" and ref.item is not None:
+            item = self.session.timeline.state.responses[ref.response].items[ref.item]
+            return pretty_json(item.final or item.added or {})
+        return None
 
     # -- actions -----------------------------------------------------------------------------
 

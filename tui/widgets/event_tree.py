@@ -9,7 +9,6 @@ runs of delta events are one node (`output_text.delta ×343`).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -47,21 +46,29 @@ def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
         node.set_label(label)
 
 
+class _ItemView:
+    """The node of one output item and, once built, the nodes of its event groups."""
+
+    __slots__ = ("failed", "group_nodes", "groups", "node")
+
+    def __init__(self, node: TreeNode[NodeRef]) -> None:
+        self.node = node
+        self.groups: GroupIndex | None = None
+        """The item's coalesced event runs; None until its children are first needed."""
+        self.group_nodes: list[TreeNode[NodeRef]] = []
+        self.failed = False
+        """Shown as failed: it was expanded once, when it turned failed."""
+
+
 class _ResponseView:
-    """Nodes of one response: its children in order, items' nodes and group caches."""
+    """Nodes of one response: its children in timeline order and its items' views."""
 
     def __init__(self, node: TreeNode[NodeRef]) -> None:
         self.node = node
         self.children: list[tuple[str, int]] = []
         """("item", item key) or ("event", timeline index), in timeline order."""
         self.child_nodes: list[TreeNode[NodeRef]] = []
-        self.item_nodes: dict[int, TreeNode[NodeRef]] = {}
-        self.groups: dict[int, GroupIndex] = {}
-        self.group_nodes: dict[int, list[TreeNode[NodeRef]]] = {}
-        self.loaded: set[int] = set()
-        """Items whose children (groups) have been built."""
-        self.failed: set[int] = set()
-        """Items shown as failed (expanded once, when they turned failed)."""
+        self.items: dict[int, _ItemView] = {}
         self.counts = (-1, -1)
 
 
@@ -84,10 +91,8 @@ class EventTree(Tree[NodeRef]):
 
     # -- whole-tree operations ---------------------------------------------------------------
 
-    def rebuild(self, timeline: Timeline | None = None) -> None:
+    def rebuild(self) -> None:
         """Drop every node and build the tree for the current step from scratch."""
-        if timeline is not None:
-            self.timeline = timeline
         self.clear()
         self._views = []
         if self.filter_text:
@@ -140,11 +145,7 @@ class EventTree(Tree[NodeRef]):
             node.remove()
         for kind, key in view.children[keep:]:
             if kind == "item":
-                view.item_nodes.pop(key, None)
-                view.groups.pop(key, None)
-                view.group_nodes.pop(key, None)
-                view.loaded.discard(key)
-                view.failed.discard(key)
+                del view.items[key]
         del view.child_nodes[keep:]
         view.children = expected
         events = self.timeline.events
@@ -153,11 +154,8 @@ class EventTree(Tree[NodeRef]):
                 item = resp.items[key]
                 node = view.node.add(item_label(item), NodeRef("item", resp.key, item.key),
                                      allow_expand=bool(item.events))
-                view.item_nodes[key] = node
-                if item.failed:
-                    view.failed.add(key)
-                    self.load_item(resp, item)
-                    node.expand()
+                item_view = view.items[key] = _ItemView(node)
+                self._refresh_children(resp, item, item_view)
             else:
                 event = events[key]
                 node = view.node.add_leaf(event_label(event, is_failure_event(event)),
@@ -165,42 +163,35 @@ class EventTree(Tree[NodeRef]):
             view.child_nodes.append(node)
 
     def _sync_item(self, resp: ResponseState, item: ItemState) -> None:
-        view = self._views[resp.key]
-        node = view.item_nodes.get(item.key)
-        if node is None:
-            return
-        _relabel(node, item_label(item))
-        node.allow_expand = bool(item.events)
-        if item.failed and item.key not in view.failed:
-            view.failed.add(item.key)
-            self.load_item(resp, item)
-            node.expand()
+        item_view = self._views[resp.key].items.get(item.key)
+        if item_view is not None:
+            _relabel(item_view.node, item_label(item))
+            item_view.node.allow_expand = bool(item.events)
+            self._refresh_children(resp, item, item_view)
+
+    def _refresh_children(self, resp: ResponseState, item: ItemState, item_view: _ItemView
+                          ) -> None:
+        """Open a newly failed item (once per failure) and update children already built."""
+        if item.failed and not item_view.failed:
+            item_view.failed = True
+            item_view.groups = item_view.groups or GroupIndex()
+            item_view.node.expand()
         elif not item.failed:
-            view.failed.discard(item.key)
-        if item.key in view.loaded:
-            self._sync_groups(resp, item)
+            item_view.failed = False
+        if item_view.groups is not None:
+            self._sync_groups(resp, item, item_view)
 
-    def load_item(self, resp: ResponseState, item: ItemState) -> None:
-        """Build an item's children the first time they are needed (expand, failure)."""
-        view = self._views[resp.key]
-        if item.key in view.loaded:
+    def _sync_groups(self, resp: ResponseState, item: ItemState, item_view: _ItemView) -> None:
+        index = item_view.groups
+        if index is None:
             return
-        view.loaded.add(item.key)
-        view.groups[item.key] = GroupIndex()
-        view.group_nodes[item.key] = []
-        self._sync_groups(resp, item)
-
-    def _sync_groups(self, resp: ResponseState, item: ItemState) -> None:
-        view = self._views[resp.key]
-        index = view.groups[item.key]
-        nodes = view.group_nodes[item.key]
-        changed = index.sync(item.events, self.timeline.events)
+        nodes = item_view.group_nodes
+        events = self.timeline.events
+        changed = index.sync(item.events, events)
         groups = index.groups
         for node in nodes[len(groups):]:
             node.remove()
         del nodes[len(groups):]
-        item_node = view.item_nodes[item.key]
-        events = self.timeline.events
         for position in range(changed, len(groups)):
             group = groups[position]
             first = events[group.first]
@@ -208,7 +199,7 @@ class EventTree(Tree[NodeRef]):
             if position < len(nodes):
                 _relabel(nodes[position], label)
             else:
-                nodes.append(item_node.add_leaf(
+                nodes.append(item_view.node.add_leaf(
                     label, NodeRef("group", resp.key, item.key, group=position)))
 
     # -- filtered view -----------------------------------------------------------------------
@@ -259,40 +250,32 @@ class EventTree(Tree[NodeRef]):
     # -- lookups -----------------------------------------------------------------------------
 
     def node_for_event(self, index: int) -> TreeNode[NodeRef] | None:
-        """The deepest visible node that holds timeline event `index`."""
-        state = self.timeline.state
-        for resp, view in zip(state.responses, self._views, strict=False):
-            if index in resp.events and ("event", index) in view.children:
-                position = view.children.index(("event", index))
-                return view.child_nodes[position]
-            for item in resp.items:
-                events = item.events
-                if events and events[0] <= index <= events[-1] and (
-                        events[min(bisect_left(events, index), len(events) - 1)] == index):
-                    node = view.item_nodes.get(item.key)
-                    if node is not None and node.is_expanded and item.key in view.loaded:
-                        group_index = view.groups[item.key]
-                        group = group_index.group_of(index)
-                        if group is not None:
-                            position = group_index.groups.index(group)
-                            return view.group_nodes[item.key][position]
-                    return node
-        return None
+        """The deepest visible node that holds applied timeline event `index`."""
+        resp, item = self.timeline.reducer.touched(index)
+        if resp.key >= len(self._views):
+            return None
+        view = self._views[resp.key]
+        if item is None:
+            key = ("event", index)
+            return view.child_nodes[view.children.index(key)] if key in view.children else None
+        item_view = view.items.get(item.key)
+        if item_view is None:
+            return None
+        if item_view.node.is_expanded and item_view.groups is not None:
+            group = item_view.groups.group_of(index)
+            if group is not None:
+                return item_view.group_nodes[item_view.groups.groups.index(group)]
+        return item_view.node
 
     def group_of(self, ref: NodeRef) -> EventGroup | None:
         """The EventGroup a group node stands for."""
         if ref.kind != "group" or ref.item is None or ref.group is None:
             return None
-        view = self._views[ref.response]
-        index = view.groups.get(ref.item)
+        item_view = self._views[ref.response].items.get(ref.item)
+        index = item_view.groups if item_view is not None else None
         if index is None or ref.group >= len(index.groups):
             return None
         return index.groups[ref.group]
-
-    def item_node(self, response: int, item: int) -> TreeNode[NodeRef] | None:
-        if response >= len(self._views):
-            return None
-        return self._views[response].item_nodes.get(item)
 
     def _user_moved(self) -> None:
         self.post_message(self.UserMoved())
@@ -322,12 +305,14 @@ class EventTree(Tree[NodeRef]):
         self._user_moved()
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
+        """Build an item's children the first time it is opened."""
         ref = event.node.data
-        if self.filter_text or ref is None or ref.response >= len(self._views):
+        if self.filter_text or ref is None or ref.kind != "item" or ref.item is None:
             return  # the filtered view is built whole, with its matches already shown
-        if ref.kind == "item" and ref.item is not None:
-            state = self.timeline.state
-            if ref.response < len(state.responses):
-                resp = state.responses[ref.response]
-                if ref.item < len(resp.items):
-                    self.load_item(resp, resp.items[ref.item])
+        if ref.response >= len(self._views):
+            return
+        item_view = self._views[ref.response].items.get(ref.item)
+        if item_view is not None and item_view.groups is None:
+            item_view.groups = GroupIndex()
+            resp = self.timeline.state.responses[ref.response]
+            self._sync_groups(resp, resp.items[ref.item], item_view)

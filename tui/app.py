@@ -49,7 +49,7 @@ class McptuiApp(App[None]):
         from tui.sources.replay import open_session
 
         session = open_session(path)
-        if not session.timeline.total and not session.timeline.snapshots:
+        if not session.usable:
             problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
             self.notify(f"Could not open {path}: {problems}", severity="error")
             return

@@ -61,7 +61,7 @@ def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:
         print("mcptui: --speed must be greater than 0", file=sys.stderr)
         return 2
     session = open_session(path, speed=speed, instant=instant)
-    if not session.timeline.total and not session.timeline.snapshots:
+    if not session.usable:
         for problem in session.problems:
             print(f"mcptui: {problem}", file=sys.stderr)
         return 2

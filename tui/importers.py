@@ -18,7 +18,7 @@ from typing import Any
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.sse import parse_sse
-from tui.recording import Loaded, Problem, _reason, is_header, is_record, read_recording
+from tui.recording import Loaded, Problem, is_header, is_record, json_error_reason, read_recording
 
 ACCEPTED_FORMATS = (
     "mcptui recording (.jsonl)",
@@ -146,7 +146,7 @@ def _read_json_lines(lines: list[str], source: str) -> Loaded:
             obj = json.loads(line)
         except ValueError as exc:
             what = "truncated last line" if number == last else "invalid JSON"
-            loaded.problems.append(Problem(number, f"{what} ({_reason(exc)})"))
+            loaded.problems.append(Problem(number, f"{what} ({json_error_reason(exc)})"))
             continue
         _event_from(obj, number, loaded)
     return loaded
@@ -160,7 +160,8 @@ def _read_sse(text: str, source: str) -> Loaded:
         try:
             obj = json.loads(message.data)
         except ValueError as exc:
-            loaded.problems.append(Problem(message.line, f"data is not JSON ({_reason(exc)})"))
+            reason = json_error_reason(exc)
+            loaded.problems.append(Problem(message.line, f"data is not JSON ({reason})"))
             continue
         _event_from(obj, message.line, loaded)
     return loaded
@@ -195,7 +196,7 @@ def _read_pasted(text: str, start: int, source: str) -> Loaded:
             obj, next_position = decoder.raw_decode(text, position)
         except ValueError as exc:
             resume = text.find("\n{", position + 1)
-            loaded.problems.append(Problem(line, f"invalid JSON ({_reason(exc)})"))
+            loaded.problems.append(Problem(line, f"invalid JSON ({json_error_reason(exc)})"))
             if resume < 0:
                 break
             position = resume + 1

@@ -150,7 +150,7 @@ def read_recording(lines: Iterable[tuple[int, str]], source: str = "") -> Loaded
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            loaded.problems.append(Problem(number, f"invalid JSON ({_reason(exc)})"))
+            loaded.problems.append(Problem(number, f"invalid JSON ({json_error_reason(exc)})"))
             continue
         if is_header(obj):
             if loaded.header is None:
@@ -174,7 +174,8 @@ def read_recording(lines: Iterable[tuple[int, str]], source: str = "") -> Loaded
     return loaded
 
 
-def _reason(exc: ValueError) -> str:
+def json_error_reason(exc: ValueError) -> str:
+    """Why a JSON text failed to parse, with the column: for problem messages."""
     message = getattr(exc, "msg", None) or str(exc)
     column = getattr(exc, "colno", None)
     return f"{message} at column {column}" if column else message

@@ -15,9 +15,8 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
-from tui.model.errors import describe_error
 from tui.model.state import ItemState, ResponseState
-from tui.model.summary import Failure, failures, response_json
+from tui.model.summary import Failure, failures, response_failures, response_json
 from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
 from tui.recording import Loaded, Problem
@@ -98,15 +97,8 @@ def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
     tree = Tree(label, guide_style="dim")
     for item in resp.items:
         item_node(tree, item)
-    for index in resp.error_events:
-        event = inspection.timeline.events[index]
-        message = event.raw.get("message") if event.is_note else None
-        detail = str(message) if message else describe_error(event.raw)
-        tree.add(Text(f"✗ {event.note_kind or event.type}  {one_line(detail, 300)}",
-                      style="bold red"))
-    if resp.failed:
-        tree.add(Text(f"✗ response.failed  {one_line(describe_error(resp.error), 300)}",
-                      style="bold red"))
+    for failure in response_failures(resp, inspection.timeline.events):
+        tree.add(Text(f"✗ {failure.type}  {one_line(failure.error, 300)}", style="bold red"))
     return tree
 
 

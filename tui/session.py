@@ -33,6 +33,11 @@ class Session:
         return cls(timeline, loaded.source, loaded.header, list(loaded.problems), player)
 
     @property
+    def usable(self) -> bool:
+        """Whether there is anything to show: events, or a Response object's items."""
+        return bool(self.timeline.total or self.timeline.snapshots)
+
+    @property
     def request_id(self) -> str | None:
         """`x-request-id` of the HTTP response, when the recording has it."""
         http = (self.header or {}).get("http") or {}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import json
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -32,7 +31,6 @@ class StreamIngester:
         self._clock = clock
         self._start = start if start is not None else (clock() if clock else None)
         self._since_freeze = 0
-        self.events_seen = 0
 
     def _now(self) -> float | None:
         if self._clock is None or self._start is None:
@@ -66,17 +64,11 @@ class StreamIngester:
                                 level="warning", line=message.line))
                 continue
             out.append(Event(raw, t=t, line=message.line))
-        self.events_seen += len(out)
         self._since_freeze += len(out)
         if self._since_freeze >= FREEZE_EVERY:
             self._since_freeze = 0
             gc.freeze()
         return out
-
-
-def monotonic_ingester() -> StreamIngester:
-    """An ingester that stamps events with seconds since it was created."""
-    return StreamIngester(clock=time.monotonic)
 
 
 @contextmanager

@@ -14,7 +14,6 @@ from typing import Any
 from tui.model.errors import describe_error
 
 TERMINAL_ITEM_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
-TERMINAL_RESPONSE_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
 
 
 @dataclass(slots=True, eq=False)
@@ -107,15 +106,6 @@ class ItemState:
             return None
         return self.last_t - self.first_t
 
-    @property
-    def label(self) -> str:
-        """`type name` with the server label when the item has them."""
-        parts = [self.type]
-        if self.name:
-            parts.append(self.name)
-        if self.server_label and self.type.startswith("mcp"):
-            parts.append(f"@{self.server_label}")
-        return " ".join(parts)
 
 
 @dataclass(slots=True, eq=False)
@@ -155,9 +145,6 @@ class ResponseState:
     def failed(self) -> bool:
         return self.status == "failed" or self.error is not None
 
-    @property
-    def terminal(self) -> bool:
-        return self.status in TERMINAL_RESPONSE_STATUSES
 
 
 @dataclass(slots=True, eq=False)

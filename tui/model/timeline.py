@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from tui.model.events import Event
@@ -114,6 +114,3 @@ class Timeline:
     def failures_applied(self) -> int:
         """How many failure events the current step includes."""
         return bisect_left(self.failure_indexes, self.position)
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self.events)

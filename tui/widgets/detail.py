@@ -10,6 +10,7 @@ on the terminal.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -109,9 +110,8 @@ class DetailPane(VerticalScroll):
         if item is None:
             return ""
         parts = []
-        for index in item.events:
-            if index < group.first:
-                continue
+        start = bisect_left(item.events, group.first)  # long items: skip what comes before
+        for index in item.events[start:]:
             if index > group.last:
                 break
             delta = events[index].raw.get("delta")

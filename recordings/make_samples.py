@@ -20,7 +20,6 @@ import json
 import random
 import string
 import sys
-import typing
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +29,9 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # run as a script from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
+from tui.emulator.builder import tokenize, usage  # noqa: E402
 from tui.model.events import Event  # noqa: E402
+from tui.model.sdktypes import event_models  # noqa: E402
 from tui.recording import make_header, read_recording, save_recording  # noqa: E402
 
 MODEL_ALIAS = "gpt-5-mini"
@@ -214,42 +215,6 @@ class Stream:
 
     def events(self) -> list[Event]:
         return [Event(raw, index=i, t=t) for i, (t, raw) in enumerate(self.timeline)]
-
-
-def tokenize(text: str) -> list[str]:
-    """Split text into token-like pieces: a word with its leading space, or punctuation."""
-    pieces: list[str] = []
-    word = ""
-    for ch in text:
-        if ch.isalnum() or ch in "_'":
-            if word and not (word[-1].isalnum() or word[-1] in " _'"):
-                pieces.append(word)
-                word = ""
-            word += ch
-        elif ch == " ":
-            if word:
-                pieces.append(word)
-            word = " "
-        else:
-            if word and word != " ":
-                pieces.append(word)
-                word = ""
-            word += ch
-    if word:
-        pieces.append(word)
-    return pieces
-
-
-def usage(input_tokens: int, output_tokens: int, reasoning_tokens: int,
-          cached_tokens: int = 0) -> Json:
-    return {
-        "input_tokens": input_tokens,
-        # cache_write_tokens: 2025 streams lack it, but the installed SDK (openai 3.54) requires it.
-        "input_tokens_details": {"cached_tokens": cached_tokens, "cache_write_tokens": 0},
-        "output_tokens": output_tokens,
-        "output_tokens_details": {"reasoning_tokens": reasoning_tokens},
-        "total_tokens": input_tokens + output_tokens,
-    }
 
 
 def tool(name: str, description: str, properties: Json, required: list[str], *,
@@ -450,18 +415,6 @@ SAMPLES: dict[str, Callable[[], tuple[Json, list[Event]]]] = {
 
 # --- checks ----------------------------------------------------------------------------------
 
-def sdk_models() -> dict[str, type]:
-    """The SDK's event model for each `type` literal, from the ResponseStreamEvent union."""
-    from openai.types.responses import ResponseStreamEvent
-
-    union = typing.get_args(ResponseStreamEvent)[0]  # Annotated[Union[...], discriminator]
-    models: dict[str, type] = {}
-    for model in typing.get_args(union):
-        for literal in typing.get_args(model.model_fields["type"].annotation):
-            models[literal] = model
-    return models
-
-
 def check_structure(name: str, events: list[Json]) -> None:
     """Sequence numbers, item ids, output indexes, deltas against `.done`, the final output."""
     items: dict[str, Json] = {}  # id -> {"index", "done", "args", "text"}
@@ -513,7 +466,7 @@ def check(folder: Path = HERE) -> dict[str, int]:
     """Read each sample back; raise unless it is clean. Returns event counts per file."""
     from openai.types.responses import Response
 
-    models = sdk_models()
+    models = event_models()
     counts: dict[str, int] = {}
     for name, build in SAMPLES.items():
         path = folder / name

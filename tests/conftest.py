@@ -1,4 +1,4 @@
-"""Shared fixtures: where the real recorded upstream streams live.
+"""Shared fixtures: where the real recorded upstream streams live; loopback-only networking.
 
 The repository is cloned with `shared/` beside it (CI does the same), so the upstream streams
 are at `<repo>/../shared/fixtures/upstream`. Tests that need them are skipped, with the path in
@@ -7,6 +7,8 @@ the reason, when that folder is absent.
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,3 +26,34 @@ def upstream_dir() -> Path:
             "beside the repository to run this test"
         )
     return UPSTREAM_DIR
+
+
+def _loopback_only(address: object) -> None:
+    """Refuse a connection that would leave this machine."""
+    if isinstance(address, tuple) and address:
+        host = str(address[0])
+        if not (host.startswith("127.") or host in ("::1", "localhost", "0.0.0.0")):
+            raise OSError(f"test tried to reach {host}: tests must stay on loopback")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def loopback_only() -> Iterator[None]:
+    """Every socket connect in the test process is checked: no test reaches the internet."""
+    original_connect = socket.socket.connect
+    original_connect_ex = socket.socket.connect_ex
+
+    def connect(self: socket.socket, address: object) -> None:
+        _loopback_only(address)
+        return original_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: object) -> int:
+        _loopback_only(address)
+        return original_connect_ex(self, address)
+
+    socket.socket.connect = connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        socket.socket.connect = original_connect  # type: ignore[method-assign]
+        socket.socket.connect_ex = original_connect_ex  # type: ignore[method-assign]

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 from tui.screens.inspector import InspectorScreen
 from tui.session import Session
+
+if TYPE_CHECKING:
+    from tui.sources.live import LiveRun
 
 PALETTE = (
     ("Play / pause", "Start or stop playback", "toggle_play"),
@@ -31,19 +36,50 @@ PALETTE = (
 
 
 class McptuiApp(App[None]):
-    """Shows a session; `open_path` replaces it with another file's."""
+    """Shows a session; `open_path` replaces it with another file's.
+
+    With a `live` run, the first request is sent from a worker once the screen is up, and the
+    events stream into the session as they arrive.
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "mcptui"
     BINDINGS = [Binding("q", "quit", "Quit", id="quit")]
 
-    def __init__(self, session: Session, *, paused: bool = False) -> None:
+    def __init__(self, session: Session, *, paused: bool = False, live: LiveRun | None = None,
+                 request: dict[str, Any] | None = None,
+                 attach: tuple[str, int | None] | None = None) -> None:
         super().__init__()
         self.session = session
         self.start_paused = paused
+        self.live = live
+        self.first_request = request
+        self.attach_to = attach
 
     def on_mount(self) -> None:
         self.push_screen(InspectorScreen(self.session, paused=self.start_paused))
+        if self.live is not None and self.first_request is not None:
+            self.send(self.first_request)
+        elif self.live is not None and self.attach_to is not None:
+            self.run_live(self.live.attach(*self.attach_to), "attach")
+
+    def send(self, request: dict[str, Any]) -> None:
+        """Send a request from a worker; its events stream into the session as they come.
+        Sends queue behind each other (LiveRun serialises them), so responses never mix."""
+        assert self.live is not None
+        self.run_live(self.live.send(request), "send")
+
+    def run_live(self, work: Awaitable[Any], name: str) -> None:
+        self.run_worker(work, name=name, group="live", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "live" and event.state == WorkerState.ERROR:
+            self.notify(f"The request failed: {event.worker.error!r}", severity="error",
+                        timeout=30)
+
+    async def on_unmount(self) -> None:
+        if self.live is not None:
+            await self.live.aclose()
 
     def open_path(self, path: str) -> None:
         from tui.sources.replay import open_session

@@ -5,10 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tui import __version__
 
-COMMANDS = ("inspect", "replay")
+if TYPE_CHECKING:
+    from tui.session import Session
+    from tui.sources.live import LiveRun
+
+COMMANDS = ("inspect", "replay", "run", "attach", "emulate", "demo-server", "demo")
+EMULATOR_PORT = 8787
+DEMO_SERVER_PORT = 8765
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +45,75 @@ def build_parser() -> argparse.ArgumentParser:
     pace.add_argument("--instant", action="store_true", help="apply every event at once")
     replay.add_argument("--step", action="store_true",
                         help="open paused at step 0, to step event by event")
+
+    run = commands.add_parser(
+        "run", help="send a Responses request and inspect its stream live",
+        description="Send REQUEST.json (a Responses API request body) with the openai SDK, "
+                    "show the stream live and record it. Needs OPENAI_API_KEY; --base-url or "
+                    "OPENAI_BASE_URL points it elsewhere (e.g. `mcptui emulate`). Exit codes "
+                    "with --no-tui: 0 clean, 1 a failure, 2 could not run.")
+    run.add_argument("request", metavar="REQUEST.json")
+    add_live_options(run)
+
+    attach = commands.add_parser(
+        "attach", help="follow an existing background response",
+        description="Stream a background response (GET /v1/responses/ID?stream=true), "
+                    "resuming after drops, and record it.")
+    attach.add_argument("response_id", metavar="RESP_ID")
+    attach.add_argument("--after", type=int, default=None, metavar="N",
+                        help="start after sequence number N (default: from the start)")
+    add_live_options(attach)
+
+    emulate = commands.add_parser(
+        "emulate", help="run a local Responses API emulator (no API key, no model)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Serve POST /v1/responses and friends on loopback, calling the request's "
+                    "MCP servers for real. A scripted stand-in for the model makes one tool "
+                    "call per input line `call <tool> <json arguments>`.\n\nFaults, per "
+                    "request in metadata.mcptui_fault (comma-separated):\n" + fault_help())
+    emulate.add_argument("--host", default="127.0.0.1")
+    emulate.add_argument("--port", type=int, default=EMULATOR_PORT)
+    emulate.add_argument("--tool-timeout", type=float, default=60.0, metavar="S",
+                         help="seconds before a tool call fails with the 424 (default 60)")
+
+    demo_server = commands.add_parser(
+        "demo-server", help="run an MCP server whose tools reproduce common failures",
+        description="Streamable HTTP at /mcp, SSE at /sse. Tools: search, slow_search, "
+                    "failing_api, broken_schema, bad_content, start_job, check_job.")
+    demo_server.add_argument("--host", default="127.0.0.1")
+    demo_server.add_argument("--port", type=int, default=DEMO_SERVER_PORT)
+    demo_server.add_argument("--token", metavar="T",
+                             help="refuse requests without Authorization: Bearer T")
+
+    demo = commands.add_parser(
+        "demo", help="try mcptui without an API key: emulator + demo server + live view",
+        description="Start the emulator and the demo MCP server on free loopback ports, send "
+                    "a request with one successful call and the classic 424, and show it "
+                    "live. Both servers stop when you quit.")
+    demo.add_argument("--no-tui", action="store_true",
+                      help="print progress lines and a summary instead of the terminal UI")
+    demo.add_argument("--record", metavar="PATH", help="recording file (default: "
+                      "mcptui-recordings/<time>-<response id>.jsonl)")
     return parser
+
+
+def add_live_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base-url", metavar="URL",
+                        help="API base URL, e.g. http://127.0.0.1:8787/v1 (default: "
+                             "OPENAI_BASE_URL, else the OpenAI API)")
+    parser.add_argument("--record", metavar="PATH", help="recording file (default: "
+                        "mcptui-recordings/<time>-<response id>.jsonl)")
+    parser.add_argument("--no-tui", action="store_true",
+                        help="print progress lines and a summary instead of the terminal UI")
+    parser.add_argument("--idle-timeout", type=float, default=None, metavar="S",
+                        help="give up on a stream that sends nothing for S seconds (a "
+                             "background stream is resumed instead)")
+
+
+def fault_help() -> str:
+    from tui.emulator.faults import FAULTS
+
+    return "\n".join(f"  {name:18} {text}" for name, text in FAULTS.items())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,8 +125,129 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_inspect(args.files, as_json=args.json)
     if args.command == "replay":
         return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step)
+    if args.command in ("run", "attach"):
+        return run_request(args)
+    if args.command == "emulate":
+        return run_emulate(args.host, args.port, args.tool_timeout)
+    if args.command == "demo-server":
+        from tui.emulator.demo_server import run_demo_server
+
+        run_demo_server(args.host, args.port, args.token)
+        return 0
+    if args.command == "demo":
+        return run_demo(no_tui=args.no_tui, record=args.record)
     build_parser().print_help()
     return 2
+
+
+def run_emulate(host: str, port: int, tool_timeout: float) -> int:
+    import logging
+
+    from tui.emulator.app import Emulator
+    from tui.emulator.runner import RunConfig
+    from tui.emulator.serve import serve_forever
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    banner = ("mcptui emulator: {url}/v1  (export OPENAI_BASE_URL={url}/v1; any API key works; "
+              "Ctrl+C stops)")
+    serve_forever(Emulator(RunConfig(tool_timeout=tool_timeout)).app, host, port,
+                  banner=banner)
+    return 0
+
+
+def run_demo(*, no_tui: bool, record: str | None) -> int:
+    from pathlib import Path
+
+    from tui.emulator.demo import demo_servers
+    from tui.sources.live import Recorder, live_session
+
+    recorder = Recorder(Path(record) if record else None)
+    log_file = None if no_tui else recorder.folder / "demo-servers.log"
+    with demo_servers(log_file=log_file) as servers:
+        session, live = live_session(servers.emulator_url, "mcptui-demo", recorder,
+                                     source=f"demo (emulator {servers.emulator_url})")
+        code = run_live(session, live, servers.request(), no_tui=no_tui)
+    if session.recording_path:
+        print(f"mcptui: recorded to {session.recording_path}", file=sys.stderr)
+    if log_file is not None:
+        print(f"mcptui: the demo servers' log (with the real cause of each failed call) is "
+              f"{log_file}", file=sys.stderr)
+    return code
+
+
+def run_request(args: argparse.Namespace) -> int:
+    """`mcptui run` and `mcptui attach`: check what can be checked before any network."""
+    import os
+    from pathlib import Path
+
+    from tui.sources.live import Recorder, live_session
+    from tui.sources.request_file import RequestFileError, load_request
+
+    request = None
+    if args.command == "run":
+        try:
+            request = load_request(args.request)
+        except RequestFileError as exc:
+            print(f"mcptui: {exc}", file=sys.stderr)
+            return 2
+    api_key = os.environ.get("OPENAI_API_KEY", "")
+    if not api_key:
+        print("mcptui: OPENAI_API_KEY is not set. Export your key, or try without one: "
+              "`mcptui emulate` and --base-url http://127.0.0.1:8787/v1 with any key, or "
+              "`mcptui demo`.", file=sys.stderr)
+        return 2
+    if args.idle_timeout is not None and args.idle_timeout <= 0:
+        print("mcptui: --idle-timeout must be greater than 0", file=sys.stderr)
+        return 2
+    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    recorder = Recorder(Path(args.record) if args.record else None)
+    source = args.request if request is not None else f"attach {args.response_id}"
+    session, live = live_session(base_url, api_key, recorder, source=source,
+                                 idle_timeout=args.idle_timeout)
+    if request is not None:
+        code = run_live(session, live, request, no_tui=args.no_tui)
+    else:
+        code = run_live(session, live, None, no_tui=args.no_tui,
+                        attach=(args.response_id, args.after))
+    if session.recording_path:
+        print(f"mcptui: recorded to {session.recording_path}", file=sys.stderr)
+    return code
+
+
+def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *, no_tui: bool,
+             attach: tuple[str, int | None] | None = None) -> int:
+    """Show a live run in the TUI, or print it; the exit code is `inspect`'s."""
+    if no_tui:
+        import asyncio
+
+        from rich.console import Console
+
+        from tui.progress import ProgressPrinter
+        from tui.recording import Loaded
+        from tui.report import Inspection, exit_code, render
+
+        console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
+        live.on_event = ProgressPrinter(console)
+
+        async def send() -> None:
+            try:
+                if attach is not None:
+                    await live.attach(*attach)
+                elif request is not None:
+                    await live.send(request)
+            finally:
+                await live.aclose()
+
+        asyncio.run(send())
+        loaded = Loaded(list(session.timeline.events), header=session.header,
+                        format="live run", source=session.recording_path or session.source)
+        inspection = Inspection.of(loaded)
+        console.print(render(inspection))
+        return exit_code([inspection])
+    from tui.app import McptuiApp
+
+    McptuiApp(session, live=live, request=request, attach=attach).run()
+    return 0
 
 
 def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:

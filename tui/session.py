@@ -23,6 +23,8 @@ class Session:
     player: Player = field(default_factory=Player)
     recording_path: str | None = None
     """Where a live session is being recorded, when it is."""
+    live: bool = False
+    """Events are still arriving from a live run (the view follows them while playing)."""
 
     @classmethod
     def from_loaded(cls, loaded: Loaded, *, speed: float = 1.0, instant: bool = False

@@ -32,6 +32,9 @@ RESPONSE_STATUS_BY_TYPE = {
     "response.incomplete": "incomplete",
     "response.cancelled": "cancelled",
 }
+TERMINAL_TYPE_BY_STATUS = {status: kind for kind, status in RESPONSE_STATUS_BY_TYPE.items()
+                           if status in ("completed", "failed", "incomplete", "cancelled")}
+"""A polled Response object with this status is final: its output completes the items."""
 
 ITEM_STATUS_SUFFIXES = {
     "in_progress": "in_progress",
@@ -201,7 +204,12 @@ class Reducer:
         t = event.t
 
         if event.is_note:
-            if resp is None:
+            snapshot = raw.get("response")
+            if isinstance(snapshot, dict):  # a poll or lookup: the response as the API has it
+                resp = self._response_with_id(snapshot.get("id")) or self._new_response()
+                self._update_response(resp, snapshot, TERMINAL_TYPE_BY_STATUS.get(
+                    str(snapshot.get("status"))))
+            elif resp is None:
                 resp = self._new_response()
             self._push(resp.events, event.index)
             if raw.get("level") == ERROR_NOTE_LEVEL:
@@ -292,6 +300,12 @@ class Reducer:
         if resp.first_t is None:
             self._set(resp, "first_t", t)
         self._set(resp, "last_t", t)
+
+    def _response_with_id(self, response_id: Any) -> ResponseState | None:
+        for resp in reversed(self.state.responses):
+            if response_id is not None and resp.id == response_id:
+                return resp
+        return None
 
     def _new_response(self) -> ResponseState:
         resp = ResponseState(key=len(self.state.responses))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -30,6 +31,11 @@ from tui.session import Session
 from tui.widgets.detail import DetailPane, pretty_json
 from tui.widgets.event_tree import EventTree, NodeRef
 from tui.widgets.status import StatusHeader
+
+if TYPE_CHECKING:
+    from tui.sources.live import LiveRun
+
+APPROVAL_REQUEST = "mcp_approval_request"
 
 REBUILD_AFTER = 400
 TICK_SECONDS = 1 / 30
@@ -56,7 +62,13 @@ class InspectorScreen(Screen[None]):
         Binding("c", "copy", "Copy", id="copy"),
         Binding("s", "save", "Save", id="save"),
         Binding("o", "open", "Open", id="open"),
+        # Live runs only (hidden otherwise):
+        Binding("a", "approve", "Approve", id="approve"),
+        Binding("d", "deny", "Deny", id="deny"),
+        Binding("x", "cancel_run", "Cancel run", id="cancel_run"),
+        Binding("r", "rerun", "Re-run", id="rerun"),
     ]
+    LIVE_ACTIONS = frozenset({"approve", "deny", "cancel_run", "rerun"})
 
     def __init__(self, session: Session, *, paused: bool = False,
                  clock: type[time.monotonic] | None = None) -> None:  # type: ignore[valid-type]
@@ -69,6 +81,8 @@ class InspectorScreen(Screen[None]):
         self._placed: TreeNode[NodeRef] | None = None
         """The node the cursor was last put on by following (its highlight is not the user's)."""
         self.filter_text = ""
+        self.answered: set[str] = set()
+        """Approval requests answered from this screen (each is answered once)."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -159,7 +173,10 @@ class InspectorScreen(Screen[None]):
     def refresh_header(self) -> None:
         player = self.session.player
         timeline = self.session.timeline
-        mode = ("playing " if player.playing else "paused ") + player.label
+        if self.session.live:
+            mode = "live: following" if player.playing else "live: paused (space follows)"
+        else:
+            mode = ("playing " if player.playing else "paused ") + player.label
         if self.filter_text:
             mode += f"  filter: {visible(self.filter_text)}"
         found = failures(timeline.state, timeline.events)
@@ -225,9 +242,66 @@ class InspectorScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys typed into the filter box are text, not commands."""
+        """Keys typed into the filter box are text, not commands; live keys need a live run."""
+        if action in self.LIVE_ACTIONS and self.live is None:
+            return False
         boxes = self.query("#filter")
         return not (boxes and boxes.first().has_focus and action != "clear_filter")
+
+    @property
+    def live(self) -> LiveRun | None:
+        return getattr(self.app, "live", None)
+
+    def pending_approval(self) -> tuple[ResponseState, ItemState] | None:
+        """The selected approval request, else the newest one not answered yet."""
+        state = self.session.timeline.state
+        node = self.tree.cursor_node
+        ref = node.data if node is not None else None
+        if ref is not None and ref.item is not None and ref.response < len(state.responses):
+            resp = state.responses[ref.response]
+            if ref.item < len(resp.items) and resp.items[ref.item].type == APPROVAL_REQUEST:
+                return resp, resp.items[ref.item]
+        for resp in reversed(state.responses):
+            for item in reversed(resp.items):
+                if item.type == APPROVAL_REQUEST and item.item_id not in self.answered:
+                    return resp, item
+        return None
+
+    def _answer(self, approve: bool) -> None:
+        live, pending = self.live, self.pending_approval()
+        if live is None:
+            return
+        if pending is None or pending[0].id is None or pending[1].item_id is None:
+            self.notify("No approval request to answer.", severity="warning")
+            return
+        resp, item = pending
+        if item.item_id in self.answered:
+            self.notify(f"Already answered {item.item_id}.", severity="warning")
+            return
+        self.answered.add(item.item_id)
+        self.follow = True
+        self.app.send(live.approval_request(resp.id, item.item_id, approve))
+        verb = "Approved" if approve else "Denied"
+        self.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
+
+    def action_approve(self) -> None:
+        self._answer(True)
+
+    def action_deny(self) -> None:
+        self._answer(False)
+
+    def action_cancel_run(self) -> None:
+        if self.live is not None:
+            self.app.run_live(self.live.cancel(), "cancel")
+
+    def action_rerun(self) -> None:
+        live = self.live
+        if live is None or live.first_request is None:
+            self.notify("Nothing to re-run.", severity="warning")
+            return
+        self.follow = True
+        self.app.send(live.first_request)
+        self.notify("Sending the request again: a new response root.")
 
     def action_toggle_play(self) -> None:
         player = self.session.player
@@ -235,7 +309,7 @@ class InspectorScreen(Screen[None]):
         if player.playing:
             player.pause()
         else:
-            if timeline.at_end:
+            if timeline.at_end and not self.session.live:
                 self.go_to(0)
             self.follow = True
             player.play(timeline.position, self.clock())

@@ -37,14 +37,24 @@ def status_line(session: Session, failures: int, mode: str) -> Text:
     line.append(f"  t={stream_t:.2f}s / {session.player.duration:.2f}s", "dim")
     line.append(f"  {mode}", "cyan")
     extra = Text()
-    if session.request_id:
-        extra.append(f"x-request-id {visible(session.request_id)}  ", "dim")
     if session.recording_path:
-        extra.append(f"● recording {visible(session.recording_path)}", "red")
+        extra.append(f"● recording {short_path(visible(session.recording_path))}  ", "red")
+    if session.request_id:
+        extra.append(f"x-request-id {visible(session.request_id)}", "dim")
     if extra:
         line.append("\n")
         line.append_text(extra)
+    line.no_wrap = True
+    line.overflow = "ellipsis"
     return line
+
+
+def short_path(path: str, limit: int = 64) -> str:
+    """A long path with its middle elided: the folder and the end of the name stay."""
+    if len(path) <= limit:
+        return path
+    keep = limit - 1
+    return f"{path[:keep // 2]}…{path[-(keep - keep // 2):]}"
 
 
 class StatusHeader(Static):

@@ -1,0 +1,421 @@
+"""The emulator driven by the unmodified openai SDK, against the demo MCP server, on loopback."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+
+import httpx2
+import openai
+import pytest
+from _e2e_support import TOKEN, TOOL_TIMEOUT, Servers, calls, items_done, raw_events
+from openai import OpenAI
+
+from tui.model.sdktypes import response_errors, validation_errors
+
+HTTP_424 = {"type": "http_error", "code": 424,
+            "message": "424: unhandled errors in a TaskGroup (1 sub-exception)"}
+QUESTION = "What is the webhook retry policy?"
+
+
+def assert_conforming(events: list[dict]) -> None:
+    """Strictly valid for the SDK, numbered 0..n-1, ending in a terminal event."""
+    problems = {i: validation_errors(e) for i, e in enumerate(events) if validation_errors(e)}
+    assert problems == {}
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    assert events[-1]["type"] in {"response.completed", "response.failed"}
+
+
+def mcp_call(events: list[dict], name: str) -> dict:
+    (item,) = [i for i in items_done(events, "mcp_call") if i["name"] == name]
+    return item
+
+
+# -- the normal stream --------------------------------------------------------------------------
+
+def test_success_stream_has_the_real_shape_and_validates(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls(QUESTION, ("search", {"query": "webhook retries"})),
+                        tools=[servers.tool()])
+    assert_conforming(events)
+    types = [e["type"] for e in events]
+    assert types[:6] == [
+        "response.created", "response.in_progress", "response.output_item.added",
+        "response.mcp_list_tools.in_progress", "response.mcp_list_tools.completed",
+        "response.output_item.done"]
+    call_types = types[6:types.index("response.mcp_call.completed") + 2]
+    assert call_types[:2] == ["response.output_item.added", "response.mcp_call.in_progress"]
+    assert "response.mcp_call_arguments.delta" in call_types
+    assert call_types[-3:] == ["response.mcp_call_arguments.done",
+                               "response.mcp_call.completed", "response.output_item.done"]
+    assert types.count("response.output_text.delta") > 3
+    assert types[-1] == "response.completed"
+
+    response = events[0]["response"]
+    assert response["id"].startswith("resp_") and response["model"] == "gpt-5-mini-2025-08-07"
+    (listing,) = items_done(events, "mcp_list_tools")
+    assert listing["id"].startswith("mcpl_")
+    assert {"search", "broken_schema", "slow_search"} <= {t["name"] for t in listing["tools"]}
+    call = mcp_call(events, "search")
+    assert call["id"].startswith("mcp_") and call["status"] == "completed"
+    assert json.loads(call["arguments"]) == {"query": "webhook retries"}
+    assert call["error"] is None and "webhook" in call["output"].lower()
+    deltas = [e for e in events if e["type"].endswith(".delta")]
+    assert all("obfuscation" in e for e in deltas)
+    assert all((len(e["delta"]) + len(e["obfuscation"])) % 16 == 0 for e in deltas)
+    (message,) = items_done(events, "message")
+    assert message["id"].startswith("msg_")
+    text = "".join(e["delta"] for e in events if e["type"] == "response.output_text.delta")
+    assert message["content"][0]["text"] == text and "search" in text
+    final = events[-1]["response"]
+    assert final["usage"]["total_tokens"] > 0
+    assert [i["id"] for i in final["output"]] == [
+        e["item"]["id"] for e in events if e["type"] == "response.output_item.done"]
+    assert response_errors(final) == []
+
+
+def test_sdk_typed_stream_parses_every_event(client: OpenAI, servers: Servers):
+    stream = client.responses.create(
+        model="gpt-5-mini", input=calls(QUESTION, ("search", {"query": "x"})),
+        tools=[servers.tool()], stream=True)
+    events = list(stream)
+    assert type(events[-1]).__name__ == "ResponseCompletedEvent"
+    assert {type(e).__name__ for e in events} >= {
+        "ResponseMcpCallArgumentsDeltaEvent", "ResponseMcpCallCompletedEvent",
+        "ResponseMcpListToolsCompletedEvent", "ResponseTextDeltaEvent"}
+    assert events[-1].response.output_text.startswith("The search tool returned")
+
+
+def test_secrets_in_tool_headers_are_not_echoed(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini", input=QUESTION, tools=[servers.tool(
+        headers={"X-Api-Key": "sk-very-secret"}, authorization="also-secret")])
+    assert "secret" not in json.dumps(events)
+    assert events[0]["response"]["tools"][0]["headers"] is None
+
+
+def test_without_call_lines_the_first_allowed_tool_gets_schema_arguments(
+        client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini", input=QUESTION,
+                        tools=[servers.tool(allowed_tools=["search"])])
+    (listing,) = items_done(events, "mcp_list_tools")
+    assert [t["name"] for t in listing["tools"]] == ["search"]
+    (call,) = items_done(events, "mcp_call")
+    assert call["name"] == "search" and call["status"] == "completed"
+    assert json.loads(call["arguments"])["query"] == QUESTION
+
+
+def test_non_streaming_create_returns_the_finished_response(client: OpenAI, servers: Servers):
+    response = client.responses.create(
+        model="gpt-5-mini", input=calls("q", ("search", {"query": "x"})), tools=[servers.tool()])
+    assert response.status == "completed"
+    assert [item.type for item in response.output] == ["mcp_list_tools", "mcp_call", "message"]
+
+
+def test_sse_transport_for_sse_urls(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini", input=calls("q", ("search", {"query": "x"})),
+                        tools=[servers.tool(url=f"{servers.mcp}/sse")])
+    assert_conforming(events)
+    assert mcp_call(events, "search")["status"] == "completed"
+
+
+def test_headers_and_authorization_reach_the_mcp_server(client: OpenAI, servers: Servers):
+    for auth in ({"headers": {"Authorization": f"Bearer {TOKEN}"}}, {"authorization": TOKEN}):
+        events = raw_events(client, model="gpt-5-mini",
+                            input=calls("q", ("search", {"query": "x"})),
+                            tools=[servers.tool(url=f"{servers.mcp_token}/mcp", **auth)])
+        assert mcp_call(events, "search")["status"] == "completed"
+
+
+# -- tool failures, mapped as OpenAI maps them --------------------------------------------------
+
+def test_broken_schema_gives_the_exact_424(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls("q", ("broken_schema", {"query": "x"})),
+                        tools=[servers.tool()])
+    assert_conforming(events)
+    assert "response.mcp_call.failed" in [e["type"] for e in events]
+    call = mcp_call(events, "broken_schema")
+    assert call["status"] == "failed" and call["error"] == HTTP_424 and call["output"] is None
+    assert events[-1]["type"] == "response.completed"  # a failed call does not fail the response
+
+
+def test_slow_tool_past_the_timeout_gives_the_424(client: OpenAI, servers: Servers):
+    started = time.monotonic()
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls("q", ("slow_search", {"query": "x", "delay_s": 6})),
+                        tools=[servers.tool()])
+    took = time.monotonic() - started
+    assert mcp_call(events, "slow_search")["error"] == HTTP_424
+    assert TOOL_TIMEOUT <= took < TOOL_TIMEOUT + 4
+
+
+def test_failing_api_is_a_tool_execution_error(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls("q", ("failing_api", {"query": "x"})), tools=[servers.tool()])
+    # MCPServer turns the tool's exception into `isError: true` and keeps its text to itself.
+    assert mcp_call(events, "failing_api")["error"] == {
+        "type": "mcp_tool_execution_error",
+        "content": [{"type": "text", "text": "Error executing tool failing_api"}]}
+
+
+def test_bad_content_gives_the_424(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls("q", ("bad_content", {"query": "x"})), tools=[servers.tool()])
+    assert mcp_call(events, "bad_content")["error"] == HTTP_424
+
+
+def test_json_rpc_error_is_a_protocol_error(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls("q", ("protocol_error", {"query": "x"})),
+                        tools=[servers.tool()])
+    error = mcp_call(events, "protocol_error")["error"]
+    assert error["type"] == "mcp_protocol_error"
+    assert isinstance(error["code"], int) and "refuses every call" in error["message"]
+
+
+def test_a_tool_the_server_does_not_know(client: OpenAI, servers: Servers):
+    events = raw_events(client, model="gpt-5-mini",
+                        input=calls("q", ("no_such_tool", {})), tools=[servers.tool()])
+    assert_conforming(events)
+    assert mcp_call(events, "no_such_tool")["status"] == "failed"
+
+
+# -- HTTP errors ------------------------------------------------------------------------------
+
+def test_unreachable_mcp_server_is_http_424_with_the_real_body(client: OpenAI, servers: Servers):
+    with pytest.raises(openai.APIStatusError) as caught:
+        client.responses.create(model="gpt-5-mini", input="q", stream=True,
+                                tools=[servers.tool(url="http://127.0.0.1:9/mcp")])
+    assert caught.value.status_code == 424
+    assert caught.value.response.json() == {"error": {
+        "message": "Error retrieving tool list from MCP server: 'demo'. Http status code: 424 "
+                   "(Failed Dependency)",
+        "type": "external_connector_error", "param": "tools", "code": "http_error"}}
+
+
+def test_wrong_token_is_a_tool_list_failure(client: OpenAI, servers: Servers):
+    with pytest.raises(openai.APIStatusError) as caught:
+        client.responses.create(model="gpt-5-mini", input="q",
+                                tools=[servers.tool(url=f"{servers.mcp_token}/mcp",
+                                                    authorization="wrong")])
+    assert caught.value.status_code == 424
+
+
+def test_missing_api_key_is_401_and_bad_json_is_400(servers: Servers):
+    url = f"{servers.emulator}/responses"
+    with httpx2.Client() as http:
+        refused = http.post(url, json={"model": "m", "input": "x"})
+        broken = http.post(url, content=b'{"model": ', headers={"Authorization": "Bearer k"})
+        missing = http.post(url, json={"input": "x"}, headers={"Authorization": "Bearer k"})
+    assert refused.status_code == 401
+    assert refused.json()["error"]["type"] == "invalid_request_error"
+    assert "API key" in refused.json()["error"]["message"]
+    assert broken.status_code == 400 and "parse the JSON body" in broken.json()["error"]["message"]
+    assert missing.status_code == 400 and missing.json()["error"]["param"] == "model"
+
+
+def test_sdk_raises_its_own_errors_for_401_and_400(servers: Servers):
+    with OpenAI(base_url=servers.emulator, api_key="k", max_retries=0) as sdk, \
+            pytest.raises(openai.BadRequestError, match="not valid JSON"):
+        sdk.responses.create(model="m", input="call search {oops")
+
+
+def test_unknown_response_id_is_404(client: OpenAI):
+    with pytest.raises(openai.NotFoundError):
+        client.responses.retrieve("resp_nope")
+
+
+# -- approvals --------------------------------------------------------------------------------
+
+def test_approval_round_trip(client: OpenAI, servers: Servers):
+    tool = servers.tool(require_approval="always")
+    first = raw_events(client, model="gpt-5-mini", tools=[tool],
+                       input=calls("q", ("search", {"query": "approve me"})))
+    assert_conforming(first)
+    (request,) = items_done(first, "mcp_approval_request")
+    assert request["id"].startswith("mcpr_") and request["name"] == "search"
+    assert json.loads(request["arguments"]) == {"query": "approve me"}
+    assert items_done(first, "mcp_call") == [] and first[-1]["type"] == "response.completed"
+
+    second = raw_events(client, model="gpt-5-mini", tools=[tool],
+                        previous_response_id=first[0]["response"]["id"],
+                        input=[{"type": "mcp_approval_response", "approve": True,
+                                "approval_request_id": request["id"]}])
+    assert_conforming(second)
+    assert second[0]["response"]["previous_response_id"] == first[0]["response"]["id"]
+    call = mcp_call(second, "search")
+    assert call["approval_request_id"] == request["id"] and call["status"] == "completed"
+    assert json.loads(call["arguments"]) == {"query": "approve me"}
+
+
+def test_denied_approval_makes_no_call(client: OpenAI, servers: Servers):
+    tool = servers.tool(require_approval={"always": {"tool_names": ["search"]}})
+    first = raw_events(client, model="gpt-5-mini", tools=[tool],
+                       input=calls("q", ("search", {"query": "x"})))
+    (request,) = items_done(first, "mcp_approval_request")
+    second = raw_events(client, model="gpt-5-mini", tools=[tool],
+                        previous_response_id=first[0]["response"]["id"],
+                        input=[{"type": "mcp_approval_response", "approve": False,
+                                "approval_request_id": request["id"]}])
+    assert items_done(second, "mcp_call") == []
+    assert "not approve" in items_done(second, "message")[0]["content"][0]["text"]
+
+
+# -- background -------------------------------------------------------------------------------
+
+def test_background_poll_until_done(client: OpenAI, servers: Servers):
+    created = client.responses.create(model="gpt-5-mini", background=True, tools=[servers.tool()],
+                                      input=calls("q", ("search", {"query": "x"})))
+    assert created.status == "queued" and created.background is True
+    seen = {created.status}
+    deadline = time.monotonic() + 10
+    response = created
+    while response.status in ("queued", "in_progress") and time.monotonic() < deadline:
+        time.sleep(0.02)
+        response = client.responses.retrieve(created.id)
+        seen.add(response.status)
+    assert response.status == "completed"
+    assert "in_progress" in seen or "queued" in seen
+
+
+def test_background_stream_resumes_after_a_drop_without_loss(client: OpenAI, servers: Servers):
+    stream = client.responses.create(
+        model="gpt-5-mini", background=True, stream=True, tools=[servers.tool()],
+        input=calls("q", ("search", {"query": "x"})), metadata={"mcptui_fault": "drop_after:5"})
+    received = []
+    with pytest.raises(openai.APIConnectionError):
+        for event in stream:
+            received.append(event)
+    assert [e.sequence_number for e in received] == [0, 1, 2, 3, 4]
+    assert [e.type for e in received[:2]] == ["response.created", "response.queued"]
+    response_id = received[0].response.id
+    last = received[-1].sequence_number
+    rest = list(client.responses.retrieve(response_id, stream=True, starting_after=last))
+    numbers = [e.sequence_number for e in received + rest]
+    assert numbers == list(range(len(numbers)))
+    assert rest[-1].type == "response.completed"
+
+
+def test_background_resume_from_the_start(client: OpenAI, servers: Servers):
+    created = client.responses.create(model="gpt-5-mini", background=True, tools=[servers.tool()],
+                                      input=calls("q", ("search", {"query": "x"})))
+    events = list(client.responses.retrieve(created.id, stream=True, starting_after=-1))
+    assert events[0].type == "response.created" and events[-1].type == "response.completed"
+    again = list(client.responses.retrieve(created.id, stream=True, starting_after=3))
+    assert [e.sequence_number for e in again] == list(range(4, len(events)))
+
+
+def test_cancel_a_background_run(client: OpenAI, servers: Servers):
+    created = client.responses.create(
+        model="gpt-5-mini", background=True, tools=[servers.tool()],
+        input=calls("q", ("slow_search", {"query": "x", "delay_s": 1.0})))
+    time.sleep(0.3)
+    cancelled = client.responses.cancel(created.id)
+    assert cancelled.status == "cancelled"
+    assert client.responses.cancel(created.id).status == "cancelled"  # idempotent
+    assert client.responses.retrieve(created.id).status == "cancelled"
+
+
+def test_cancel_refuses_a_foreground_response(client: OpenAI, servers: Servers):
+    done = client.responses.create(model="gpt-5-mini", input=calls("q", ("search", {})),
+                                   tools=[servers.tool()])
+    with pytest.raises(openai.BadRequestError, match="background"):
+        client.responses.cancel(done.id)
+
+
+# -- faults -----------------------------------------------------------------------------------
+
+def fault(client: OpenAI, servers: Servers, name: str, **body) -> list[dict]:
+    return raw_events(client, model="gpt-5-mini", tools=[servers.tool()],
+                      input=calls("q", ("search", {"query": "x"})),
+                      metadata={"mcptui_fault": name}, **body)
+
+
+def test_fault_drop_after_closes_a_plain_stream(client: OpenAI, servers: Servers):
+    received = []
+    with pytest.raises(openai.APIConnectionError):
+        for event in client.responses.create(
+                model="gpt-5-mini", stream=True, tools=[servers.tool()], input="q",
+                metadata={"mcptui_fault": "drop_after:3"}):
+            received.append(event.type)
+    assert received == ["response.created", "response.in_progress",
+                        "response.output_item.added"]
+
+
+def test_fault_stall_pauses_mid_stream(client: OpenAI, servers: Servers):
+    stamps = []
+    for _event in client.responses.create(
+            model="gpt-5-mini", stream=True, tools=[servers.tool()], input="q",
+            metadata={"mcptui_fault": "stall:1.2"}):
+        stamps.append(time.monotonic())
+    gaps = [b - a for a, b in itertools.pairwise(stamps)]
+    assert max(gaps) >= 1.1
+    assert gaps.index(max(gaps)) == 3  # after the fourth event
+
+
+def test_fault_malformed_line(client: OpenAI, servers: Servers):
+    with client.responses.with_streaming_response.create(
+            model="gpt-5-mini", stream=True, tools=[servers.tool()], input="q",
+            metadata={"mcptui_fault": "malformed_line"}) as response:
+        data = [line[5:] for line in response.iter_lines() if line.startswith("data:")]
+    broken = []
+    for position, text in enumerate(data):
+        try:
+            json.loads(text)
+        except ValueError:
+            broken.append(position)
+    assert broken == [3]
+    assert json.loads(data[-1])["type"] == "response.completed"
+
+
+def test_fault_unknown_event(client: OpenAI, servers: Servers):
+    events = fault(client, servers, "unknown_event")
+    unknown = [e for e in events if validation_errors(e)]
+    assert [e["type"] for e in unknown] == ["response.mcp_call.progress"]
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+
+
+def test_fault_docs_event_names(client: OpenAI, servers: Servers):
+    types = {e["type"] for e in fault(client, servers, "docs_event_names")}
+    assert {"response.mcp_call.arguments.delta", "response.mcp_call.arguments.done"} <= types
+    assert "response.mcp_call_arguments.delta" not in types
+
+
+@pytest.mark.parametrize(("name", "error"), [("http_429", openai.RateLimitError),
+                                             ("http_500", openai.InternalServerError)])
+def test_fault_http_errors(client: OpenAI, servers: Servers, name, error):
+    with pytest.raises(error):
+        fault(client, servers, name)
+
+
+def test_fault_background_fail(client: OpenAI, servers: Servers):
+    events = fault(client, servers, "background_fail", background=True)
+    assert_conforming(events)
+    assert [e["type"] for e in events] == ["response.created", "response.queued",
+                                           "response.failed"]
+    assert events[-1]["response"]["status"] == "failed"
+    assert events[-1]["response"]["error"] is None
+
+
+def test_unknown_fault_is_a_400(client: OpenAI, servers: Servers):
+    with pytest.raises(openai.BadRequestError, match="unknown fault"):
+        fault(client, servers, "explode")
+
+
+def test_tests_cannot_leave_loopback():
+    with pytest.raises(httpx2.ConnectError, match="must stay on loopback"), \
+            httpx2.Client() as http:
+        http.get("http://93.184.215.14/")
+
+
+async def test_async_clients_cannot_leave_loopback_either():
+    with pytest.raises(httpx2.ConnectError) as caught:
+        async with httpx2.AsyncClient() as http:
+            await http.get("http://93.184.215.14/")
+    reasons = []
+    exc: BaseException | None = caught.value
+    while exc is not None:
+        reasons.append(str(exc))
+        exc = exc.__cause__ or exc.__context__
+    assert any("must stay on loopback" in reason for reason in reasons)

@@ -1,0 +1,251 @@
+"""The Responses API emulator as an ASGI app: the endpoints mcptui and the openai SDK use.
+
+`POST /v1/responses` (streaming or not, background or not), `GET /v1/responses/{id}` (also
+`?stream=true&starting_after=N`), `POST /v1/responses/{id}/cancel`. Errors come back with the
+real API's body shape `{"error": {"message", "type", "param", "code"}}` so that the SDK raises
+its usual exceptions. Faults from `metadata.mcptui_fault` are applied here (HTTP level and on
+the first stream of a response) and in the runner (event level).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from tui.emulator.builder import ResponseBuilder
+from tui.emulator.faults import MALFORMED_AFTER, FaultError, Faults, parse_faults
+from tui.emulator.runner import Run, RunConfig
+from tui.emulator.script import ScriptError, input_text, planned_calls
+from tui.emulator.store import TERMINAL, Store, StoredResponse
+
+log = logging.getLogger("mcptui.emulator")
+
+Json = dict[str, Any]
+MALFORMED_DATA = b'data: {"type": "response.output_text.delta", "sequence_number": \n\n'
+"""A line cut off mid-object, as a broken proxy might pass on."""
+
+
+class DroppedConnection(Exception):
+    """Raised inside a stream body to make uvicorn close the connection mid-response."""
+
+
+class _HideDrops(logging.Filter):
+    """uvicorn logs a traceback for an app error mid-response; a planned drop is not one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        while isinstance(exc, BaseExceptionGroup):
+            exc = exc.exceptions[0]
+        return not isinstance(exc, DroppedConnection)
+
+
+logging.getLogger("uvicorn.error").addFilter(_HideDrops())
+
+
+def error(status: int, message: str, kind: str = "invalid_request_error",
+          param: str | None = None, code: str | None = None,
+          headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": kind, "param": param,
+                                   "code": code}}, status_code=status, headers=headers)
+
+
+def api_headers(request_id: str) -> dict[str, str]:
+    return {"x-request-id": request_id, "openai-version": "2020-10-01",
+            "openai-processing-ms": "1"}
+
+
+def sse(event: Json) -> bytes:
+    return f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()
+
+
+class Emulator:
+    """State and handlers; `app` is the ASGI application."""
+
+    def __init__(self, config: RunConfig | None = None, *, seed: int | None = None) -> None:
+        self.config = config or RunConfig()
+        self.store = Store()
+        self.rng = random.Random(seed)
+        self.app = Starlette(routes=[
+            Route("/v1/responses", self.create, methods=["POST"]),
+            Route("/v1/responses/{response_id}", self.retrieve, methods=["GET"]),
+            Route("/v1/responses/{response_id}/cancel", self.cancel, methods=["POST"]),
+        ], lifespan=self._lifespan)
+
+    @asynccontextmanager
+    async def _lifespan(self, _app: Starlette) -> AsyncIterator[None]:
+        yield
+        await self.store.close()
+
+    def request_id(self) -> str:
+        return "req_" + "".join(self.rng.choice("0123456789abcdef") for _ in range(32))
+
+    # -- POST /v1/responses ------------------------------------------------------------------
+
+    async def create(self, request: Request) -> Response:
+        if (refused := unauthorized(request)) is not None:
+            return refused
+        try:
+            body = json.loads(await request.body())
+        except ValueError as exc:
+            return error(400, "We could not parse the JSON body of your request. (HINT: This "
+                              f"likely means you aren't using your HTTP library correctly. "
+                              f"The OpenAI API expects a JSON payload: {exc})")
+        if (invalid := validate_request(body)) is not None:
+            return invalid
+        metadata = body.get("metadata") or {}
+        try:
+            faults = parse_faults(metadata.get("mcptui_fault"))
+        except FaultError as exc:
+            return error(400, str(exc), param="metadata.mcptui_fault")
+        request_id = self.request_id()
+        if faults.http_status == 429:
+            return error(429, "Rate limit reached for requests (emulated: "
+                              "metadata.mcptui_fault=http_429).", "requests",
+                         code="rate_limit_exceeded",
+                         headers={**api_headers(request_id), "retry-after": "1"})
+        if faults.http_status == 500:
+            return error(500, "The server had an error while processing your request "
+                              "(emulated: metadata.mcptui_fault=http_500).", "server_error",
+                         headers=api_headers(request_id))
+        previous = body.get("previous_response_id")
+        if previous is not None and self.store.get(str(previous)) is None:
+            return error(400, f"Previous response with id '{previous}' not found.",
+                         param="previous_response_id", code="previous_response_not_found")
+        stored = StoredResponse(ResponseBuilder(body, rng=self.rng), faults,
+                                request_id=request_id)
+        stored.builder.on_event = stored.notify
+        self.store.add(stored)
+        if stored.background:
+            stored.builder.start()  # created + queued, before the POST returns
+        stored.task = asyncio.create_task(Run(stored, self.store, self.config).run(),
+                                          name=f"response {stored.id}")
+        if not stored.background:
+            failure = await stored.ready
+            if failure is not None:
+                self.store.discard(stored)
+                status = 424 if failure["error"].get("code") == "http_error" else 500
+                return JSONResponse(failure, status_code=status, headers=api_headers(request_id))
+        if body.get("stream"):
+            return self.stream(stored, after=-1, faults=faults)
+        if not stored.background:
+            await stored.finished()
+        return JSONResponse(stored.builder.response(), headers=api_headers(request_id))
+
+    # -- GET /v1/responses/{id} ------------------------------------------------------------
+
+    async def retrieve(self, request: Request) -> Response:
+        if (refused := unauthorized(request)) is not None:
+            return refused
+        stored = self.store.get(request.path_params["response_id"])
+        if stored is None:
+            return not_found(request.path_params["response_id"])
+        if request.query_params.get("stream") in ("true", "True", "1"):
+            if not stored.background:
+                return error(404, "This response cannot be streamed: only responses created "
+                                  "with background=true can be streamed again.",
+                             param="stream")
+            try:
+                after = int(request.query_params.get("starting_after", "-1"))
+            except ValueError:
+                return error(400, "starting_after must be an integer.", param="starting_after")
+            return self.stream(stored, after=after, faults=Faults())
+        return JSONResponse(stored.builder.response(), headers=api_headers(stored.request_id))
+
+    # -- POST /v1/responses/{id}/cancel ------------------------------------------------------
+
+    async def cancel(self, request: Request) -> Response:
+        if (refused := unauthorized(request)) is not None:
+            return refused
+        stored = self.store.get(request.path_params["response_id"])
+        if stored is None:
+            return not_found(request.path_params["response_id"])
+        if not stored.background:
+            return error(400, "Only responses created with background=true can be cancelled.",
+                         param="response_id")
+        if stored.builder.status not in TERMINAL:
+            if stored.task is not None:
+                stored.task.cancel()
+                await asyncio.gather(stored.task, return_exceptions=True)
+            stored.builder.status = "cancelled"
+            stored.end()
+        return JSONResponse(stored.builder.response(), headers=api_headers(stored.request_id))
+
+    # -- streaming ---------------------------------------------------------------------------
+
+    def stream(self, stored: StoredResponse, *, after: int, faults: Faults) -> Response:
+        return StreamingResponse(
+            tail(stored, after, faults), media_type="text/event-stream; charset=utf-8",
+            headers={**api_headers(stored.request_id), "cache-control": "no-cache"})
+
+
+async def tail(stored: StoredResponse, after: int, faults: Faults) -> AsyncIterator[bytes]:
+    """The response's events after sequence number `after`, as they happen, until it ends."""
+    position = max(after + 1, 0)
+    sent = 0
+    while True:
+        changed = stored.changed()
+        events = stored.builder.events
+        while position < len(events):
+            yield sse(events[position])
+            position += 1
+            sent += 1
+            if faults.malformed_line and sent == MALFORMED_AFTER:
+                yield MALFORMED_DATA
+            if faults.stall_seconds and sent == faults.stall_after:
+                await asyncio.sleep(faults.stall_seconds)
+            if faults.drop_after is not None and sent >= faults.drop_after:
+                raise DroppedConnection(f"dropped after {sent} events (mcptui_fault)")
+        if stored.ended:
+            return
+        await changed.wait()
+
+
+def unauthorized(request: Request) -> Response | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return None
+    return error(401, "You didn't provide an API key. You need to provide your API key in an "
+                      "Authorization header using Bearer auth (i.e. Authorization: Bearer "
+                      "YOUR_KEY). The emulator accepts any key.")
+
+
+def not_found(response_id: str) -> Response:
+    return error(404, f"Response with id '{response_id}' not found.")
+
+
+def validate_request(body: Any) -> Response | None:
+    """400 for what the real API refuses before doing anything."""
+    if not isinstance(body, dict):
+        return error(400, "The request body must be a JSON object.")
+    for name in ("model", "input"):
+        if name == "input" and body.get("previous_response_id"):
+            continue
+        if body.get(name) in (None, ""):
+            return error(400, f"Missing required parameter: '{name}'.", param=name,
+                         code="missing_required_parameter")
+    tools = body.get("tools") or []
+    if not isinstance(tools, list):
+        return error(400, "Invalid type for 'tools': expected an array.", param="tools")
+    for position, tool in enumerate(tools):
+        if not isinstance(tool, dict) or tool.get("type") != "mcp":
+            continue
+        for name in ("server_label", "server_url"):
+            if not isinstance(tool.get(name), str) or not tool[name]:
+                return error(400, f"Missing required parameter: 'tools[{position}].{name}'.",
+                             param=f"tools[{position}].{name}",
+                             code="missing_required_parameter")
+    try:
+        planned_calls(input_text(body.get("input")))
+    except ScriptError as exc:
+        return error(400, str(exc), param="input")
+    return None

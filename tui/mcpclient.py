@@ -1,0 +1,509 @@
+"""The MCP client side of a Responses API call: what OpenAI does with a remote MCP server.
+
+`McpLink` connects with the real `mcp` client (streamable HTTP or SSE), lists tools and calls them,
+and `McpLink.call` maps every outcome onto the `mcp_call.error` shapes OpenAI reports (protocol.md
+§2), keeping the real cause beside the opaque "424: unhandled errors in a TaskGroup" OpenAI shows.
+
+The connection lives in a background task of the link's own task group, and that task catches
+whatever the transport raises. With `async with` directly around the `mcp` transports instead, a
+transport fault would cancel the caller's own code (anyio task-group semantics), which is the
+very mechanism behind OpenAI's 424. Here the link just records the fault and later calls fail
+with it, each as a result.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import math
+import time
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import anyio
+import anyio.abc
+import httpx2
+import mcp.types
+import pydantic
+from mcp import ClientSession
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+Transport = Literal["sse", "streamable_http"]
+
+TASKGROUP_424: dict[str, Any] = {
+    "type": "http_error",
+    "code": 424,
+    "message": "424: unhandled errors in a TaskGroup (1 sub-exception)",
+}
+"""What OpenAI reports for any exception escaping its MCP client: it names no cause."""
+
+SSE_READ_TIMEOUT = 300.0
+"""How long an idle event stream may stay silent (the SDK's default)."""
+CLOSE_GRACE = 3.0
+"""How long closing may take before the connection task is cancelled."""
+CALL_GRACE = 2.0
+"""Extra time past a call's own timeout before the link gives up waiting by itself."""
+LOST_WAIT = 0.25
+"""How long a lost connection may take to log its transport error (logged after the close)."""
+
+CLIENT_INFO = mcp.types.Implementation(name="mcptui", version="0.1.0")
+
+_current_link: contextvars.ContextVar[McpLink | None] = contextvars.ContextVar(
+    "mcptui_current_link", default=None)
+
+
+class _TransportErrors(logging.Handler):
+    """Hands the exceptions the `mcp` transports only log to the link they belong to.
+
+    The SDK's transports log a failed POST ("Error in post_writer") and close the stream, so
+    the caller sees just "Connection closed". The link's tasks carry `_current_link`, which
+    tells whose error it was. Installed on the "mcp.client" logger, so these records no longer
+    fall through to Python's last-resort stderr handler (which would draw over a TUI).
+    """
+
+    def emit(self, record: logging.LogRecord) -> None:
+        link = _current_link.get()
+        if link is not None and record.exc_info and isinstance(record.exc_info[1], Exception):
+            link._stream_error = record.exc_info[1]
+
+
+def _install_transport_errors() -> None:
+    logger = logging.getLogger("mcp.client")
+    if not any(isinstance(h, _TransportErrors) for h in logger.handlers):
+        logger.addHandler(_TransportErrors(logging.WARNING))
+
+
+def transport_for(url: str) -> Transport:
+    """SSE for a URL path ending in /sse (the legacy convention OpenAI follows too)."""
+    path = urlsplit(url).path.rstrip("/")
+    return "sse" if path.endswith("/sse") else "streamable_http"
+
+
+def request_headers(headers: Mapping[str, Any] | None,
+                    authorization: str | None) -> dict[str, str]:
+    """The HTTP headers an OpenAI `mcp` tool entry sends: its `headers` plus `authorization`.
+
+    `authorization` becomes `Authorization: Bearer <value>` (kept as is when it already starts
+    with "Bearer ") and replaces any Authorization header in `headers`.
+    """
+    out = {str(key): str(value) for key, value in (headers or {}).items()}
+    if authorization:
+        for key in [k for k in out if k.lower() == "authorization"]:
+            del out[key]
+        value = authorization.strip()
+        out["Authorization"] = value if value.lower().startswith("bearer ") else f"Bearer {value}"
+    return out
+
+
+def unwrap(exc: BaseException) -> BaseException:
+    """The innermost cause, through exception groups and explicit `__cause__` links."""
+    seen: set[int] = set()
+    while id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+            exc = _first_real(exc)
+        elif exc.__cause__ is not None:
+            exc = exc.__cause__
+        else:
+            break
+    return exc
+
+
+def _first_real(group: BaseExceptionGroup[Any]) -> BaseException:
+    """The first ordinary sub-exception: cancellations (BaseExceptions) are side effects."""
+    for sub in group.exceptions:
+        if isinstance(sub, Exception):
+            return sub
+    return group.exceptions[0]
+
+
+def _ungroup(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = _first_real(exc)
+    return exc
+
+
+def _root(exc: BaseException) -> BaseException:
+    """The bottom of the cause/context chain (where e.g. ConnectionRefusedError hides).
+
+    Suppressed contexts count too: httpx re-raises its transport errors `from None`.
+    """
+    seen: set[int] = set()
+    while id(exc) not in seen:
+        seen.add(id(exc))
+        nxt = exc.__cause__ or exc.__context__
+        if nxt is None:
+            break
+        exc = _ungroup(nxt)
+    return exc
+
+
+def _one(exc: BaseException) -> str:
+    name = type(exc).__name__
+    if isinstance(exc, pydantic.ValidationError):
+        return f"{name}: {_summarize_validation(exc)}"
+    text = _first_line(exc)
+    return f"{name}: {text}" if text else name
+
+
+def _first_line(exc: BaseException) -> str:
+    """The headline: httpx and jsonschema add lines of links and schema dumps after it."""
+    for line in str(exc).splitlines():
+        if line.strip():
+            return " ".join(line.split())
+    return ""
+
+
+def _summarize_validation(exc: pydantic.ValidationError) -> str:
+    """One line instead of one error per union member and field."""
+    count = exc.error_count()
+    head = f"{count} validation error{'s' if count != 1 else ''} for {exc.title}"
+    errors = exc.errors(include_url=False)
+    if not errors:
+        return head
+    # A wrong block type fails every union member; its "type" error says what was sent.
+    first = next((e for e in errors if e["loc"] and e["loc"][-1] == "type"), errors[0])
+    loc = ".".join(str(part) for part in first["loc"])
+    given = repr(first.get("input"))
+    if len(given) > 60:
+        given = given[:57] + "..."
+    return f"{head}: {loc}: {first['msg']} (input {given})"
+
+
+def describe_exception(exc: BaseException) -> str:
+    """"ConnectError: All connection attempts failed" style, for the real error inside groups.
+
+    When the bottom of its cause chain says something new (say, ConnectionRefusedError under
+    httpx's ConnectError), that is added in parentheses.
+    """
+    real = _ungroup(exc)
+    text = _one(real)
+    root = _root(real)
+    if root is not real:
+        detail = _first_line(root)
+        if detail and detail not in text:
+            text += f" ({_one(root)})"
+    return text
+
+
+class McpUnavailable(Exception):
+    """Connecting, initializing or listing tools failed; the message says why in plain words."""
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
+@dataclass
+class CallOutcome:
+    """One tools/call as OpenAI would report it, plus what really happened."""
+
+    output: str | None
+    """The result's text blocks joined: what OpenAI puts in `mcp_call.output`."""
+    error: dict[str, Any] | str | None
+    """The OpenAI-style `mcp_call.error`, or None on success."""
+    cause: str | None
+    """The real reason behind the error, unwrapped from exception groups (for logs)."""
+    result: Any | None
+    """The CallToolResult, when the server's answer could be parsed."""
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def tool_entry(tool: mcp.types.Tool) -> dict[str, Any]:
+    """The tool as OpenAI lists it in an `mcp_list_tools` item (no outputSchema there)."""
+    annotations = None
+    if tool.annotations is not None:
+        annotations = {"read_only": bool(tool.annotations.read_only_hint)}
+    return {
+        "annotations": annotations,
+        "description": tool.description,
+        "input_schema": tool.input_schema,
+        "name": tool.name,
+    }
+
+
+def output_text(result: mcp.types.CallToolResult) -> str:
+    """The text blocks joined; the structured content as JSON when there is no text."""
+    texts = [block.text for block in result.content if isinstance(block, mcp.types.TextContent)]
+    if texts:
+        return "\n".join(texts)
+    if result.structured_content is not None:
+        return pydantic.TypeAdapter(Any).dump_json(result.structured_content).decode()
+    return ""
+
+
+class McpLink:
+    """One MCP connection: connect and initialize on enter, close on exit.
+
+    `call` never raises for tool, server or transport faults: it returns a `CallOutcome`.
+    Connecting, initializing and listing raise `McpUnavailable`.
+    """
+
+    def __init__(self, url: str, *, headers: dict[str, str] | None = None,
+                 timeout: float = 30.0, transport: str | None = None) -> None:
+        self.url = url
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+        self.transport: Transport = transport_for(url) if transport is None else _check(transport)
+        self.server_info: mcp.types.Implementation | None = None
+        self.protocol_version: str | None = None
+        self.tools: list[mcp.types.Tool] | None = None
+        self._session: ClientSession | None = None
+        self._failure: BaseException | None = None
+        self._stream_error: Exception | None = None
+        self._lost: str | None = None
+        self._http_error: httpx2.Response | None = None
+        self._ready = anyio.Event()
+        self._closing = anyio.Event()
+        self._done = anyio.Event()
+        self._tg: anyio.abc.TaskGroup | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def __aenter__(self) -> McpLink:
+        if self._tg is not None:
+            raise RuntimeError("an McpLink can be entered only once")
+        _install_transport_errors()
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(self._run)
+        try:
+            with anyio.move_on_after(self.timeout) as waited:
+                await self._ready.wait()
+            if waited.cancelled_caught:
+                raise McpUnavailable(
+                    f"{self._where()} did not finish connecting within {self.timeout:g} s",
+                    f"TimeoutError: connect and initialize took longer than {self.timeout:g} s")
+            if self._failure is not None:
+                raise self._unavailable("connect to", self._failure)
+        except BaseException:
+            await self._shutdown()
+            raise
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        """Close politely for a moment, then cancel; never raises, never hangs."""
+        tg, self._tg = self._tg, None
+        if tg is None:
+            return
+        self._closing.set()
+        try:
+            if self._session is not None:  # connected: let the transport say goodbye (DELETE)
+                with anyio.move_on_after(CLOSE_GRACE, shield=True):
+                    await self._done.wait()
+        finally:
+            tg.cancel_scope.cancel()
+            await tg.__aexit__(None, None, None)
+            self._session = None
+
+    async def _run(self) -> None:
+        """Own the transport and session in this task, so their faults stay here."""
+        _current_link.set(self)  # this task's own context: inherited by the transport's tasks
+        try:
+            async with AsyncExitStack() as stack:
+                streams = await stack.enter_async_context(await self._transport(stack))
+                session = await stack.enter_async_context(ClientSession(
+                    streams[0], streams[1], read_timeout_seconds=self.timeout,
+                    message_handler=self._on_message, client_info=CLIENT_INFO))
+                init = await session.initialize()
+                self.server_info = init.server_info
+                self.protocol_version = init.protocol_version
+                self._session = session
+                self._ready.set()
+                await self._closing.wait()
+        except Exception as exc:  # a broken transport: remembered, reported by later calls
+            self._failure = exc
+        finally:
+            self._session = None
+            self._ready.set()
+            self._done.set()
+
+    async def _transport(self, stack: AsyncExitStack) -> Any:
+        """The SDK transport; a client passed to streamable_http_client is ours to close."""
+        if self.transport == "sse":
+            return sse_client(self.url, headers=self.headers, timeout=self.timeout,
+                              sse_read_timeout=SSE_READ_TIMEOUT,
+                              httpx_client_factory=self._http_client)
+        client = await stack.enter_async_context(self._http_client(
+            headers=self.headers, timeout=httpx2.Timeout(self.timeout, read=SSE_READ_TIMEOUT)))
+        return streamable_http_client(self.url, http_client=client)
+
+    def _http_client(self, headers: dict[str, str] | None = None,
+                     timeout: httpx2.Timeout | None = None,
+                     auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
+        """An httpx2 client that remembers the last HTTP error status (the SDK hides it)."""
+        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth,
+                                  event_hooks={"response": [self._on_response]})
+
+    async def _on_response(self, response: httpx2.Response) -> None:
+        """Keep the status of a refused MCP request (not, e.g., a 405 for the optional GET)."""
+        method = response.request.method
+        if response.status_code >= 400 and (method == "POST" or self.transport == "sse"):
+            self._http_error = response
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self._stream_error = message
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def list_tools(self) -> list[mcp.types.Tool]:
+        """Every tool (all pages); raises McpUnavailable when listing fails."""
+        session = self._session
+        if session is None:
+            raise self._unavailable("list tools of", self._failure or _closed())
+        tools: list[mcp.types.Tool] = []
+        cursor: str | None = None
+        self._http_error = None
+        marker = _current_link.set(self)  # requests are sent in the caller's context
+        try:
+            with anyio.fail_after(self.timeout + CALL_GRACE):
+                while True:
+                    params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                    page = await session.list_tools(params=params)
+                    tools.extend(page.tools)
+                    cursor = page.next_cursor
+                    if not cursor:
+                        break
+        except Exception as exc:
+            raise self._unavailable("list tools of", self._failure or exc) from exc
+        finally:
+            _current_link.reset(marker)
+        self.tools = tools
+        return tools
+
+    async def call(self, name: str, arguments: dict[str, Any], *, timeout: float) -> CallOutcome:
+        """Call a tool and map the outcome as OpenAI does; never raises for MCP faults.
+
+        The SDK validates structuredContent against the tool's outputSchema itself (listing the
+        tools first when it has not seen them), raising RuntimeError, so that arrives here as one
+        of the "unhandled" exceptions.
+        """
+        started = time.monotonic()
+
+        def done(output: str | None, error: dict[str, Any] | str | None, cause: str | None,
+                 result: Any = None) -> CallOutcome:
+            return CallOutcome(output=output, error=error, cause=cause, result=result,
+                               seconds=time.monotonic() - started)
+
+        session = self._session
+        if session is None or self._lost is not None:
+            return done(None, dict(TASKGROUP_424), self._lost or self._closed_cause(_closed()))
+        marker = _current_link.set(self)  # requests are sent in the caller's context
+        try:
+            with anyio.fail_after(_finite(timeout) + CALL_GRACE):
+                result = await session.call_tool(name, arguments, read_timeout_seconds=timeout)
+        except MCPError as exc:
+            if exc.code == mcp.types.REQUEST_TIMEOUT:
+                return done(None, dict(TASKGROUP_424),
+                            f"{describe_exception(exc)} (no answer within {timeout:g} s)")
+            if exc.code == mcp.types.CONNECTION_CLOSED:
+                return done(None, dict(TASKGROUP_424), await self._connection_lost(exc))
+            return done(None, {"type": "mcp_protocol_error", "code": exc.code,
+                               "message": exc.message}, describe_exception(exc))
+        except TimeoutError:
+            return done(None, dict(TASKGROUP_424),
+                        f"TimeoutError: no answer to tools/call {name!r} within {timeout:g} s")
+        except Exception as exc:
+            return done(None, dict(TASKGROUP_424), describe_exception(exc))
+        finally:
+            _current_link.reset(marker)
+        if result.is_error:
+            content = [block.model_dump(by_alias=True, mode="json", exclude_none=True)
+                       for block in result.content]
+            return done(None, {"type": "mcp_tool_execution_error", "content": content},
+                        f"tool reported an error: {output_text(result)}", result)
+        return done(output_text(result), None, None, result)
+
+    # -- diagnosis -------------------------------------------------------------------------
+
+    def _where(self) -> str:
+        kind = "SSE" if self.transport == "sse" else "streamable HTTP"
+        return f"MCP server at {self.url} ({kind})"
+
+    async def _connection_lost(self, exc: BaseException) -> str:
+        """Wait briefly for the transport's error (the SDK logs it after closing), remember it."""
+        with anyio.move_on_after(LOST_WAIT):
+            while self._stream_error is None and self._failure is None:
+                await anyio.sleep(0.01)
+        self._lost = self._closed_cause(exc)
+        return self._lost
+
+    def _closed_cause(self, exc: BaseException) -> str:
+        """Why the connection closed: the transport's own error when one was seen."""
+        if self._failure is not None:
+            return describe_exception(self._failure)
+        if self._stream_error is not None:
+            return f"{describe_exception(self._stream_error)} (then {describe_exception(exc)})"
+        return describe_exception(exc)
+
+    def _unavailable(self, doing: str, exc: BaseException) -> McpUnavailable:
+        """Say plainly why the server cannot be used: refused, HTTP status, timeout, ..."""
+        cause = describe_exception(exc)
+        real = _ungroup(exc)
+        root = _root(real)
+        target = urlsplit(self.url).netloc or self.url
+        status = self._status(real)
+        if isinstance(root, ConnectionRefusedError):
+            message = f"connection refused by {target}: is the MCP server running there?"
+        elif status is not None:
+            code, reason = status
+            message = f"{self._where()} answered HTTP {code} {reason}".rstrip()
+            if code in (401, 403):
+                message += ": check the token (headers / authorization)"
+            elif code == 404:
+                message += ": check the URL path (/mcp for streamable HTTP, /sse for SSE)"
+            elif code == 421:
+                message += ": the server refused the Host header (DNS-rebinding protection)"
+            else:
+                message += f" ({cause})"
+        elif isinstance(real, MCPError) and real.code == mcp.types.CONNECTION_CLOSED:
+            message = f"{self._where()} closed the connection"
+            cause = self._closed_cause(real)
+        elif isinstance(real, TimeoutError | httpx2.TimeoutException) or (
+                isinstance(real, MCPError) and real.code == mcp.types.REQUEST_TIMEOUT):
+            message = f"{self._where()} did not answer within {self.timeout:g} s"
+        elif isinstance(real, httpx2.ConnectError):
+            message = f"cannot connect to {target}: {cause}"
+        elif isinstance(real, MCPError):
+            message = f"{self._where()} answered JSON-RPC error {real.code}: {real.message}"
+        else:
+            message = f"cannot {doing} {self._where()}: {cause}"
+        return McpUnavailable(message, cause)
+
+    def _status(self, exc: BaseException) -> tuple[int, str] | None:
+        if isinstance(exc, httpx2.HTTPStatusError):
+            return exc.response.status_code, exc.response.reason_phrase
+        if self._http_error is not None and isinstance(exc, MCPError):
+            return self._http_error.status_code, self._http_error.reason_phrase
+        return None
+
+
+def _closed() -> MCPError:
+    return MCPError(code=mcp.types.CONNECTION_CLOSED, message="Connection closed")
+
+
+def _finite(seconds: float) -> float:
+    return seconds if math.isfinite(seconds) else 1e9
+
+
+def _check(transport: str) -> Transport:
+    if transport == "sse":
+        return "sse"
+    if transport in ("streamable_http", "streamable-http", "http"):
+        return "streamable_http"
+    raise ValueError(f"unknown MCP transport {transport!r} (sse or streamable_http)")

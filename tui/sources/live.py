@@ -1,0 +1,479 @@
+"""Live runs: send a Responses request with the openai SDK and feed the raw stream to a session.
+
+The SDK's typed events are lenient (protocol.md §4), so the raw SSE bytes are read through
+`with_streaming_response` and go through the same ingester, reducer and app as a replay. Every
+event is appended to the session's timeline (the app applies it on its next tick) and written
+to the recording at once. Transport facts (HTTP errors, dropped connections, stalls) become
+notes in the same timeline, so nothing happens off screen and nothing received is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import openai
+from openai import AsyncOpenAI
+from openai.resources.responses import AsyncResponses
+
+from tui.model.events import Event, note
+from tui.model.ingest import StreamIngester
+from tui.model.player import Player
+from tui.model.timeline import Timeline
+from tui.recording import RecordingWriter, make_header
+from tui.redact import redact, redact_headers
+from tui.session import Session
+from tui.sources.request_file import streams
+
+DEFAULT_RECORD_DIR = Path("mcptui-recordings")
+USEFUL_HEADERS = ("x-request-id", "openai-processing-ms", "openai-version", "openai-model",
+                  "openai-organization", "content-type", "retry-after",
+                  "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens")
+"""Response headers worth keeping in a recording (the rest is transport noise)."""
+
+CREATE_PARAMS = frozenset(inspect.signature(AsyncResponses.create)
+                          .parameters) - {"self", "extra_headers", "extra_query", "extra_body",
+                                          "timeout"}
+
+
+def split_request(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Keyword arguments the SDK's `create` declares, and the rest (sent as `extra_body`)."""
+    known = {k: v for k, v in request.items() if k in CREATE_PARAMS}
+    extra = {k: v for k, v in request.items() if k not in CREATE_PARAMS}
+    return known, extra
+
+
+class Recorder:
+    """The live recording: opened at the first answer, named after the response once known."""
+
+    def __init__(self, path: Path | None = None, folder: Path = DEFAULT_RECORD_DIR) -> None:
+        self.fixed_path = path
+        self.folder = path.parent if path is not None else folder
+        self.writer: RecordingWriter | None = None
+        self.started = datetime.now()
+        self._named = path is not None
+
+    @property
+    def path(self) -> Path | None:
+        return self.writer.path if self.writer else None
+
+    def open(self, header: dict[str, Any]) -> Path:
+        if self.writer is None:
+            stamp = self.started.strftime("%Y%m%d-%H%M%S")
+            path = self.fixed_path or self.folder / f"{stamp}-pending.jsonl"
+            self.writer = RecordingWriter(path, header)
+        return self.writer.path
+
+    def write(self, event: Event) -> None:
+        if self.writer is not None:
+            self.writer.write(event)
+
+    def name_after(self, response_id: str) -> Path | None:
+        """Rename an automatically named file to `<time>-<response id>.jsonl`, once."""
+        if self._named or self.writer is None:
+            return None
+        self._named = True
+        stamp = self.started.strftime("%Y%m%d-%H%M%S")
+        target = self.writer.path.with_name(f"{stamp}-{response_id}.jsonl")
+        if target.exists():
+            return None
+        self.writer.path.rename(target)  # the open file follows its new name
+        self.writer.path = target
+        return target
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+TERMINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
+MAX_RESUMES = 5
+POLL_START, POLL_MAX = 0.25, 5.0
+"""Background polling backs off from a quarter second to five seconds between polls."""
+
+
+@dataclass
+class Tracked:
+    """What the client knows of the response a send or attach is following."""
+
+    id: str | None = None
+    background: bool = False
+    status: str | None = None
+    last_seq: int | None = None
+    """The highest sequence number received: the resume cursor."""
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+    def learn(self, response: dict[str, Any]) -> None:
+        if isinstance(response.get("id"), str):
+            self.id = response["id"]
+        if isinstance(response.get("background"), bool):
+            self.background = response["background"]
+        if isinstance(response.get("status"), str):
+            self.status = response["status"]
+
+
+class LiveRun:
+    """Sends requests into one session; each response becomes a root of the same timeline.
+
+    A dropped or stalled background stream is resumed with `starting_after` = the last
+    sequence number seen, and any event at or below it is dropped, so nothing is lost or
+    duplicated. A background request with `"stream": false` is polled with backoff instead.
+    """
+
+    def __init__(self, session: Session, client: AsyncOpenAI, *,
+                 recorder: Recorder | None = None, idle_timeout: float | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.session = session
+        self.client = client
+        self.recorder = recorder
+        self.idle_timeout = idle_timeout
+        self.clock = clock
+        self.start = clock()
+        self.on_event = on_event
+        self.requests = 0
+        self.first_request: dict[str, Any] | None = None
+        self.current = Tracked()
+        """The response followed last (what cancel cancels)."""
+        self._turn: asyncio.Lock | None = None
+        """One send at a time: concurrent streams would interleave in one timeline."""
+
+    @property
+    def last_response_id(self) -> str | None:
+        return self.current.id
+
+    def now(self) -> float:
+        return self.clock() - self.start
+
+    def add(self, event: Event) -> None:
+        """Timeline, recording, listener: in that order, for every entry."""
+        self.session.timeline.append(event, follow=False)
+        if self.recorder is not None:
+            self.recorder.write(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _note(self, kind: str, message: str, **details: Any) -> None:
+        self.add(note(kind, message, self.now(), **details))
+
+    @property
+    def endpoint(self) -> str:
+        return f"{str(self.client.base_url).rstrip('/')}/responses"
+
+    def _opened(self, what: str, status: int | None, headers: dict[str, str], *,
+                request: dict[str, Any] | None = None, **source: Any) -> None:
+        """The first HTTP exchange opens the recording; later ones are notes in it."""
+        self.requests += 1
+        if self.requests > 1:
+            details: dict[str, Any] = {"http_status": status,
+                                       "http_headers": redact_headers(headers)}
+            if request is not None:
+                details["request"] = redact(request)
+            self._note("request", f"{what}: HTTP {status}", **details)
+            return
+        header = make_header("live", request=request, endpoint=self.endpoint,
+                             http_status=status, http_headers=headers, **source)
+        self.session.header = header
+        if self.recorder is not None:
+            self.session.recording_path = str(self.recorder.open(header))
+
+    def _http_error(self, what: str, exc: openai.APIStatusError, **source: Any) -> None:
+        headers = kept_headers(exc.response.headers)
+        self._opened(what, exc.status_code, headers, **source)
+        self._note("http_error", f"{what}: HTTP {exc.status_code}: {error_message(exc)}",
+                   level="error", status=exc.status_code, body=error_body(exc),
+                   request_id=headers.get("x-request-id"))
+
+    def _unreachable(self, what: str, exc: BaseException, **source: Any) -> None:
+        if self.requests == 0:
+            self._opened(what, None, {}, **source)
+        self._note("connection_error", f"{what}: could not reach {self.client.base_url}: "
+                   f"{describe(exc)}", level="error")
+
+    # -- sending -----------------------------------------------------------------------------
+
+    async def send(self, request: dict[str, Any]) -> str | None:
+        """Send one request and follow its answer into the session; the response id or None.
+        A send made while another runs waits for it to finish."""
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            return await self._send(request)
+
+    async def _send(self, request: dict[str, Any]) -> str | None:
+        if self.first_request is None:
+            self.first_request = request
+        tracked = self.current = Tracked(background=bool(request.get("background")))
+        if not streams(request):
+            await self._poll_create(request, tracked)
+            return tracked.id
+        what = "POST /responses"
+        known, extra = split_request({**request, "stream": True})
+        try:
+            async with self.client.responses.with_streaming_response.create(
+                    **known, extra_body=extra or None) as response:
+                self._opened(what, response.status_code, kept_headers(response.headers),
+                             request=request)
+                ended = await self._read(response.iter_bytes(), tracked)
+        except openai.APIStatusError as exc:
+            self._http_error(what, exc, request=request)
+            return tracked.id
+        except (openai.APIConnectionError, OSError) as exc:
+            self._unreachable(what, exc, request=request)
+            return tracked.id
+        await self._follow(tracked, ended)
+        return tracked.id
+
+    async def attach(self, response_id: str, after: int = -1) -> None:
+        """Follow an existing background response from sequence number `after` on."""
+        tracked = self.current = Tracked(id=response_id, background=True,
+                                         last_seq=after if after >= 0 else None)
+        await self._follow(tracked, "start")
+
+    def approval_request(self, previous_response_id: str, approval_request_id: str,
+                         approve: bool) -> dict[str, Any]:
+        """The follow-up request that answers an `mcp_approval_request`."""
+        base = self.first_request or {}
+        request = {key: base[key] for key in ("model", "tools", "metadata", "store",
+                                              "background") if key in base}
+        request.update(previous_response_id=previous_response_id, stream=True, input=[{
+            "type": "mcp_approval_response", "approval_request_id": approval_request_id,
+            "approve": approve}])
+        return request
+
+    async def cancel(self) -> None:
+        """Cancel the background response being followed (the stream then ends)."""
+        tracked = self.current
+        if tracked.id is None or not tracked.background or tracked.terminal:
+            self._note("cancel", "nothing to cancel: no background response is running",
+                       level="warning")
+            return
+        what = f"POST /responses/{tracked.id}/cancel"
+        try:
+            raw = await self.client.responses.with_raw_response.cancel(tracked.id)
+        except openai.APIStatusError as exc:
+            self._http_error(what, exc)
+            return
+        except (openai.APIConnectionError, OSError) as exc:
+            self._unreachable(what, exc)
+            return
+        body = raw.http_response.json()
+        self._note("cancel", f"cancel requested: {tracked.id} is {body.get('status')}",
+                   response=body)
+
+    # -- following a response ----------------------------------------------------------------
+
+    async def _follow(self, tracked: Tracked, ended: str) -> None:
+        """Keep following until the response is terminal: `ended` says how the last stream
+        ended ("end", "drop", "stall"), or "start" when there was none yet (attach)."""
+        resumes = 0
+        while tracked.id is not None and not tracked.terminal:
+            if ended == "end" and await self._lookup(tracked):
+                return  # closed cleanly before a terminal event: the lookup said why
+            if not tracked.background:
+                return  # a foreground stream cannot be resumed (the API answers 404)
+            if ended != "start":
+                if resumes == MAX_RESUMES:
+                    self._note("resume", f"gave up after {MAX_RESUMES} resumes",
+                               level="error")
+                    return
+                resumes += 1
+                await asyncio.sleep(min(0.2 * 2 ** (resumes - 1), 3.0))
+                self._note("resume", f"resuming {tracked.id} after sequence number "
+                           f"{tracked.last_seq}", starting_after=tracked.last_seq,
+                           attempt=resumes)
+            result = await self._stream_existing(tracked, first=ended == "start")
+            if result is None:
+                return
+            ended = result
+
+    async def _stream_existing(self, tracked: Tracked, *, first: bool) -> str | None:
+        """GET the response's stream after the last sequence number; None on an HTTP error."""
+        assert tracked.id is not None
+        after = tracked.last_seq
+        what = f"GET /responses/{tracked.id}?stream=true" + (
+            f"&starting_after={after}" if after is not None else "")
+        cursor = {} if after is None else {"starting_after": after}
+        try:
+            async with self.client.responses.with_streaming_response.retrieve(
+                    tracked.id, stream=True, **cursor) as response:
+                if first:
+                    self._opened(what, response.status_code, kept_headers(response.headers),
+                                 attached=tracked.id, starting_after=after)
+                return await self._read(response.iter_bytes(), tracked)
+        except openai.APIStatusError as exc:
+            self._http_error(what, exc, attached=tracked.id)
+            return None
+        except (openai.APIConnectionError, OSError) as exc:
+            if first:
+                self._unreachable(what, exc, attached=tracked.id)
+                return None
+            self._note("connection_error", f"{what}: {describe(exc)}", level="warning")
+            return "drop"
+
+    async def _lookup(self, tracked: Tracked) -> bool:
+        """GET the response and note its status; True when it is terminal."""
+        assert tracked.id is not None
+        try:
+            raw = await self.client.responses.with_raw_response.retrieve(tracked.id)
+            body = raw.http_response.json()
+        except (openai.APIError, OSError, ValueError) as exc:
+            self._note("status", f"the stream ended early and the response could not be "
+                       f"looked up: {describe(exc)}", level="error")
+            return True
+        tracked.learn(body)
+        level = "error" if not tracked.terminal and not tracked.background else "info"
+        self._note("status", f"the stream ended before a terminal event; {tracked.id} is "
+                   f"{tracked.status}", response=body, level=level)
+        return tracked.terminal
+
+    async def _poll_create(self, request: dict[str, Any], tracked: Tracked) -> None:
+        """A background request without streaming: POST, then GET with backoff until done."""
+        what = "POST /responses"
+        known, extra = split_request(request)
+        try:
+            raw = await self.client.responses.with_raw_response.create(
+                **known, extra_body=extra or None)
+        except openai.APIStatusError as exc:
+            self._http_error(what, exc, request=request)
+            return
+        except (openai.APIConnectionError, OSError) as exc:
+            self._unreachable(what, exc, request=request)
+            return
+        self._opened(what, raw.http_response.status_code, kept_headers(raw.headers),
+                     request=request)
+        body = raw.http_response.json()
+        tracked.learn(body)
+        self._note("poll", f"created {tracked.id}: {tracked.status}", response=body)
+        if tracked.id is not None and self.recorder is not None:
+            self._renamed(tracked.id)
+        delay, polls = POLL_START, 0
+        while not tracked.terminal and tracked.id is not None:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, POLL_MAX)
+            polls += 1
+            try:
+                raw = await self.client.responses.with_raw_response.retrieve(tracked.id)
+            except openai.APIStatusError as exc:
+                self._http_error(f"GET /responses/{tracked.id}", exc)
+                return
+            except (openai.APIConnectionError, OSError) as exc:
+                self._note("connection_error", f"poll {polls}: {describe(exc)}",
+                           level="warning")
+                continue
+            body = raw.http_response.json()
+            tracked.learn(body)
+            self._note("poll", f"poll {polls}: {tracked.status}", response=body)
+
+    async def _read(self, chunks: AsyncIterator[bytes], tracked: Tracked) -> str:
+        """Ingest a stream until it ends ("end"), breaks ("drop") or goes quiet ("stall")."""
+        ingester = StreamIngester(self.clock, start=self.start)
+        iterator = chunks.__aiter__()
+        while True:
+            try:
+                if self.idle_timeout:
+                    chunk = await asyncio.wait_for(anext(iterator), self.idle_timeout)
+                else:
+                    chunk = await anext(iterator)
+            except StopAsyncIteration:
+                break
+            except TimeoutError:
+                self._add_all(ingester.finish(), tracked)
+                self._note("stall", f"no data for {self.idle_timeout:g} s (--idle-timeout): "
+                           f"{self._next_step(tracked)}", level=self._level(tracked))
+                return "stall"
+            except Exception as exc:  # httpx2 transport errors: the peer closed, reset, ...
+                self._add_all(ingester.finish(), tracked)
+                self._note("disconnect", f"the connection broke mid-stream: {describe(exc)}; "
+                           f"{self._next_step(tracked)}", level=self._level(tracked))
+                return "drop"
+            self._add_all(ingester.feed(chunk), tracked)
+        self._add_all(ingester.finish(), tracked)
+        return "end"
+
+    @staticmethod
+    def _level(tracked: Tracked) -> str:
+        """A broken background stream is resumed (a warning); a foreground one is lost."""
+        return "warning" if tracked.background and tracked.id else "error"
+
+    @staticmethod
+    def _next_step(tracked: Tracked) -> str:
+        if tracked.background and tracked.id:
+            return "resuming from the last sequence number"
+        return "a foreground stream cannot be resumed; what arrived is kept"
+
+    def _add_all(self, events: list[Event], tracked: Tracked) -> None:
+        for event in events:
+            if not event.is_note:
+                seq = event.sequence_number
+                if seq is not None and tracked.last_seq is not None and seq <= tracked.last_seq:
+                    continue  # already received before a resume
+                if seq is not None:
+                    tracked.last_seq = seq
+                response = event.raw.get("response")
+                if isinstance(response, dict):
+                    known = tracked.id
+                    tracked.learn(response)
+                    if known is None and tracked.id is not None:
+                        self._renamed(tracked.id)
+            self.add(event)
+
+    def _renamed(self, response_id: str) -> None:
+        if self.recorder is not None and (path := self.recorder.name_after(response_id)):
+            self.session.recording_path = str(path)
+
+    async def aclose(self) -> None:
+        """Close the recording and the HTTP client (the recording is valid either way)."""
+        if self.recorder is not None:
+            self.recorder.close()
+        await self.client.close()
+
+
+def live_session(base_url: str | None, api_key: str, recorder: Recorder | None, *,
+                 source: str, idle_timeout: float | None = None) -> tuple[Session, LiveRun]:
+    """A session that follows live events as they arrive, and the run that feeds it.
+
+    `max_retries=0`: the SDK would retry 429 and 5xx answers out of sight; here every attempt
+    is the user's to see.
+    """
+    client = AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0)
+    session = Session(Timeline(), source=source, player=Player(instant=True), live=True)
+    return session, LiveRun(session, client, recorder=recorder, idle_timeout=idle_timeout)
+
+
+def kept_headers(headers: Any) -> dict[str, str]:
+    return {name: headers[name] for name in USEFUL_HEADERS if name in headers}
+
+
+def error_body(exc: openai.APIStatusError) -> Any:
+    try:
+        return exc.response.json()
+    except ValueError:
+        return exc.response.text[:2000]
+
+
+def error_message(exc: openai.APIStatusError) -> str:
+    body = error_body(exc)
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return str(body["error"].get("message") or exc.message)
+    return str(exc.message)
+
+
+def describe(exc: BaseException) -> str:
+    """`Type: message`, following the cause chain to the real reason."""
+    while exc.__cause__ is not None and not str(exc).strip():
+        exc = exc.__cause__
+    cause = exc.__cause__
+    text = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    if cause is not None and str(cause) and str(cause) not in text:
+        text += f" ({type(cause).__name__}: {cause})"
+    return text

@@ -238,12 +238,17 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
             finally:
                 await live.aclose()
 
-        asyncio.run(send())
+        interrupted = False
+        try:
+            asyncio.run(send())
+        except KeyboardInterrupt:  # the recording is already valid: each line was flushed
+            interrupted = True
+            console.print("mcptui: interrupted; summary of what arrived:", style="yellow")
         loaded = Loaded(list(session.timeline.events), header=session.header,
                         format="live run", source=session.recording_path or session.source)
         inspection = Inspection.of(loaded)
         console.print(render(inspection))
-        return exit_code([inspection])
+        return 130 if interrupted else exit_code([inspection])
     from tui.app import McptuiApp
 
     McptuiApp(session, live=live, request=request, attach=attach).run()

@@ -201,3 +201,14 @@ async def wait_until(pilot: Pilot[Any], predicate: Callable[[], bool],
             return True
         await pilot.pause(0.02)
     return predicate()
+
+
+def footer_keys(screen: InspectorScreen) -> list[Any]:
+    """The Footer's key widgets (FooterKey, selected by type name: it is not exported)."""
+    from textual.widgets import Footer
+
+    return list(screen.query_one(Footer).query("FooterKey"))
+
+
+def footer_actions(screen: InspectorScreen) -> set[str]:
+    return {key.action for key in footer_keys(screen)}

@@ -18,6 +18,7 @@ from _app_support import (
     detail_text,
     expand,
     find_node,
+    footer_keys,
     header_text,
     index_of,
     label_of,
@@ -33,7 +34,7 @@ from _app_support import (
     wait_until,
     write_chunks,
 )
-from textual.widgets import Footer, Input, OptionList
+from textual.widgets import Input, OptionList
 
 from tui.app import PALETTE, McptuiApp
 from tui.importers import load_path
@@ -534,11 +535,6 @@ async def test_command_palette_lists_our_commands_and_runs_them():
         assert await wait_until(pilot, lambda: screen.session.timeline.position > 0)
         assert screen_of(pilot) is screen
         assert screen.session.timeline.position == FAILED_AT + 1
-
-
-def footer_keys(screen: InspectorScreen) -> list[Any]:
-    """The Footer's key widgets (FooterKey, selected by type name: it is not exported)."""
-    return list(screen.query_one(Footer).query("FooterKey"))
 
 
 async def test_every_shown_binding_is_in_the_footer():

@@ -143,7 +143,19 @@ class ResponseState:
 
     @property
     def failed(self) -> bool:
-        return self.status == "failed" or self.error is not None
+        return self.status == "failed" or self.error is not None or self.request_failed
+
+    @property
+    def request_failed(self) -> bool:
+        """No response came back: only notes, at least one of them an error (HTTP 4xx...)."""
+        return self.id is None and bool(self.error_events)
+
+    @property
+    def name(self) -> str:
+        if self.id:
+            return self.id
+        return "no response: the request failed" if self.request_failed else \
+            "response (no id yet)"
 
 
 

@@ -83,6 +83,7 @@ class InspectorScreen(Screen[None]):
         self.filter_text = ""
         self.answered: set[str] = set()
         """Approval requests answered from this screen (each is answered once)."""
+        self._shown_live_keys: frozenset[str] = frozenset()
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -152,6 +153,9 @@ class InspectorScreen(Screen[None]):
 
     def after_step(self) -> None:
         self.refresh_header()
+        if self.live is not None and self._live_keys() != self._shown_live_keys:
+            self._shown_live_keys = self._live_keys()
+            self.refresh_bindings()
         if self.follow:
             self.call_after_refresh(self._follow_newest)
         else:
@@ -243,7 +247,7 @@ class InspectorScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys typed into the filter box are text, not commands; live keys need a live run."""
-        if action in self.LIVE_ACTIONS and self.live is None:
+        if action in self.LIVE_ACTIONS and action not in self._live_keys():
             return False
         boxes = self.query("#filter")
         return not (boxes and boxes.first().has_focus and action != "clear_filter")
@@ -252,6 +256,18 @@ class InspectorScreen(Screen[None]):
     def live(self) -> LiveRun | None:
         return getattr(self.app, "live", None)
 
+    def _live_keys(self) -> frozenset[str]:
+        """Live actions that make sense now: the footer shows only these."""
+        live = self.live
+        if live is None:
+            return frozenset()
+        keys = {"rerun"}
+        if self.pending_approval() is not None:
+            keys |= {"approve", "deny"}
+        if live.current.background and live.current.id and not live.current.terminal:
+            keys.add("cancel_run")
+        return frozenset(keys)
+
     def pending_approval(self) -> tuple[ResponseState, ItemState] | None:
         """The selected approval request, else the newest one not answered yet."""
         state = self.session.timeline.state
@@ -259,8 +275,10 @@ class InspectorScreen(Screen[None]):
         ref = node.data if node is not None else None
         if ref is not None and ref.item is not None and ref.response < len(state.responses):
             resp = state.responses[ref.response]
-            if ref.item < len(resp.items) and resp.items[ref.item].type == APPROVAL_REQUEST:
-                return resp, resp.items[ref.item]
+            item = resp.items[ref.item] if ref.item < len(resp.items) else None
+            if item is not None and item.type == APPROVAL_REQUEST and \
+                    item.item_id not in self.answered:
+                return resp, item
         for resp in reversed(state.responses):
             for item in reversed(resp.items):
                 if item.type == APPROVAL_REQUEST and item.item_id not in self.answered:
@@ -275,9 +293,6 @@ class InspectorScreen(Screen[None]):
             self.notify("No approval request to answer.", severity="warning")
             return
         resp, item = pending
-        if item.item_id in self.answered:
-            self.notify(f"Already answered {item.item_id}.", severity="warning")
-            return
         self.answered.add(item.item_id)
         self.follow = True
         self.app.send(live.approval_request(resp.id, item.item_id, approve))

@@ -20,11 +20,12 @@ def response_label(resp: ResponseState) -> Text:
     failed = resp.failed
     label = Text("✗ " if failed else f"{STATUS_MARK.get(resp.status or '', '•')} ",
                  style=ERROR_STYLE if failed else STATUS_STYLE.get(resp.status or "", "white"))
-    label.append(visible(resp.id or "response (no id yet)"), "bold")
+    label.append(visible(resp.name), "bold")
     if resp.model:
         label.append(f"  {visible(resp.model)}", "magenta")
-    label.append("  ")
-    label.append_text(status_text(resp.status))
+    if resp.status or resp.id:
+        label.append("  ")
+        label.append_text(status_text(resp.status))
     if resp.duration is not None:
         label.append(f"  {seconds(resp.duration)}", "dim")
     if failed and resp.error is not None:

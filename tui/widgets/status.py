@@ -20,11 +20,13 @@ def status_line(session: Session, failures: int, mode: str) -> Text:
     if resp is None:
         line.append("no response yet", "dim")
     else:
-        line.append(visible(resp.id or "response (no id yet)"), "bold")
+        line.append(visible(resp.name), ERROR_STYLE if resp.request_failed else "bold")
         if resp.model:
             line.append(f"  {visible(resp.model)}", "magenta")
-        status = resp.status or "unknown"
-        line.append(f"  {status}", ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
+        if resp.status or resp.id:
+            status = resp.status or "unknown"
+            line.append(f"  {status}",
+                        ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
         if len(state.responses) > 1:
             line.append(f"  (response {resp.key + 1} of {len(state.responses)})", "dim")
     line.append("\n")

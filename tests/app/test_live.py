@@ -1,0 +1,152 @@
+"""Live runs in the terminal UI: approvals, cancel, re-run, and errors before the stream.
+
+Each test starts the emulator and the demo MCP server on loopback ports (no API key, no
+internet) and drives the app with keys, as a user would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from _app_support import footer_actions, header_text, labels, screen_of, wait_until
+from textual.pilot import Pilot
+
+from tui.app import McptuiApp
+from tui.emulator.demo import demo_servers
+from tui.screens.inspector import InspectorScreen
+from tui.sources.live import Recorder, live_session
+
+SIZE = (160, 40)
+
+
+def request(servers_mcp: str, text: str, **extra: Any) -> dict[str, Any]:
+    tool = {"type": "mcp", "server_label": "demo", "server_url": f"{servers_mcp}/mcp",
+            "require_approval": extra.pop("require_approval", "never")}
+    return {"model": "gpt-5-mini", "input": text, "tools": [tool], **extra}
+
+
+def statuses(screen: InspectorScreen) -> list[str | None]:
+    return [resp.status for resp in screen.session.timeline.state.responses]
+
+
+def settled(screen: InspectorScreen, check: Callable[[list[str | None]], bool]
+            ) -> Callable[[], bool]:
+    return lambda: screen.session.timeline.at_end and check(statuses(screen))
+
+
+def recorded_types(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text().splitlines()[1:]:
+        entry = json.loads(line)
+        out.append(entry["event"]["type"] if "event" in entry else
+                   f"note:{entry['note']['kind']}")
+    return out
+
+
+async def run_app(tmp_path: Path, body: Callable[[str], dict[str, Any]],
+                  script: Callable[[Pilot[Any], InspectorScreen], Any]) -> Path:
+    recording = tmp_path / "live.jsonl"
+    with demo_servers() as servers:
+        session, live = live_session(servers.emulator_url, "sk-test", Recorder(recording),
+                                     source="test")
+        app = McptuiApp(session, live=live, request=body(servers.mcp_url))
+        async with app.run_test(size=SIZE) as pilot:
+            await script(pilot, screen_of(pilot))
+    return recording
+
+
+async def test_approve_sends_the_follow_up_into_the_same_session(tmp_path: Path):
+    async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+        assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
+        await pilot.pause()
+        assert any("mcp_approval_request search" in label for label in labels(screen))
+        assert {"approve", "deny"} <= footer_actions(screen)
+        await pilot.press("a")
+        assert await wait_until(
+            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
+        await pilot.pause()
+        shown = "\n".join(labels(screen))
+        assert shown.count("✓ resp_") == 2
+        second = screen.session.timeline.state.responses[1]
+        assert second.previous_response_id == screen.session.timeline.state.responses[0].id
+        (call,) = [item for item in second.items if item.type == "mcp_call"]
+        assert call.status == "completed" and call.name == "search"
+        assert "approve" not in footer_actions(screen)  # nothing left to answer
+
+    recording = await run_app(
+        tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}',
+                                      require_approval="always"), script)
+    types = recorded_types(recording)
+    assert types.count("response.created") == 2 and "note:request" in types
+    entries = [json.loads(line) for line in recording.read_text().splitlines()[1:]]
+    (approval_id,) = {e["event"]["item"]["id"] for e in entries if "event" in e
+                      and e["event"].get("item", {}).get("type") == "mcp_approval_request"}
+    (follow_up,) = [e["note"]["request"] for e in entries if "note" in e
+                    and e["note"]["kind"] == "request"]
+    assert follow_up["input"] == [{"type": "mcp_approval_response",
+                                   "approval_request_id": approval_id, "approve": True}]
+
+
+async def test_deny_answers_without_a_call(tmp_path: Path):
+    async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+        assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
+        await pilot.pause()
+        await pilot.press("d")
+        assert await wait_until(
+            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
+        second = screen.session.timeline.state.responses[1]
+        assert [item.type for item in second.items] == ["mcp_list_tools", "message"]
+
+    await run_app(tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}',
+                                                require_approval="always"), script)
+
+
+async def test_cancel_key_cancels_a_background_run(tmp_path: Path):
+    async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+        assert await wait_until(pilot, lambda: "cancel_run" in footer_actions(screen), 10)
+        await pilot.press("x")
+        assert await wait_until(pilot, settled(screen, lambda s: s == ["cancelled"]), 10)
+        await pilot.pause()
+        assert "cancelled" in header_text(screen)
+        assert "cancel_run" not in footer_actions(screen)
+
+    recording = await run_app(
+        tmp_path, lambda mcp: request(mcp, 'call slow_search {"query": "x", "delay_s": 5}',
+                                      background=True), script)
+    types = recorded_types(recording)
+    assert "note:cancel" in types and "response.completed" not in types
+
+
+async def test_rerun_adds_a_second_response_root(tmp_path: Path):
+    async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+        assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
+        await pilot.press("r")
+        assert await wait_until(
+            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
+        await pilot.pause()
+        roots = [label for label in labels(screen) if label.startswith("✓ resp_")]
+        assert len(roots) == 2 and roots[0] != roots[1]
+
+    await run_app(tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}'), script)
+
+
+async def test_an_http_error_before_the_stream_is_shown_with_its_body(tmp_path: Path):
+    async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+        assert await wait_until(pilot, lambda: screen.session.timeline.at_end
+                                and screen.session.timeline.total == 1, 10)
+        await pilot.pause()
+        shown = labels(screen)
+        assert shown[0].startswith("✗ no response: the request failed")
+        assert "HTTP 424: Error retrieving tool list from MCP server: 'demo'" in shown[1]
+        assert "1 failure" in header_text(screen)
+
+    def unreachable(_mcp: str) -> dict[str, Any]:
+        return request("http://127.0.0.1:9", "call search {}")
+
+    recording = await run_app(tmp_path, unreachable, script)
+    header = json.loads(recording.read_text().splitlines()[0])
+    assert header["http"]["status"] == 424
+    assert recorded_types(recording) == ["note:http_error"]

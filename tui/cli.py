@@ -71,17 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "MCP servers for real. A scripted stand-in for the model makes one tool "
                     "call per input line `call <tool> <json arguments>`.\n\nFaults, per "
                     "request in metadata.mcptui_fault (comma-separated):\n" + fault_help())
-    emulate.add_argument("--host", default="127.0.0.1")
-    emulate.add_argument("--port", type=int, default=EMULATOR_PORT)
+    add_server_options(emulate, EMULATOR_PORT)
     emulate.add_argument("--tool-timeout", type=float, default=60.0, metavar="S",
                          help="seconds before a tool call fails with the 424 (default 60)")
 
     demo_server = commands.add_parser(
         "demo-server", help="run an MCP server whose tools reproduce common failures",
         description="Streamable HTTP at /mcp, SSE at /sse. Tools: search, slow_search, "
-                    "failing_api, broken_schema, bad_content, start_job, check_job.")
-    demo_server.add_argument("--host", default="127.0.0.1")
-    demo_server.add_argument("--port", type=int, default=DEMO_SERVER_PORT)
+                    "failing_api, broken_schema, bad_content, start_job, check_job, "
+                    "protocol_error.")
+    add_server_options(demo_server, DEMO_SERVER_PORT)
     demo_server.add_argument("--token", metavar="T",
                              help="refuse requests without Authorization: Bearer T")
 
@@ -95,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--record", metavar="PATH", help="recording file (default: "
                       "mcptui-recordings/<time>-<response id>.jsonl)")
     return parser
+
+
+def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
 
 
 def add_live_options(parser: argparse.ArgumentParser) -> None:
@@ -180,7 +185,6 @@ def run_request(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
-    from tui.sources.live import Recorder, live_session
     from tui.sources.request_file import RequestFileError, load_request
 
     request = None
@@ -199,6 +203,8 @@ def run_request(args: argparse.Namespace) -> int:
     if args.idle_timeout is not None and args.idle_timeout <= 0:
         print("mcptui: --idle-timeout must be greater than 0", file=sys.stderr)
         return 2
+    from tui.sources.live import Recorder, live_session  # the openai SDK: after the checks
+
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
     recorder = Recorder(Path(args.record) if args.record else None)
     source = args.request if request is not None else f"attach {args.response_id}"

@@ -450,3 +450,29 @@ def test_stepping_back_over_an_event_that_created_its_response_reports_what_it_t
     assert timeline.state.responses == []
     assert resp is not None and resp.key == 0
     assert item is not None and item.item_id == "msg_1"
+
+
+def test_polled_response_objects_drive_the_state_and_step_back():
+    """A background run that is polled has no events, only notes carrying the Response."""
+    from tui.model.events import note
+
+    def polled(status: str, output: list) -> Event:
+        return note("poll", f"poll: {status}", response={
+            "id": "resp_1", "status": status, "background": True, "model": "m",
+            "output": output})
+
+    call = {"id": "mcp_1", "type": "mcp_call", "name": "search", "server_label": "s",
+            "arguments": "{}", "status": "failed", "output": None,
+            "error": {"type": "http_error", "code": 424, "message": "424: x"}}
+    timeline = Timeline([polled("queued", []), polled("in_progress", []),
+                         polled("completed", [call])])
+    timeline.seek_end()
+    (resp,) = timeline.state.responses
+    assert (resp.id, resp.status, resp.background) == ("resp_1", "completed", True)
+    assert [(i.type, i.name, i.failed) for i in resp.items] == [("mcp_call", "search", True)]
+    assert len(failures(timeline.state, timeline.events)) == 1
+    timeline.step_back()
+    assert timeline.state.responses[0].status == "in_progress"
+    assert timeline.state.responses[0].items == []
+    assert timeline.step_forward() is not None
+    assert timeline.state.responses[0].items[0].from_snapshot  # shown as "from response object"

@@ -141,14 +141,19 @@ class Emulator:
             await stored.finished()
         return JSONResponse(stored.builder.response(), headers=api_headers(request_id))
 
+    def stored_for(self, request: Request) -> StoredResponse | Response:
+        """The response named in the path, or the 401 / 404 to answer instead."""
+        if (refused := unauthorized(request)) is not None:
+            return refused
+        response_id = request.path_params["response_id"]
+        return self.store.get(response_id) or not_found(response_id)
+
     # -- GET /v1/responses/{id} ------------------------------------------------------------
 
     async def retrieve(self, request: Request) -> Response:
-        if (refused := unauthorized(request)) is not None:
-            return refused
-        stored = self.store.get(request.path_params["response_id"])
-        if stored is None:
-            return not_found(request.path_params["response_id"])
+        stored = self.stored_for(request)
+        if not isinstance(stored, StoredResponse):
+            return stored
         if request.query_params.get("stream") in ("true", "True", "1"):
             if not stored.background:
                 return error(404, "This response cannot be streamed: only responses created "
@@ -164,11 +169,9 @@ class Emulator:
     # -- POST /v1/responses/{id}/cancel ------------------------------------------------------
 
     async def cancel(self, request: Request) -> Response:
-        if (refused := unauthorized(request)) is not None:
-            return refused
-        stored = self.store.get(request.path_params["response_id"])
-        if stored is None:
-            return not_found(request.path_params["response_id"])
+        stored = self.stored_for(request)
+        if not isinstance(stored, StoredResponse):
+            return stored
         if not stored.background:
             return error(400, "Only responses created with background=true can be cancelled.",
                          param="response_id")

@@ -208,7 +208,7 @@ class Reducer:
             if isinstance(snapshot, dict):  # a poll or lookup: the response as the API has it
                 resp = self._response_with_id(snapshot.get("id")) or self._new_response()
                 self._update_response(resp, snapshot, TERMINAL_TYPE_BY_STATUS.get(
-                    str(snapshot.get("status"))))
+                    str(snapshot.get("status"))), polled=True)
             elif resp is None:
                 resp = self._new_response()
             self._push(resp.events, event.index)
@@ -326,8 +326,8 @@ class Reducer:
         if kind == "error":
             self._push(resp.error_events, event.index)
 
-    def _update_response(self, resp: ResponseState, snapshot: dict[str, Any], kind: str | None
-                         ) -> None:
+    def _update_response(self, resp: ResponseState, snapshot: dict[str, Any], kind: str | None,
+                         *, polled: bool = False) -> None:
         for attr in ("id", "status", "model", "background", "previous_response_id"):
             value = snapshot.get(attr)
             if value is not None and value != getattr(resp, attr):
@@ -343,7 +343,7 @@ class Reducer:
             self._set(resp, "tools", redact(tools))
         if kind in ("response.completed", "response.failed", "response.incomplete",
                     "response.cancelled"):
-            self._reconcile_output(resp, snapshot.get("output"), from_snapshot=False)
+            self._reconcile_output(resp, snapshot.get("output"), from_snapshot=polled)
 
     def _reconcile_output(self, resp: ResponseState, output: Any, *, from_snapshot: bool) -> None:
         """Take items the stream never announced (or never finished) from the final output."""

@@ -233,10 +233,12 @@ class LiveRun:
         await self._follow(tracked, ended)
         return tracked.id
 
-    async def attach(self, response_id: str, after: int = -1) -> None:
-        """Follow an existing background response from sequence number `after` on."""
-        tracked = self.current = Tracked(id=response_id, background=True,
-                                         last_seq=after if after >= 0 else None)
+    async def attach(self, response_id: str, after: int | None = None) -> None:
+        """Follow an existing background response after sequence number `after` (from the
+        start when None or negative)."""
+        tracked = self.current = Tracked(
+            id=response_id, background=True,
+            last_seq=after if after is not None and after >= 0 else None)
         await self._follow(tracked, "start")
 
     def approval_request(self, previous_response_id: str, approval_request_id: str,

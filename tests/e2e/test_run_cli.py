@@ -1,0 +1,382 @@
+"""`mcptui run` / `mcptui attach --no-tui` as a user runs them: a separate process, no terminal.
+
+The emulator and the demo MCP server run in this test process (the `servers` fixture); the
+command line is a child process pointed at them with `--base-url`. Each test checks what the
+user sees (stderr message, progress lines, summary, exit code) and what lands in the recording.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _e2e_support import Servers, calls
+from openai import OpenAI
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from tui.emulator.serve import ServerThread
+
+API_KEY = "sk-test-cli-0123456789"
+LIST_TOOLS_424 = ("Error retrieving tool list from MCP server: 'demo'. Http status code: 424 "
+                  "(Failed Dependency)")
+RATE_LIMITED = "Rate limit reached for requests (emulated: metadata.mcptui_fault=http_429)."
+BAD_KEY = "Incorrect API key provided"
+
+Entries = list[dict[str, Any]]
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def cli_env(*, api_key: str | None = API_KEY, **extra: str) -> dict[str, str]:
+    """The caller's environment without any OPENAI_* variable, plus what the test needs."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    if api_key is not None:
+        env["OPENAI_API_KEY"] = api_key
+    env.update(extra)
+    return env
+
+
+def run_cli(args: list[str], cwd: Path, env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd,
+                          env=cli_env() if env is None else env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    return done
+
+
+def request_body(servers: Servers, *lines: tuple[str, dict[str, Any]], fault: str | None = None,
+                 tool: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": "gpt-5-mini", "input": calls("q", *lines),
+                            "tools": [tool or servers.tool()], **fields}
+    if fault is not None:
+        body["metadata"] = {"mcptui_fault": fault}
+    return body
+
+
+def write_request(folder: Path, body: Any, name: str = "request.json") -> Path:
+    path = folder / name
+    path.write_text(body if isinstance(body, str) else json.dumps(body, indent=2))
+    return path
+
+
+def read_recording(path: Path) -> tuple[dict[str, Any], Entries]:
+    header, *entries = (json.loads(line) for line in path.read_text().splitlines())
+    assert header["mcptui"] == "recording"
+    assert all(set(entry) in ({"t", "event"}, {"t", "note"}) for entry in entries), entries
+    return header, entries
+
+
+def run_request(servers: Servers, tmp_path: Path, body: dict[str, Any], *options: str,
+                base_url: str | None = None, env: dict[str, str] | None = None
+                ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Entries]:
+    """`run REQUEST.json --no-tui --record rec.jsonl` against the emulator; the recording."""
+    record = tmp_path / "rec.jsonl"
+    write_request(tmp_path, body)
+    done = run_cli(["run", "request.json", "--no-tui", "--base-url", base_url or servers.emulator,
+                    "--record", str(record), *options], tmp_path, env)
+    assert record.exists(), done.stdout + done.stderr
+    header, entries = read_recording(record)
+    return done, header, entries
+
+
+def events(entries: Entries) -> Entries:
+    return [e["event"] for e in entries if "event" in e]
+
+
+def notes(entries: Entries, kind: str | None = None) -> Entries:
+    return [e["note"] for e in entries if "note" in e and kind in (None, e["note"]["kind"])]
+
+
+def numbers(entries: Entries) -> list[int]:
+    return [e["sequence_number"] for e in events(entries)]
+
+
+# -- nothing is sent: a clear line on stderr, exit 2 --------------------------------------------
+
+def assert_refused(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    message = done.stderr.strip()
+    assert "\n" not in message and message.startswith("mcptui: "), message
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_missing_request_file(tmp_path: Path, servers: Servers):
+    done = run_cli(["run", "missing.json", "--no-tui", "--base-url", servers.emulator,
+                    "--record", "rec.jsonl"], tmp_path)
+    assert_refused(done, "missing.json", "no such file")
+    assert list(tmp_path.iterdir()) == []  # no recording, no folder
+
+
+def test_bad_request_files(tmp_path: Path, servers: Servers):
+    cases = {
+        "broken.json": ('{\n  "model": "gpt-5-mini",\n  "input": oops\n}\n',
+                        ("broken.json", "invalid JSON", "line 3", "column 12")),
+        "array.json": ('[{"model": "gpt-5-mini", "input": "q"}]',
+                       ("array.json", "must be a JSON object", "not list")),
+        "no_model.json": ('{"input": "q"}', ("no_model.json", 'no "model"')),
+        "no_input.json": ('{"model": "gpt-5-mini"}', ("no_input.json", 'no "input"')),
+    }
+    for name, (text, fragments) in cases.items():
+        write_request(tmp_path, text, name)
+        done = run_cli(["run", name, "--no-tui", "--base-url", servers.emulator,
+                        "--record", "rec.jsonl"], tmp_path)
+        assert_refused(done, *fragments)
+    assert not (tmp_path / "rec.jsonl").exists()
+
+
+def test_missing_api_key(tmp_path: Path, servers: Servers):
+    write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
+    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
+                    "--record", "rec.jsonl"], tmp_path, cli_env(api_key=None))
+    assert_refused(done, "OPENAI_API_KEY")
+    assert not (tmp_path / "rec.jsonl").exists()
+
+
+def test_idle_timeout_must_be_positive(tmp_path: Path, servers: Servers):
+    write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
+    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
+                    "--record", "rec.jsonl", "--idle-timeout", "0"], tmp_path)
+    assert_refused(done, "--idle-timeout")
+    assert not (tmp_path / "rec.jsonl").exists()
+
+
+# -- streamed runs ------------------------------------------------------------------------------
+
+def test_successful_call(tmp_path: Path, servers: Servers):
+    done, header, entries = run_request(servers, tmp_path,
+                                        request_body(servers, ("search", {"query": "x"})))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "response.created" in done.stdout  # progress lines, as they arrived
+    assert "response.mcp_call.completed" in done.stdout
+    assert "mcp_call search @demo  ✓ completed" in done.stdout  # the summary
+    assert "Failures" not in done.stdout
+    assert "rec.jsonl" in done.stderr  # where the recording went
+
+    assert header["http"]["status"] == 200
+    assert header["http"]["headers"]["x-request-id"].startswith("req_")
+    assert header["endpoint"] == f"{servers.emulator}/responses"
+    assert header["request"]["model"] == "gpt-5-mini"
+    assert notes(entries) == []
+    assert numbers(entries) == list(range(len(entries)))
+    assert events(entries)[-1]["type"] == "response.completed"
+
+
+def test_broken_schema_is_the_classic_424(tmp_path: Path, servers: Servers):
+    done, _, entries = run_request(servers, tmp_path,
+                                   request_body(servers, ("broken_schema", {"query": "x"})))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "response.mcp_call.failed" in done.stdout
+    assert "mcp_call broken_schema @demo  ✗ failed" in done.stdout
+    assert "424: unhandled errors in a TaskGroup" in done.stdout
+    assert events(entries)[-1]["type"] == "response.completed"
+
+
+def test_http_429_before_the_stream(tmp_path: Path, servers: Servers):
+    done, header, entries = run_request(
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="http_429"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"! http_error: POST /responses: HTTP 429: {RATE_LIMITED}" in done.stdout
+    assert "Failures (1)" in done.stdout
+    assert header["http"]["status"] == 429
+    assert header["http"]["headers"]["retry-after"] == "1"
+    (error,) = notes(entries)
+    assert error["kind"] == "http_error" and error["level"] == "error"
+    assert error["status"] == 429 and error["request_id"].startswith("req_")
+    assert error["body"]["error"]["message"] == RATE_LIMITED
+    assert error["body"]["error"]["code"] == "rate_limit_exceeded"
+    assert events(entries) == []
+
+
+def refuse_every_key(_request: Request) -> JSONResponse:
+    return JSONResponse({"error": {"message": BAD_KEY, "type": "invalid_request_error",
+                                   "param": None, "code": "invalid_api_key"}}, status_code=401)
+
+
+def test_http_401_from_the_api(tmp_path: Path, servers: Servers):
+    app = Starlette(routes=[Route("/v1/responses", refuse_every_key, methods=["POST"])])
+    with ServerThread(app) as api:
+        done, header, entries = run_request(
+            servers, tmp_path, request_body(servers, ("search", {"query": "x"})),
+            base_url=f"{api.url}/v1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"! http_error: POST /responses: HTTP 401: {BAD_KEY}" in done.stdout
+    assert "Failures (1)" in done.stdout
+    assert header["http"]["status"] == 401
+    (error,) = notes(entries)
+    assert error["kind"] == "http_error" and error["status"] == 401
+    assert error["body"]["error"]["code"] == "invalid_api_key"
+    assert BAD_KEY in error["message"]
+
+
+def test_http_424_when_the_tool_list_cannot_be_fetched(tmp_path: Path, servers: Servers):
+    tool = servers.tool(url="http://127.0.0.1:9/mcp")
+    done, header, entries = run_request(servers, tmp_path, request_body(servers, tool=tool))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"! http_error: POST /responses: HTTP 424: {LIST_TOOLS_424}" in done.stdout
+    assert header["http"]["status"] == 424
+    (error,) = notes(entries, "http_error")
+    assert error["status"] == 424
+    assert error["body"]["error"]["message"] == LIST_TOOLS_424
+    assert error["body"]["error"]["code"] == "http_error"
+
+
+def test_plain_stream_dropped_midway_keeps_what_arrived(tmp_path: Path, servers: Servers):
+    done, _, entries = run_request(
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="drop_after:6"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "! disconnect: the connection broke mid-stream" in done.stdout
+    assert "a foreground stream cannot be resumed; what arrived is kept" in done.stdout
+    assert "Failures (1)" in done.stdout
+    assert numbers(entries) == [0, 1, 2, 3, 4, 5]  # all six events, then the note
+    assert len(entries) == 7
+    drop = entries[6]["note"]
+    assert drop["kind"] == "disconnect" and drop["level"] == "error"
+
+
+def test_background_stream_dropped_is_resumed_without_loss(tmp_path: Path, servers: Servers):
+    body = request_body(servers, ("search", {"query": "x"}), fault="drop_after:6",
+                        background=True)
+    done, _, entries = run_request(servers, tmp_path, body)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "resuming from the last sequence number" in done.stdout
+    assert "! resume: resuming resp_" in done.stdout
+    (drop,) = notes(entries, "disconnect")
+    assert drop["level"] == "warning"
+    (resume,) = notes(entries, "resume")
+    assert resume["starting_after"] == 5
+    assert numbers(entries) == list(range(len(events(entries))))
+    assert events(entries)[-1]["type"] == "response.completed"
+    assert "mcp_call search @demo  ✓ completed" in done.stdout
+
+
+def test_plain_stream_stall_gives_up(tmp_path: Path, servers: Servers):
+    done, _, entries = run_request(
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="stall:3"),
+        "--idle-timeout", "1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "! stall: no data for 1 s (--idle-timeout)" in done.stdout
+    assert "Failures (1)" in done.stdout
+    (stall,) = notes(entries, "stall")
+    assert stall["level"] == "error"
+    assert numbers(entries) == [0, 1, 2, 3]  # the fault pauses after the fourth event
+
+
+def test_background_stream_stall_is_resumed(tmp_path: Path, servers: Servers):
+    body = request_body(servers, ("search", {"query": "x"}), fault="stall:3", background=True)
+    done, _, entries = run_request(servers, tmp_path, body, "--idle-timeout", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (stall,) = notes(entries, "stall")
+    assert stall["level"] == "warning"
+    assert len(notes(entries, "resume")) >= 1
+    assert numbers(entries) == list(range(len(events(entries))))
+    assert events(entries)[-1]["type"] == "response.completed"
+
+
+# -- background polling -------------------------------------------------------------------------
+
+def test_background_without_streaming_is_polled(tmp_path: Path, servers: Servers):
+    body = request_body(servers, ("search", {"query": "x"}), background=True, stream=False)
+    done, header, entries = run_request(servers, tmp_path, body)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "! poll: created resp_" in done.stdout
+    assert header["http"]["status"] == 200
+    polls = notes(entries, "poll")
+    statuses = [p["response"]["status"] for p in polls]
+    assert len(polls) >= 2 and statuses[0] in ("queued", "in_progress")
+    assert statuses[-1] == "completed"
+    assert set(statuses) <= {"queued", "in_progress", "completed"}
+    assert statuses == sorted(statuses, key=["queued", "in_progress", "completed"].index)
+    assert events(entries) == []
+    assert "mcp_call search @demo  ✓ completed" in done.stdout
+
+
+# -- secrets ------------------------------------------------------------------------------------
+
+def test_secrets_never_reach_the_recording_or_the_screen(tmp_path: Path, servers: Servers):
+    tool = servers.tool(headers={"X-Api-Key": "sk-live-SECRET-123"},
+                        authorization="auth-SECRET-456")
+    done, header, _ = run_request(servers, tmp_path,
+                                  request_body(servers, ("search", {"query": "x"}), tool=tool))
+    assert done.returncode == 0, done.stdout + done.stderr
+    recorded = (tmp_path / "rec.jsonl").read_text()
+    for secret in ("SECRET", API_KEY):
+        assert secret not in recorded
+        assert secret not in done.stdout + done.stderr
+    (sent,) = header["request"]["tools"]
+    assert sent["headers"] == {"X-Api-Key": "<redacted>"}
+    assert sent["authorization"] == "<redacted>"
+
+
+# -- configuration ------------------------------------------------------------------------------
+
+def test_openai_base_url_instead_of_the_option(tmp_path: Path, servers: Servers):
+    write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
+    done = run_cli(["run", "request.json", "--no-tui", "--record", "rec.jsonl"], tmp_path,
+                   cli_env(OPENAI_BASE_URL=servers.emulator))
+    assert done.returncode == 0, done.stdout + done.stderr
+    header, entries = read_recording(tmp_path / "rec.jsonl")
+    assert header["endpoint"] == f"{servers.emulator}/responses"
+    assert events(entries)[-1]["type"] == "response.completed"
+
+
+# -- attach -------------------------------------------------------------------------------------
+
+def background_response(servers: Servers) -> str:
+    with OpenAI(base_url=servers.emulator, api_key=API_KEY, max_retries=0, timeout=30) as sdk:
+        created = sdk.responses.create(model="gpt-5-mini", background=True,
+                                       tools=[servers.tool()],
+                                       input=calls("q", ("search", {"query": "x"})))
+    assert created.status == "queued"
+    return created.id
+
+
+def attach(servers: Servers, tmp_path: Path, response_id: str, *options: str
+           ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Entries]:
+    record = tmp_path / "rec.jsonl"
+    done = run_cli(["attach", response_id, "--no-tui", "--base-url", servers.emulator,
+                    "--record", str(record), *options], tmp_path)
+    header, entries = read_recording(record)
+    return done, header, entries
+
+
+
+
+@pytest.mark.parametrize("after", [
+    pytest.param((), id="default"),
+    pytest.param(("--after", "-1"), id="after-minus-1"),
+])
+def test_attach_follows_a_background_response(tmp_path: Path, servers: Servers,
+                                              after: tuple[str, ...]):
+    response_id = background_response(servers)
+    done, header, entries = attach(servers, tmp_path, response_id, *after)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "response.completed" in done.stdout
+    assert header["source"]["attached"] == response_id
+    assert header["http"]["status"] == 200
+    found = events(entries)
+    assert found[0]["type"] == "response.created"
+    assert found[0]["response"]["id"] == response_id
+    assert found[-1]["type"] == "response.completed"
+    assert numbers(entries) == list(range(len(found)))
+
+
+def test_attach_after_a_sequence_number(tmp_path: Path, servers: Servers):
+    response_id = background_response(servers)
+    done, header, entries = attach(servers, tmp_path, response_id, "--after", "3")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert header["source"]["starting_after"] == 3
+    found = events(entries)
+    assert found[0]["sequence_number"] == 4
+    assert numbers(entries) == list(range(4, 4 + len(found)))
+    assert found[-1]["type"] == "response.completed"

@@ -10,15 +10,14 @@ import pytest
 
 from tui.emulator.demo_server import build_app
 from tui.emulator.serve import ServerThread
+from tui.exceptions import describe_exception, unwrap
 from tui.mcpclient import (
     TASKGROUP_424,
     McpLink,
     McpUnavailable,
-    describe_exception,
     request_headers,
     tool_entry,
     transport_for,
-    unwrap,
 )
 
 

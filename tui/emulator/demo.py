@@ -7,7 +7,6 @@ server URL pointed at wherever the demo server came up.
 from __future__ import annotations
 
 import copy
-import json
 import logging
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -59,9 +58,6 @@ class DemoServers:
 
     def request(self) -> dict[str, Any]:
         return pointed_at(DEMO_REQUEST, self.mcp_url)
-
-    def request_json(self) -> str:
-        return json.dumps(self.request(), indent=2)
 
 
 @contextmanager

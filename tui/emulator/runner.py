@@ -45,12 +45,16 @@ class RunConfig:
     """How long a background response stays queued."""
 
 
+def tool_list_message(server_label: str) -> str:
+    return (f"Error retrieving tool list from MCP server: '{server_label}'. "
+            "Http status code: 424 (Failed Dependency)")
+
+
 def tool_list_error(server_label: str) -> Json:
     """The body of the real API's 424 when it cannot list a server's tools (protocol.md §1)."""
-    return {"error": {
-        "message": f"Error retrieving tool list from MCP server: '{server_label}'. "
-                   "Http status code: 424 (Failed Dependency)",
-        "type": "external_connector_error", "param": "tools", "code": "http_error"}}
+    return {"error": {"message": tool_list_message(server_label),
+                      "type": "external_connector_error", "param": "tools",
+                      "code": "http_error"}}
 
 
 def needs_approval(tool: Json, name: str) -> bool:
@@ -133,7 +137,8 @@ class Run:
                 await self._connect(server, stack)
                 b.list_tools_ended(index, server.tools or [], server.error)
                 if server.error is not None:
-                    self._fail_listing(server)
+                    self.b.finish("failed", error={"code": "server_error",
+                                                   "message": server.error})
                     return
         else:
             for server in self.servers:
@@ -159,14 +164,10 @@ class Run:
         except McpUnavailable as exc:
             log.warning("emulator: listing tools of %r at %s failed: %s", server.label, url,
                         exc.cause)
-            server.error = f"Error retrieving tool list from MCP server: '{server.label}'. " \
-                           f"Http status code: 424 (Failed Dependency)"
+            server.error = tool_list_message(server.label)
             return
         server.link = link
         server.tools = [tool_entry(t) for t in tools if allowed(server.spec, t.name)]
-
-    def _fail_listing(self, server: Server) -> None:
-        self.b.finish("failed", error={"code": "server_error", "message": server.error or ""})
 
     # -- the scripted model ------------------------------------------------------------------
 

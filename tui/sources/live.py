@@ -22,6 +22,7 @@ import openai
 from openai import AsyncOpenAI
 from openai.resources.responses import AsyncResponses
 
+from tui.exceptions import describe_exception
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
@@ -147,10 +148,6 @@ class LiveRun:
         self._turn: asyncio.Lock | None = None
         """One send at a time: concurrent streams would interleave in one timeline."""
 
-    @property
-    def last_response_id(self) -> str | None:
-        return self.current.id
-
     def now(self) -> float:
         return self.clock() - self.start
 
@@ -197,7 +194,7 @@ class LiveRun:
         if self.requests == 0:
             self._opened(what, None, {}, **source)
         self._note("connection_error", f"{what}: could not reach {self.client.base_url}: "
-                   f"{describe(exc)}", level="error")
+                   f"{describe_exception(exc)}", level="error")
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -319,7 +316,7 @@ class LiveRun:
             if first:
                 self._unreachable(what, exc, attached=tracked.id)
                 return None
-            self._note("connection_error", f"{what}: {describe(exc)}", level="warning")
+            self._note("connection_error", f"{what}: {describe_exception(exc)}", level="warning")
             return "drop"
 
     async def _lookup(self, tracked: Tracked) -> bool:
@@ -330,7 +327,7 @@ class LiveRun:
             body = raw.http_response.json()
         except (openai.APIError, OSError, ValueError) as exc:
             self._note("status", f"the stream ended early and the response could not be "
-                       f"looked up: {describe(exc)}", level="error")
+                       f"looked up: {describe_exception(exc)}", level="error")
             return True
         tracked.learn(body)
         level = "error" if not tracked.terminal and not tracked.background else "info"
@@ -369,7 +366,7 @@ class LiveRun:
                 self._http_error(f"GET /responses/{tracked.id}", exc)
                 return
             except (openai.APIConnectionError, OSError) as exc:
-                self._note("connection_error", f"poll {polls}: {describe(exc)}",
+                self._note("connection_error", f"poll {polls}: {describe_exception(exc)}",
                            level="warning")
                 continue
             body = raw.http_response.json()
@@ -395,8 +392,9 @@ class LiveRun:
                 return "stall"
             except Exception as exc:  # httpx2 transport errors: the peer closed, reset, ...
                 self._add_all(ingester.finish(), tracked)
-                self._note("disconnect", f"the connection broke mid-stream: {describe(exc)}; "
-                           f"{self._next_step(tracked)}", level=self._level(tracked))
+                self._note("disconnect", "the connection broke mid-stream: "
+                           f"{describe_exception(exc)}; {self._next_step(tracked)}",
+                           level=self._level(tracked))
                 return "drop"
             self._add_all(ingester.feed(chunk), tracked)
         self._add_all(ingester.finish(), tracked)
@@ -468,14 +466,3 @@ def error_message(exc: openai.APIStatusError) -> str:
     if isinstance(body, dict) and isinstance(body.get("error"), dict):
         return str(body["error"].get("message") or exc.message)
     return str(exc.message)
-
-
-def describe(exc: BaseException) -> str:
-    """`Type: message`, following the cause chain to the real reason."""
-    while exc.__cause__ is not None and not str(exc).strip():
-        exc = exc.__cause__
-    cause = exc.__cause__
-    text = f"{type(exc).__name__}: {exc}".rstrip(": ")
-    if cause is not None and str(cause) and str(cause) not in text:
-        text += f" ({type(cause).__name__}: {cause})"
-    return text

@@ -1,0 +1,171 @@
+"""Likely causes: each failure shape and piece of evidence leads to the cause a person would
+look for first, with the evidence stated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _support import HTTP_ERROR_424, MCP_TOOL, fold, read_chunks, with_failed_mcp_call
+
+from tui.model.causes import CAUSES, ProbeEvidence, item_causes, response_causes
+from tui.model.events import note
+from tui.model.state import ItemState, ResponseState
+from tui.model.timeline import Timeline
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def failed_call(upstream_dir: Path):
+    """The real MCP stream with its first call failing with a given error."""
+
+    def make(error: object) -> tuple[Timeline, ResponseState, ItemState]:
+        raws, call_id = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), error)
+        timeline = fold(raws)
+        [resp] = timeline.state.responses
+        [item] = [i for i in resp.items if i.item_id == call_id]
+        return timeline, resp, item
+
+    return make
+
+
+def keys(found: list) -> list[tuple[str, str]]:
+    return [(c.cause.key, c.confidence) for c in found]
+
+
+def test_quick_424_from_a_reachable_server_points_at_the_output_schema(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    found = item_causes(resp, item, timeline.events, tool_seconds=0.4)
+    top = found[0]
+    assert (top.cause.key, top.confidence) == (
+        "output_schema_without_structured_content", "likely")
+    evidence = " ".join(top.evidence)
+    assert "too soon for a timeout" in evidence
+    assert "listed its tools" in evidence
+    assert "timeout" not in [key for key, _ in keys(found)]
+
+
+def test_a_424_after_a_minute_is_a_timeout(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    found = item_causes(resp, item, timeline.events, tool_seconds=61.2)
+    assert keys(found)[0] == ("timeout", "likely")
+    assert "61.2 s" in found[0].evidence[0]
+
+
+def test_without_timing_the_424_stays_open_between_causes(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    # The fixture's server listed its tools: the server was reachable, and the schema
+    # explanation leads, but nothing is claimed as confirmed.
+    found = item_causes(resp, item, timeline.events, tool_seconds=None)
+    assert all(c.confidence != "confirmed" for c in found)
+    assert found[0].cause.key == "output_schema_without_structured_content"
+
+
+def test_a_probe_confirms_the_cause(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    probe = ProbeEvidence("missing_structured_content",
+                          "RuntimeError: Tool x has an output schema but did not return "
+                          "structured content")
+    found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=probe)
+    assert keys(found)[0] == ("output_schema_without_structured_content", "confirmed")
+    assert any("probe:" in e for e in found[0].evidence)
+
+
+@pytest.mark.parametrize(("kind", "cause"), [
+    ("timeout", "timeout"), ("invalid_content", "invalid_content"),
+    ("invalid_structured_content", "invalid_structured_content"),
+])
+def test_a_probed_call_confirms_its_cause(failed_call, kind: str, cause: str) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    found = item_causes(resp, item, timeline.events, probe=ProbeEvidence(kind, "seen"))
+    assert keys(found)[0] == (cause, "confirmed")
+
+
+def test_a_connection_failure_from_here_weighs_less_than_the_stream(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    refused = ProbeEvidence("refused", "connection refused by files.example.com",
+                            reachable=False)
+    # OpenAI listed this server's tools in the same response: this machine's view is not its.
+    found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=refused)
+    assert keys(found)[0] == ("output_schema_without_structured_content", "likely")
+    assert ("unreachable", "possible") in keys(found)
+    # A 421 names its cause wherever it comes from.
+    found = item_causes(resp, item, timeline.events,
+                        probe=ProbeEvidence("http_421", "421", reachable=False))
+    assert keys(found)[0] == ("host_header_421", "confirmed")
+
+
+def test_a_401_without_the_recordings_credentials_proves_little(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    probe = ProbeEvidence("http_401", "HTTP 401", reachable=False, credentials_missing=True)
+    found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=probe)
+    assert ("auth", "possible") in keys(found)
+    assert "redacted" in " ".join(e for c in found for e in c.evidence)
+
+
+def test_tool_and_protocol_errors_name_themselves(failed_call) -> None:
+    timeline, resp, item = failed_call(
+        {"type": "mcp_tool_execution_error", "content": [{"type": "text", "text": "quota"}]})
+    found = item_causes(resp, item, timeline.events)
+    assert keys(found) == [("tool_error", "confirmed")]
+    assert "quota" in found[0].evidence[0]
+
+    timeline, resp, item = failed_call(
+        {"type": "mcp_protocol_error", "code": 32600, "message": "Session terminated"})
+    assert keys(item_causes(resp, item, timeline.events))[0] == ("session_terminated", "likely")
+
+    timeline, resp, item = failed_call(
+        {"type": "mcp_protocol_error", "code": -32602, "message": "Invalid params"})
+    assert keys(item_causes(resp, item, timeline.events)) == [("protocol_error", "confirmed")]
+
+
+def test_plain_string_errors_are_read_for_clues(failed_call) -> None:
+    timeline, resp, item = failed_call("Request 'tools/call' timed out")
+    assert ("timeout", "likely") in keys(item_causes(resp, item, timeline.events))
+    timeline, resp, item = failed_call("HTTP 401 Unauthorized")
+    assert keys(item_causes(resp, item, timeline.events))[0] == ("auth", "likely")
+
+
+def test_unlisted_private_server_is_flagged_as_unreachable(upstream_dir: Path) -> None:
+    raws, call_id = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), HTTP_ERROR_424)
+    raws = [r for r in raws if not (r.get("item", {}).get("type") == "mcp_list_tools"
+                                    or r["type"].startswith("response.mcp_list_tools"))]
+    for raw in raws:
+        if raw["type"] == "response.completed":
+            output = raw["response"]["output"]
+            output[:] = [i for i in output if i.get("type") != "mcp_list_tools"]
+    timeline = fold(raws)
+    [resp] = timeline.state.responses
+    [item] = [i for i in resp.items if i.item_id == call_id]
+    found = item_causes(resp, item, timeline.events, server_url="http://localhost:8000/mcp")
+    assert ("unreachable", "likely") in keys(found)
+    assert any("localhost" in e for c in found for e in c.evidence)
+
+
+def test_tool_list_http_424_on_the_request() -> None:
+    timeline = Timeline([note(
+        "http_error", "POST /v1/responses: HTTP 424: Error retrieving tool list from MCP "
+        "server: 'files'. Http status code: 401 (Unauthorized)", level="error", status=424)])
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    found = keys(response_causes(resp, timeline.events))
+    assert found[0] == ("tool_list_failure", "confirmed")
+    assert ("auth", "likely") in found
+
+
+def test_background_run_failing_bare() -> None:
+    from tui.importers import load_path
+
+    loaded = load_path(str(REPO / "recordings" / "background-failed.jsonl"))
+    timeline = Timeline(loaded.events, loaded.snapshots)
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    found = response_causes(resp, timeline.events, request=loaded.header.get("request"))
+    assert keys(found) == [("background_bare_failure", "likely")]
+    assert "server_error" in found[0].evidence[0] or "error" in found[0].evidence[0]
+
+
+def test_every_cause_says_why_and_what_to_try() -> None:
+    for cause in CAUSES.values():
+        assert cause.title and cause.why.endswith(".") and cause.fix.endswith((".", ")"))

@@ -1,0 +1,321 @@
+"""Likely causes: from the opaque error OpenAI reports to what probably went wrong, and why.
+
+"424: unhandled errors in a TaskGroup" names no cause (protocol.md §2). The known causes are a
+table; each failure is matched against it from the evidence at hand: the error's shape and
+text, how long the tool took, whether the same server answered the tool listing, the request's
+server URL, and, when a probe has run, what calling the tool directly showed. A cause is
+`confirmed` by a probe, `likely` when the stream's evidence points to it, `possible` when it
+fits but nothing singles it out.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from tui.model.errors import describe_error
+from tui.model.events import Event
+from tui.model.state import ItemState, ResponseState
+
+Confidence = Literal["confirmed", "likely", "possible"]
+CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
+
+LIKELY_TIMEOUT = 50.0
+"""Seconds after which a failed tool call is most probably OpenAI's (undocumented, ~60 s)
+tool-call timeout."""
+QUICK_FAILURE = 10.0
+"""A failure sooner than this cannot be the ~60 s timeout."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """One known way for an MCP call to fail, and what to do about it."""
+
+    key: str
+    title: str
+    why: str
+    fix: str
+
+
+CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
+    Cause("output_schema_without_structured_content",
+          "Output schema without structuredContent",
+          "The tool declares an outputSchema but its result has no structuredContent. OpenAI's "
+          "MCP client rejects the result, and the exception surfaces as the TaskGroup 424.",
+          "Return structuredContent that matches the outputSchema (in FastMCP/MCPServer: return "
+          "a dict or a typed model), or stop declaring the schema (structured_output=False)."),
+    Cause("invalid_structured_content", "structuredContent does not match the outputSchema",
+          "The result's structuredContent fails validation against the declared outputSchema.",
+          "Make the structured result conform to the schema, or fix the schema."),
+    Cause("invalid_content", "Invalid content block",
+          "A content block has a type MCP does not define (e.g. {\"type\": \"json\"}); the "
+          "client cannot parse the result at all.",
+          "Use only text, image, audio, resource_link and resource blocks; put JSON in a text "
+          "block or in structuredContent."),
+    Cause("timeout", "Tool slower than OpenAI's time limit",
+          "OpenAI stops waiting for a tool after about 60 s (the limit is not documented) and "
+          "reports the 424.",
+          "Make the tool answer sooner: start the work and return a job id to poll with a "
+          "second tool, or cut the work down."),
+    Cause("unreachable", "MCP server unreachable from OpenAI",
+          "OpenAI connects from its own servers: localhost, private addresses, VPN-only hosts "
+          "and firewalled ports cannot be reached.",
+          "Serve the MCP endpoint on a public HTTPS URL; `mcptui probe` shows whether it answers "
+          "from here, which is necessary but not sufficient."),
+    Cause("host_header_421", "Host header refused (421) behind a tunnel or proxy",
+          "The server's DNS-rebinding protection rejects a Host header it does not expect, "
+          "such as a tunnel's public host name, with HTTP 421.",
+          "Add the public host to the server's allowed hosts (transport security settings), or "
+          "turn DNS-rebinding protection off where a proxy already guards the server."),
+    Cause("auth", "Authentication refused (401/403)",
+          "The MCP server refused OpenAI's request: the token is missing, wrong or expired.",
+          "Send the token in the tool's `headers` or `authorization` field and check that the "
+          "server accepts it (`mcptui probe` sends the same headers)."),
+    Cause("tool_list_failure", "Tool listing failed",
+          "OpenAI could not list the server's tools, so the request failed before the model "
+          "ran (usually an HTTP 424 on the POST itself).",
+          "Probe the server (`mcptui probe`): check that it is reachable, accepts the token, "
+          "and serves the path (/mcp for streamable HTTP, /sse for SSE)."),
+    Cause("background_bare_failure", "Background run failed without the MCP error",
+          "With background: true, an MCP failure can end the response in a bare "
+          "response.failed whose error names no tool.",
+          "Run the same request in the foreground (streaming) to see the mcp_call's own "
+          "error, and probe the MCP server."),
+    Cause("session_terminated", "MCP session lost",
+          "A stateful server forgot the session between OpenAI's requests (restart, several "
+          "instances behind a load balancer, session timeout).",
+          "Run the server stateless (e.g. stateless_http=True) or keep sessions on one "
+          "long-lived instance."),
+    Cause("protocol_error", "The server answered with a JSON-RPC error",
+          "The server rejected the call itself, e.g. -32602 for arguments that do not fit the "
+          "input schema, or -32601 for an unknown method.",
+          "Compare the recorded arguments with the tool's input schema; read the error "
+          "message."),
+    Cause("tool_error", "The tool reported an error",
+          "The tool ran and returned isError: true. This is the tool's own failure, and its "
+          "message is in the error content.",
+          "Read the tool's message; the MCP plumbing worked."),
+)}
+
+
+@dataclass(frozen=True, slots=True)
+class LikelyCause:
+    cause: Cause
+    confidence: Confidence
+    evidence: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cause": self.cause.key, "title": self.cause.title,
+                "confidence": self.confidence, "evidence": list(self.evidence),
+                "why": self.cause.why, "fix": self.cause.fix}
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeEvidence:
+    """What a direct probe of the tool showed (see `tui.probe`), reduced to what matching
+    needs, so that this module stays free of the MCP client."""
+
+    kind: str | None
+    """The probe's classification: `missing_structured_content`, `timeout`, `refused`,
+    `http_401`, ... (None: the call worked)."""
+    message: str
+    reachable: bool = True
+    credentials_missing: bool = False
+    """The probe ran without the request's credentials (a recording keeps none), so a refusal
+    proves little."""
+
+
+@dataclass
+class _Matches:
+    found: dict[str, LikelyCause] = field(default_factory=dict)
+
+    def add(self, key: str, confidence: Confidence, *evidence: str) -> None:
+        old = self.found.get(key)
+        if old is not None:
+            if CONFIDENCE_RANK[old.confidence] < CONFIDENCE_RANK[confidence]:
+                confidence = old.confidence
+            evidence = old.evidence + tuple(e for e in evidence if e not in old.evidence)
+        self.found[key] = LikelyCause(CAUSES[key], confidence, tuple(evidence))
+
+    def ranked(self) -> list[LikelyCause]:
+        return sorted(self.found.values(), key=lambda c: CONFIDENCE_RANK[c.confidence])
+
+
+PROBE_KINDS: dict[str, str] = {
+    "missing_structured_content": "output_schema_without_structured_content",
+    "invalid_structured_content": "invalid_structured_content",
+    "invalid_content": "invalid_content",
+    "timeout": "timeout",
+    "connection_lost": "session_terminated",
+    "session_terminated": "session_terminated",
+    "protocol_error": "protocol_error",
+    "tool_error": "tool_error",
+    "refused": "unreachable",
+    "connect_error": "unreachable",
+    "closed": "unreachable",
+    "http_401": "auth",
+    "http_403": "auth",
+    "http_404": "unreachable",
+    "http_421": "host_header_421",
+}
+"""Probe classifications (`tui.probe`, `tui.mcpclient`) and the cause each one confirms."""
+
+
+def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *,
+                tool_seconds: float | None = None, server_url: str | None = None,
+                probe: ProbeEvidence | None = None) -> list[LikelyCause]:
+    """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first."""
+    if not item.failed:
+        return []
+    matches = _Matches()
+    if probe is not None:
+        _from_probe(matches, probe, reached=_listed_by_same_server(resp, item))
+    if item.type == "mcp_list_tools":
+        matches.add("tool_list_failure", "confirmed",
+                    f"mcp_list_tools failed: {describe_error(item.error) or item.status}")
+        _from_text(matches, describe_error(item.error), server_url)
+        return matches.ranked()
+    error = item.error
+    text = describe_error(error)
+    kind = error.get("type") if isinstance(error, dict) else None
+    if kind == "mcp_tool_execution_error":
+        matches.add("tool_error", "confirmed", f"the tool returned isError: {text}")
+    elif kind == "mcp_protocol_error":
+        if "session" in text.lower():
+            matches.add("session_terminated", "likely", f"the server said: {text}")
+        else:
+            matches.add("protocol_error", "confirmed", f"JSON-RPC error: {text}")
+    elif _is_taskgroup(error):
+        _taskgroup(matches, resp, item, tool_seconds, server_url)
+    else:
+        _from_text(matches, text, server_url)
+        if tool_seconds is not None and tool_seconds >= LIKELY_TIMEOUT:
+            matches.add("timeout", "likely", f"the call failed after {tool_seconds:.1f} s")
+    return matches.ranked()
+
+
+def response_causes(resp: ResponseState, events: Sequence[Event], *,
+                    request: dict[str, Any] | None = None) -> list[LikelyCause]:
+    """Likely causes of a failed request or response that no failed item explains."""
+    matches = _Matches()
+    for index in resp.error_events:
+        raw = events[index].raw
+        text = str(raw.get("message") or describe_error(raw.get("body") or raw))
+        if "tool list" in text.lower() or "retrieving tool" in text.lower():
+            matches.add("tool_list_failure", "confirmed", f"the API said: {text}")
+            _from_text(matches, text, None)
+    if resp.status == "failed" and not any(item.failed for item in resp.items):
+        background = resp.background or bool((request or {}).get("background"))
+        mcp_tools = any(isinstance(t, dict) and t.get("type") == "mcp"
+                        for t in list(resp.tools) + list((request or {}).get("tools") or []))
+        if background and mcp_tools:
+            error = describe_error(resp.error) or "no error details"
+            matches.add("background_bare_failure", "likely",
+                        f"background response with MCP tools failed: {error}",
+                        "no mcp_call in it failed with an error of its own")
+    return matches.ranked()
+
+
+def _is_taskgroup(error: Any) -> bool:
+    text = describe_error(error)
+    return "TaskGroup" in text or (isinstance(error, dict) and error.get("code") == 424)
+
+
+def _taskgroup(matches: _Matches, resp: ResponseState, item: ItemState,
+               tool_seconds: float | None, server_url: str | None) -> None:
+    """The opaque 424: an exception escaped OpenAI's MCP client. Narrow it down."""
+    listed = _listed_by_same_server(resp, item)
+    if tool_seconds is not None and tool_seconds >= LIKELY_TIMEOUT:
+        matches.add("timeout", "likely",
+                    f"the call failed {tool_seconds:.1f} s after its arguments were sent: "
+                    "about OpenAI's ~60 s limit")
+        return
+    quick = (f"the call failed {tool_seconds:.2f} s after its arguments were sent: too soon "
+             "for a timeout" if tool_seconds is not None and tool_seconds < QUICK_FAILURE
+             else None)
+    if listed or quick:
+        reachable = ("the same server listed its tools in this response, so it was reachable"
+                     if listed else None)
+        evidence = [e for e in (quick, reachable) if e]
+        matches.add("output_schema_without_structured_content", "likely", *evidence,
+                    "the most common cause of this 424 when the server is reachable and "
+                    "answers quickly; `mcptui probe` confirms it")
+        matches.add("invalid_structured_content", "possible")
+        matches.add("invalid_content", "possible")
+        matches.add("session_terminated", "possible")
+    else:
+        matches.add("output_schema_without_structured_content", "possible")
+        matches.add("timeout", "possible",
+                    "no timing in this source to rule it out")
+    if not listed:
+        _private_url(matches, server_url)
+
+
+def _listed_by_same_server(resp: ResponseState, item: ItemState) -> bool:
+    return any(other.type == "mcp_list_tools" and not other.failed
+               and other.server_label == item.server_label for other in resp.items)
+
+
+_STATUS = re.compile(r"\b(401|403|404|421)\b")
+
+
+def _from_text(matches: _Matches, text: str, server_url: str | None) -> None:
+    """Causes an error text names by itself: status codes, timeouts, lost sessions."""
+    lower = text.lower()
+    status = _STATUS.search(text)
+    code = status.group(1) if status else None
+    if code in ("401", "403") or "unauthorized" in lower or "forbidden" in lower:
+        matches.add("auth", "likely", f"the error mentions HTTP {code or '401/403'}: {text}")
+    if code == "421" or "misdirected" in lower:
+        matches.add("host_header_421", "likely", f"the error mentions HTTP 421: {text}")
+    if code == "404":
+        matches.add("unreachable", "possible", f"HTTP 404: wrong URL path? {text}")
+    if "timed out" in lower or "timeout" in lower:
+        matches.add("timeout", "likely", f"the error says: {text}")
+    if "session terminated" in lower:
+        matches.add("session_terminated", "likely", f"the error says: {text}")
+    if any(word in lower for word in ("connect", "refused", "resolve", "unreachable")):
+        matches.add("unreachable", "likely", f"the error says: {text}")
+    _private_url(matches, server_url)
+
+
+def _private_url(matches: _Matches, server_url: str | None) -> None:
+    host = urlsplit(server_url or "").hostname
+    if host and _is_private(host):
+        matches.add("unreachable", "likely",
+                    f"server_url host {host} is not reachable from OpenAI's servers")
+
+
+def _is_private(host: str) -> bool:
+    if host == "localhost" or host.endswith((".local", ".internal", ".localhost")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
+def _from_probe(matches: _Matches, probe: ProbeEvidence, *, reached: bool) -> None:
+    """A call's outcome confirms its cause. A failed connection from this machine says less:
+    OpenAI connects from elsewhere, and a recording's probe goes without its credentials."""
+    kind = probe.kind
+    if kind is None:
+        return
+    key = PROBE_KINDS.get(kind) or ("unreachable" if kind.startswith("http_") else None)
+    if key is None:
+        return
+    if probe.reachable or key == "host_header_421":
+        matches.add(key, "confirmed", f"probe: {probe.message}")
+    elif key == "auth" and probe.credentials_missing:
+        matches.add(key, "possible", f"probe: {probe.message} (sent without the recording's "
+                    "redacted credentials, so this proves little)")
+    elif reached:
+        matches.add(key, "possible", f"probe from this machine: {probe.message}; but OpenAI "
+                    "reached the server in this response")
+    else:
+        matches.add(key, "likely", f"probe from this machine: {probe.message}")

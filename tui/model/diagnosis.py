@@ -1,0 +1,107 @@
+"""Everything mcptui can say about a stream beyond what it contains: conformance findings,
+timing, and the likely cause of each failure. One pass, shared by `inspect` and the app."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui.model.causes import LikelyCause, ProbeEvidence, item_causes, response_causes
+from tui.model.conformance import check_stream
+from tui.model.events import Event
+from tui.model.findings import Finding, ordered
+from tui.model.state import SessionState
+from tui.model.timeline import Timeline
+from tui.model.timing import TimingReport, timing_report
+
+ItemKey = tuple[int, int]
+"""(response key, item key)."""
+
+
+@dataclass
+class Diagnosis:
+    findings: list[Finding]
+    timing: TimingReport
+    item_causes: dict[ItemKey, list[LikelyCause]] = field(default_factory=dict)
+    response_causes: dict[int, list[LikelyCause]] = field(default_factory=dict)
+    by_event: dict[int, list[Finding]] = field(default_factory=dict)
+    """Findings keyed by the timeline index of the event they concern."""
+    by_item: dict[ItemKey, list[Finding]] = field(default_factory=dict)
+    _indexes: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for finding in self.findings:
+            if finding.event_index is not None:
+                self.by_event.setdefault(finding.event_index, []).append(finding)
+            if finding.response_key is not None and finding.item_key is not None:
+                self.by_item.setdefault((finding.response_key, finding.item_key),
+                                        []).append(finding)
+        self._indexes = sorted(self.by_event)
+
+    def in_span(self, first: int, last: int, item: ItemKey | None = None) -> list[Finding]:
+        """Findings on events first..last (a coalesced run), of one item when given."""
+        found: list[Finding] = []
+        for index in self._indexes[bisect_left(self._indexes, first):
+                                   bisect_right(self._indexes, last)]:
+            found += [f for f in self.by_event[index]
+                      if item is None or (f.response_key, f.item_key) == item]
+        return found
+
+    def causes(self, response_key: int, item_key: int | None = None) -> list[LikelyCause]:
+        if item_key is None:
+            return self.response_causes.get(response_key, [])
+        return self.item_causes.get((response_key, item_key), [])
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+
+def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = True,
+             request: dict[str, Any] | None = None,
+             probes: Mapping[ItemKey, ProbeEvidence] | None = None) -> Diagnosis:
+    """Diagnose a folded stream. `state` is the reducer's state after every event in
+    `events`; `request` (a recording's header) supplies server URLs the stream may not echo;
+    `probes` holds what probing failed items showed."""
+    timing = timing_report(state, events)
+    findings = ordered([*check_stream(events, state, complete=complete), *timing.findings])
+    tool_seconds = {(t.response_key, t.item_key): t.tool_seconds for t in timing.items}
+    diagnosis = Diagnosis(findings, timing)
+    for resp in state.responses:
+        urls = server_urls(resp.tools, (request or {}).get("tools"))
+        for item in resp.items:
+            if not item.failed or item.type not in ("mcp_call", "mcp_list_tools"):
+                continue
+            key = (resp.key, item.key)
+            found = item_causes(resp, item, events, tool_seconds=tool_seconds.get(key),
+                                server_url=urls.get(item.server_label or ""),
+                                probe=(probes or {}).get(key))
+            if found:
+                diagnosis.item_causes[key] = found
+        found = response_causes(resp, events, request=request)
+        if found:
+            diagnosis.response_causes[resp.key] = found
+    return diagnosis
+
+
+def diagnose_events(events: Sequence[Event], snapshots: Sequence[dict[str, Any]] = (),
+                    **options: Any) -> Diagnosis:
+    """Fold `events` on a timeline of their own, then diagnose: safe to run in a thread
+    while the app's own timeline keeps stepping."""
+    timeline = Timeline(events, snapshots)
+    timeline.seek_end()
+    return diagnose(timeline.events, timeline.state, **options)
+
+
+def server_urls(*tool_lists: Any) -> dict[str, str]:
+    """server_label → server_url from `mcp` tool entries (the response's echo or a request)."""
+    urls: dict[str, str] = {}
+    for tools in tool_lists:
+        for tool in tools or ():
+            if isinstance(tool, dict) and tool.get("type") == "mcp":
+                label, url = tool.get("server_label"), tool.get("server_url")
+                if isinstance(label, str) and isinstance(url, str):
+                    urls.setdefault(label, url)
+    return urls

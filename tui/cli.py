@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from tui.session import Session
     from tui.sources.live import LiveRun
 
-COMMANDS = ("inspect", "replay", "run", "attach", "emulate", "demo-server", "demo")
+COMMANDS = ("inspect", "replay", "run", "attach", "probe", "emulate", "demo-server", "demo")
 EMULATOR_PORT = 8787
 DEMO_SERVER_PORT = 8765
 
@@ -28,11 +28,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     inspect = commands.add_parser(
         "inspect", help="summarise recordings or stream dumps: items, statuses, failures",
-        description="Summarise stream dumps. Exit 0: no failure; 1: a failure is present; "
-                    "2: nothing usable could be read.")
+        description="Summarise stream dumps: items, failures with their likely causes, "
+                    "timing, and conformance findings (each event checked against the installed "
+                    "openai SDK's types). Exit 0: no failure; 1: a failure is present (with "
+                    "--strict, also any error-level finding); 2: nothing usable could be read.")
     inspect.add_argument("files", nargs="+", metavar="FILE",
                          help="a recording or dump; - for stdin")
     inspect.add_argument("--json", action="store_true", help="print a JSON summary instead")
+    inspect.add_argument("--strict", action="store_true",
+                         help="exit 1 on any error-level conformance finding too")
 
     replay = commands.add_parser(
         "replay", help="open a recording or dump in the inspector and replay it",
@@ -63,6 +67,33 @@ def build_parser() -> argparse.ArgumentParser:
     attach.add_argument("--after", type=int, default=None, metavar="N",
                         help="start after sequence number N (default: from the start)")
     add_live_options(attach)
+
+    probe = commands.add_parser(
+        "probe", help="connect to a request's MCP servers from here, call tools, check answers",
+        description="For each mcp tool in REQUEST.json, connect to its server_url with the "
+                    "real mcp client and the request's headers, list the tools (as "
+                    "allowed_tools filters them) and check their schemas, then call tools: "
+                    "the failed mcp_calls of --recording with their recorded arguments, or "
+                    "--tool NAME with --args. Each answer is checked the way OpenAI's MCP "
+                    "client checks it (structuredContent against outputSchema, content "
+                    "block types, isError, size, time). Exit 0: everything checks out; 1: a "
+                    "problem was found (a server unreachable, a call failed, an error-level "
+                    "check); 2: could not run (bad request file or options, no mcp tools).")
+    probe.add_argument("request", metavar="REQUEST.json")
+    probe.add_argument("--recording", metavar="FILE",
+                       help="re-run the failed mcp_calls of this recording (any format "
+                            "inspect reads); with --tool, only that tool's")
+    probe.add_argument("--tool", metavar="NAME",
+                       help="call this tool on every server that offers it")
+    probe.add_argument("--args", metavar="JSON",
+                       help="the --tool call's arguments, a JSON object (default {})")
+    probe.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                       help="seconds to wait for connecting and for each call (default 60, "
+                            "about where OpenAI gives up)")
+    probe.add_argument("--transport", choices=("sse", "streamable_http"),
+                       help="force the transport (default: SSE for URLs ending in /sse, "
+                            "else streamable HTTP)")
+    probe.add_argument("--json", action="store_true", help="print a JSON report instead")
 
     emulate = commands.add_parser(
         "emulate", help="run a local Responses API emulator (no API key, no model)",
@@ -127,11 +158,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     args = build_parser().parse_args(argv)
     if args.command == "inspect":
-        return run_inspect(args.files, as_json=args.json)
+        return run_inspect(args.files, as_json=args.json, strict=args.strict)
     if args.command == "replay":
         return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step)
     if args.command in ("run", "attach"):
         return run_request(args)
+    if args.command == "probe":
+        return run_probe(args)
     if args.command == "emulate":
         return run_emulate(args.host, args.port, args.tool_timeout)
     if args.command == "demo-server":
@@ -261,6 +294,75 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
     return 0
 
 
+def run_probe(args: argparse.Namespace) -> int:
+    """`mcptui probe`: option and file errors are one line on stderr and exit 2."""
+    import json
+
+    from tui.sources.request_file import RequestFileError, load_request
+
+    def refuse(message: str) -> int:
+        print(f"mcptui: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        request = load_request(args.request)
+    except RequestFileError as exc:
+        return refuse(str(exc))
+    if not args.timeout > 0:
+        return refuse("--timeout must be greater than 0")
+    arguments = None
+    if args.args is not None:
+        if args.tool is None:
+            return refuse("--args needs --tool NAME (the tool to call with them)")
+        try:
+            arguments = json.loads(args.args)
+        except ValueError as exc:
+            return refuse(f"--args is not valid JSON: {exc}")
+        if not isinstance(arguments, dict):
+            return refuse(f"--args must be a JSON object, not {type(arguments).__name__}")
+    recording = None
+    if args.recording is not None:
+        from tui.importers import load_path
+
+        recording = load_path(args.recording)
+        if not recording.usable:
+            problems = "; ".join(str(p) for p in recording.problems[:3]) or "no events"
+            return refuse(f"cannot use the recording {args.recording}: {problems}")
+    return print_probe(request, args, recording, arguments)
+
+
+def print_probe(request: dict[str, Any], args: argparse.Namespace, recording: Any,
+                arguments: dict[str, Any] | None) -> int:
+    import asyncio
+    import json
+
+    from rich.console import Console
+
+    from tui.probe import probe
+    from tui.probe_view import render
+
+    def progress(line: str) -> None:
+        print(f"mcptui: {line}", file=sys.stderr, flush=True)
+
+    try:
+        report = asyncio.run(probe(request, recording=recording, tool=args.tool,
+                                   arguments=arguments, timeout=args.timeout,
+                                   transport=args.transport,
+                                   on_progress=None if args.json else progress))
+    except KeyboardInterrupt:
+        print("mcptui: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    elif report.exit_code == 2:  # nothing was probed: say why, like the other refusals
+        for problem in report.problems:
+            print(f"mcptui: {problem}", file=sys.stderr)
+    else:
+        Console(highlight=False, width=None if sys.stdout.isatty() else 1000).print(
+            render(report))
+    return report.exit_code
+
+
 def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:
     from tui.sources.replay import open_session
 
@@ -278,7 +380,7 @@ def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:
     return 0
 
 
-def run_inspect(paths: Sequence[str], *, as_json: bool) -> int:
+def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) -> int:
     from rich.console import Console
 
     from tui.importers import load_path
@@ -292,7 +394,7 @@ def run_inspect(paths: Sequence[str], *, as_json: bool) -> int:
     else:
         for inspection in inspections:
             console.print(render(inspection))
-    code = exit_code(inspections)
+    code = exit_code(inspections, strict=strict)
     if code == 2 and not as_json:
         Console(stderr=True).print("mcptui: nothing usable could be read", style="bold red",
                                    highlight=False)

@@ -3,6 +3,8 @@
 `McpLink` connects with the real `mcp` client (streamable HTTP or SSE), lists tools and calls them,
 and `McpLink.call` maps every outcome onto the `mcp_call.error` shapes OpenAI reports (protocol.md
 §2), keeping the real cause beside the opaque "424: unhandled errors in a TaskGroup" OpenAI shows.
+Both the call outcomes and the connection failures carry a `kind`, so programs (`tui.probe`, the
+likely-cause rules) can act on the cause without parsing messages.
 
 The connection lives in a background task of the link's own task group, and that task catches
 whatever the transport raises. With `async with` directly around the `mcp` transports instead, a
@@ -19,7 +21,7 @@ import math
 import time
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -103,12 +105,29 @@ def request_headers(headers: Mapping[str, Any] | None,
     return out
 
 
+UnavailableKind = Literal["refused", "http_401", "http_403", "http_404", "http_421",
+                          "http_error", "timeout", "closed", "connect_error", "protocol_error",
+                          "other"]
+"""Why a server could not be used, for programs (the probe's exit code, --json)."""
+
+CallKind = Literal["missing_structured_content", "invalid_structured_content", "invalid_content",
+                   "timeout", "connection_lost", "session_terminated", "protocol_error",
+                   "tool_error", "unexpected"]
+"""What went wrong in a tools/call, for programs; None when it succeeded."""
+
+MISSING_STRUCTURED = "has an output schema but did not return structured content"
+INVALID_STRUCTURED = "Invalid structured content returned by tool"
+"""The texts of the RuntimeErrors the mcp SDK's `call_tool` raises for an outputSchema breach
+(mcp 2.3, `ClientSession.validate_tool_result`): the only way to tell them apart."""
+
+
 class McpUnavailable(Exception):
     """Connecting, initializing or listing tools failed; the message says why in plain words."""
 
-    def __init__(self, message: str, cause: str) -> None:
+    def __init__(self, message: str, cause: str, kind: UnavailableKind = "other") -> None:
         super().__init__(message)
         self.cause = cause
+        self.kind: UnavailableKind = kind
 
 
 @dataclass
@@ -124,6 +143,11 @@ class CallOutcome:
     result: Any | None
     """The CallToolResult, when the server's answer could be parsed."""
     seconds: float
+    kind: CallKind | None = None
+    """What went wrong, classified (see `CallKind`); None on success."""
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
+    """The real exception behind the error, unwrapped from groups (e.g. the pydantic
+    ValidationError that names a bad content block), when one was raised."""
 
     @property
     def ok(self) -> bool:
@@ -194,7 +218,8 @@ class McpLink:
             if waited.cancelled_caught:
                 raise McpUnavailable(
                     f"{self._where()} did not finish connecting within {self.timeout:g} s",
-                    f"TimeoutError: connect and initialize took longer than {self.timeout:g} s")
+                    f"TimeoutError: connect and initialize took longer than {self.timeout:g} s",
+                    "timeout")
             if self._failure is not None:
                 raise self._unavailable("connect to", self._failure)
         except BaseException:
@@ -307,38 +332,52 @@ class McpLink:
         started = time.monotonic()
 
         def done(output: str | None, error: dict[str, Any] | str | None, cause: str | None,
-                 result: Any = None) -> CallOutcome:
+                 kind: CallKind | None, result: Any = None,
+                 exception: BaseException | None = None) -> CallOutcome:
             return CallOutcome(output=output, error=error, cause=cause, result=result,
-                               seconds=time.monotonic() - started)
+                               seconds=time.monotonic() - started, kind=kind,
+                               exception=exception)
 
         session = self._session
         if session is None or self._lost is not None:
-            return done(None, dict(TASKGROUP_424), self._lost or self._closed_cause(_closed()))
+            cause = self._lost or self._closed_cause(_closed())
+            return done(None, dict(TASKGROUP_424), cause, _lost_kind(cause))
+        http_error = self._http_error
         marker = _current_link.set(self)  # requests are sent in the caller's context
         try:
             with anyio.fail_after(_finite(timeout) + CALL_GRACE):
                 result = await session.call_tool(name, arguments, read_timeout_seconds=timeout)
         except MCPError as exc:
+            ended = self._http_error is not http_error and self._http_error is not None and (
+                self._http_error.status_code == 404)
             if exc.code == mcp.types.REQUEST_TIMEOUT:
                 return done(None, dict(TASKGROUP_424),
-                            f"{describe_exception(exc)} (no answer within {timeout:g} s)")
+                            f"{describe_exception(exc)} (no answer within {timeout:g} s)",
+                            "timeout", exception=exc)
             if exc.code == mcp.types.CONNECTION_CLOSED:
-                return done(None, dict(TASKGROUP_424), await self._connection_lost(exc))
+                cause = await self._connection_lost(exc)
+                kind = "session_terminated" if ended else _lost_kind(cause)
+                return done(None, dict(TASKGROUP_424), cause, kind, exception=exc)
+            cause = describe_exception(exc)
+            kind = "session_terminated" if ended or _terminated(cause) else "protocol_error"
             return done(None, {"type": "mcp_protocol_error", "code": exc.code,
-                               "message": exc.message}, describe_exception(exc))
-        except TimeoutError:
+                               "message": exc.message}, cause, kind, exception=exc)
+        except TimeoutError as exc:
             return done(None, dict(TASKGROUP_424),
-                        f"TimeoutError: no answer to tools/call {name!r} within {timeout:g} s")
+                        f"TimeoutError: no answer to tools/call {name!r} within {timeout:g} s",
+                        "timeout", exception=exc)
         except Exception as exc:
-            return done(None, dict(TASKGROUP_424), describe_exception(exc))
+            real = ungroup(exc)
+            return done(None, dict(TASKGROUP_424), describe_exception(exc), _raised_kind(real),
+                        exception=real)
         finally:
             _current_link.reset(marker)
         if result.is_error:
             content = [block.model_dump(by_alias=True, mode="json", exclude_none=True)
                        for block in result.content]
             return done(None, {"type": "mcp_tool_execution_error", "content": content},
-                        f"tool reported an error: {output_text(result)}", result)
-        return done(output_text(result), None, None, result)
+                        f"tool reported an error: {output_text(result)}", "tool_error", result)
+        return done(output_text(result), None, None, None, result)
 
     # -- diagnosis -------------------------------------------------------------------------
 
@@ -369,11 +408,14 @@ class McpLink:
         root = root_cause(real)
         target = urlsplit(self.url).netloc or self.url
         status = self._status(real)
+        kind: UnavailableKind = "other"
         if isinstance(root, ConnectionRefusedError):
             message = f"connection refused by {target}: is the MCP server running there?"
+            kind = "refused"
         elif status is not None:
             code, reason = status
             message = f"{self._where()} answered HTTP {code} {reason}".rstrip()
+            kind = _HTTP_KINDS.get(code, "http_error")
             if code in (401, 403):
                 message += ": check the token (headers / authorization)"
             elif code == 404:
@@ -385,16 +427,20 @@ class McpLink:
         elif isinstance(real, MCPError) and real.code == mcp.types.CONNECTION_CLOSED:
             message = f"{self._where()} closed the connection"
             cause = self._closed_cause(real)
+            kind = "closed"
         elif isinstance(real, TimeoutError | httpx2.TimeoutException) or (
                 isinstance(real, MCPError) and real.code == mcp.types.REQUEST_TIMEOUT):
             message = f"{self._where()} did not answer within {self.timeout:g} s"
+            kind = "timeout"
         elif isinstance(real, httpx2.ConnectError):
             message = f"cannot connect to {target}: {cause}"
+            kind = "connect_error"
         elif isinstance(real, MCPError):
             message = f"{self._where()} answered JSON-RPC error {real.code}: {real.message}"
+            kind = "protocol_error"
         else:
             message = f"cannot {doing} {self._where()}: {cause}"
-        return McpUnavailable(message, cause)
+        return McpUnavailable(message, cause, kind)
 
     def _status(self, exc: BaseException) -> tuple[int, str] | None:
         if isinstance(exc, httpx2.HTTPStatusError):
@@ -402,6 +448,32 @@ class McpLink:
         if self._http_error is not None and isinstance(exc, MCPError):
             return self._http_error.status_code, self._http_error.reason_phrase
         return None
+
+
+_HTTP_KINDS: dict[int, UnavailableKind] = {
+    401: "http_401", 403: "http_403", 404: "http_404", 421: "http_421"}
+
+
+def _terminated(cause: str) -> bool:
+    """The streamable HTTP client's words for a 404 on a stateful session."""
+    return "session terminated" in cause.lower()
+
+
+def _lost_kind(cause: str) -> CallKind:
+    return "session_terminated" if _terminated(cause) else "connection_lost"
+
+
+def _raised_kind(exc: BaseException) -> CallKind:
+    """Classify what `call_tool` raised besides MCPError: the SDK's own result checks."""
+    if isinstance(exc, pydantic.ValidationError):
+        return "invalid_content"
+    if isinstance(exc, RuntimeError):
+        text = str(exc)
+        if MISSING_STRUCTURED in text:
+            return "missing_structured_content"
+        if INVALID_STRUCTURED in text:
+            return "invalid_structured_content"
+    return "unexpected"
 
 
 def _closed() -> MCPError:

@@ -1,4 +1,5 @@
-"""`mcptui inspect`: a Rich tree per response, a Failures section, and the `--json` form.
+"""`mcptui inspect`: a Rich tree per response, Failures with their likely causes, a Timing
+table, a Findings section, and the `--json` form.
 
 Every string from the stream goes into `rich.text.Text` as plain text (never markup) after
 `visible()`, so markup and escape sequences in event content show literally.
@@ -12,13 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from tui.model.causes import LikelyCause
+from tui.model.diagnosis import Diagnosis, diagnose
+from tui.model.findings import Finding, count_by_severity, suggestion_label
 from tui.model.state import ItemState, ResponseState
 from tui.model.summary import Failure, failures, response_failures, response_json
 from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
+from tui.model.timing import TimingReport, bar_span
 from tui.recording import Loaded, Problem
 from tui.styles import STATUS_MARK, seconds, status_text
 
@@ -31,19 +37,37 @@ class Inspection:
 
     loaded: Loaded
     timeline: Timeline
+    diagnosis: Diagnosis
     failures: list[Failure] = field(default_factory=list)
 
     @classmethod
     def of(cls, loaded: Loaded) -> Inspection:
         timeline = Timeline(loaded.events, loaded.snapshots)
         timeline.seek_end()
-        return cls(loaded, timeline, failures(timeline.state, timeline.events))
+        request = (loaded.header or {}).get("request")
+        diagnosis = diagnose(timeline.events, timeline.state,
+                             request=request if isinstance(request, dict) else None)
+        return cls(loaded, timeline, diagnosis, failures(timeline.state, timeline.events))
+
+    def causes_of(self, failure: Failure) -> list[LikelyCause]:
+        if failure.response_key is None:
+            return []
+        if failure.item_key is not None:
+            return self.diagnosis.causes(failure.response_key, failure.item_key)
+        if failure.type in ("mcp_call", "mcp_list_tools"):
+            return []
+        return self.diagnosis.causes(failure.response_key)
 
 
-def exit_code(inspections: Sequence[Inspection]) -> int:
+def exit_code(inspections: Sequence[Inspection], *, strict: bool = False) -> int:
+    """0 clean, 1 a failure (or with `strict`, an error-level finding), 2 nothing usable."""
     if not any(i.loaded.usable for i in inspections):
         return EXIT_UNUSABLE
-    return EXIT_FAILURE if any(i.failures for i in inspections) else EXIT_CLEAN
+    if any(i.failures for i in inspections):
+        return EXIT_FAILURE
+    if strict and any(i.diagnosis.errors for i in inspections):
+        return EXIT_FAILURE
+    return EXIT_CLEAN
 
 
 def to_json(inspections: Sequence[Inspection]) -> dict[str, Any]:
@@ -51,9 +75,28 @@ def to_json(inspections: Sequence[Inspection]) -> dict[str, Any]:
         "files": [{"path": i.loaded.source, "format": i.loaded.format,
                    "events": len(i.loaded.events)} for i in inspections],
         "responses": [response_json(r) for i in inspections for r in i.timeline.state.responses],
-        "failures": [f.as_json() for i in inspections for f in i.failures],
+        "failures": [{**f.as_json(), "likely_causes": [c.as_json() for c in i.causes_of(f)]}
+                     for i in inspections for f in i.failures],
+        "findings": [{"file": i.loaded.source, **f.as_json()}
+                     for i in inspections for f in i.diagnosis.findings],
+        "timing": [timing_json(i.diagnosis.timing, i.loaded.source) for i in inspections],
         "problems": [{"file": i.loaded.source, "line": p.line, "message": p.message}
                      for i in inspections for p in i.loaded.problems],
+    }
+
+
+def timing_json(report: TimingReport, source: str | None) -> dict[str, Any]:
+    return {
+        "file": source,
+        "has_timing": report.has_timing,
+        "start_s": report.start,
+        "end_s": report.end,
+        "items": [{"response_key": t.response_key, "item_key": t.item_key,
+                   "output_index": t.output_index, "type": t.type, "name": t.name,
+                   "status": t.status, "start_s": t.start, "end_s": t.end,
+                   "duration_s": t.duration, "tool_s": t.tool_seconds} for t in report.items],
+        "gaps": [{"after_event": g.after_index, "before_event": g.before_index,
+                  "seconds": g.seconds} for g in report.gaps],
     }
 
 
@@ -71,7 +114,11 @@ def render(inspection: Inspection) -> RenderableType:
     for resp in inspection.timeline.state.responses:
         parts.append(response_tree(resp, inspection))
     if inspection.failures:
-        parts.append(failures_section(inspection.failures))
+        parts.append(failures_section(inspection))
+    if inspection.diagnosis.timing.has_timing and inspection.diagnosis.timing.items:
+        parts.append(timing_section(inspection.diagnosis.timing))
+    if inspection.diagnosis.findings:
+        parts.append(findings_section(inspection.diagnosis.findings))
     if loaded.problems:
         parts.append(problems_section(loaded.problems))
     return Group(*parts)
@@ -134,7 +181,8 @@ def item_node(parent: Tree, item: ItemState) -> None:
         node.add(Text.assemble(("text ", "dim"), one_line(item.text, 200)))
 
 
-def failures_section(found: Sequence[Failure]) -> RenderableType:
+def failures_section(inspection: Inspection) -> RenderableType:
+    found = inspection.failures
     tree = Tree(Text(f"Failures ({len(found)})", style="bold red"), guide_style="red")
     for failure in found:
         line = Text("✗ ", "bold red")
@@ -145,8 +193,84 @@ def failures_section(found: Sequence[Failure]) -> RenderableType:
         where = " ".join(x for x in (failure.response_id, failure.item_id) if x)
         if where:
             line.append(f"  ({visible(where)})", "dim")
-        tree.add(line)
+        add_causes(tree.add(line), inspection.causes_of(failure))
     return tree
+
+
+def add_causes(parent: Tree, causes: Sequence[LikelyCause]) -> None:
+    """Confirmed and likely causes with their evidence and what to try, then one line naming
+    the causes that are merely possible."""
+    possible = [c for c in causes if c.confidence == "possible"]
+    for cause in causes:
+        if cause.confidence == "possible" and len(possible) < len(causes):
+            continue
+        node = parent.add(Text.assemble((f"{cause.confidence} cause: ", "dim"),
+                                        (cause.cause.title, "bold yellow")))
+        for evidence in cause.evidence:
+            node.add(Text.assemble(("evidence ", "dim"), one_line(evidence, 400)))
+        node.add(Text.assemble(("try ", "dim"), cause.cause.fix))
+    if possible and len(possible) < len(causes):
+        parent.add(Text.assemble(("also possible: ", "dim"),
+                                 ", ".join(c.cause.title for c in possible)))
+
+
+TIMING_BAR_WIDTH = 24
+
+
+def timing_section(report: TimingReport) -> RenderableType:
+    """One row per item: when it started, how long it took, the tool's own time, a bar."""
+    table = Table(title=Text("Timing", style="bold"), title_justify="left", box=None,
+                  padding=(0, 1), show_edge=False)
+    for name, justify in (("item", "left"), ("status", "left"), ("start", "right"),
+                          ("duration", "right"), ("tool", "right"), ("", "left")):
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    axis_start, axis_end = report.start or 0.0, report.end or 0.0
+    for row in report.items:
+        label = f"#{'?' if row.output_index is None else row.output_index} {row.type}"
+        if row.name:
+            label += f" {row.name}"
+        bar = Text()
+        if row.start is not None and row.end is not None:
+            offset, length = bar_span(row.start, row.end, axis_start, axis_end,
+                                      TIMING_BAR_WIDTH)
+            bar.append(" " * offset)
+            bar.append("█" * length, "red" if row.failed else "green")
+        table.add_row(Text(one_line(label, 40)), marked_status(row.status),
+                      seconds(None if row.start is None else row.start - axis_start),
+                      seconds(row.duration), seconds(row.tool_seconds), bar)
+    return table
+
+
+def findings_section(found: Sequence[Finding]) -> RenderableType:
+    """Findings, identical ones folded into one line with a count."""
+    counts = count_by_severity(found)
+    summary = ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in counts.items() if n)
+    style = "bold red" if counts["error"] else "bold yellow" if counts["warning"] else "bold"
+    tree = Tree(Text(f"Findings ({summary})", style=style), guide_style="dim")
+    folded: dict[tuple[str, str, str], list[Finding]] = {}
+    for finding in found:
+        folded.setdefault((finding.severity, finding.code, finding.message), []).append(finding)
+    for (severity, code, message), same in list(folded.items())[:200]:
+        mark, mark_style = FINDING_MARK.get(severity, ("·", ""))
+        line = Text(f"{mark} ", mark_style)
+        line.append(f"{code}  ", "bold")
+        line.append(one_line(message, 400))
+        first = same[0]
+        if first.event_index is not None:
+            line.append(f"  (event {first.event_index + 1}"
+                        + (f", ×{len(same)}" if len(same) > 1 else "") + ")", "dim")
+        elif len(same) > 1:
+            line.append(f"  (×{len(same)})", "dim")
+        node = tree.add(line)
+        if first.suggestion:
+            node.add(Text.assemble((f"{suggestion_label(first)} ", "dim"),
+                                   (one_line(first.suggestion, 300), "bold")))
+    if len(folded) > 200:
+        tree.add(Text(f"… and {len(folded) - 200} more kinds of finding", "dim"))
+    return tree
+
+
+FINDING_MARK = {"error": ("✗", "bold red"), "warning": ("!", "yellow"), "info": ("i", "blue")}
 
 
 def problems_section(problems: Sequence[Problem]) -> RenderableType:

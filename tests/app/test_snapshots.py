@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from _app_support import SIZE, expand, find_node, label_of, screen_of, select
+from _app_support import SIZE, expand, find_node, label_of, screen_of, select, wait_until
 from snapshot_app import make_app
 from textual.pilot import Pilot
 
 
 async def _at_end(pilot: Pilot[Any]) -> None:
+    """At the last step, with the (threaded) checks done: the photo shows their results."""
+    screen = screen_of(pilot)
     await pilot.press("end")
+    assert await wait_until(pilot, lambda: screen.diagnosis is not None)
     await pilot.pause()
 
 
@@ -34,7 +37,7 @@ def test_completed_mcp_stream_at_the_last_step(snap_compare):
 
 def test_424_with_the_failed_call_selected(snap_compare):
     """The 424 sample at its last step, cursor on the failed search_files call: the detail
-    pane shows its error, arguments and the item as last sent."""
+    pane shows its error, its likely cause, arguments and the item as last sent."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await _at_end(pilot)

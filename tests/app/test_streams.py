@@ -23,6 +23,7 @@ from _app_support import (
     select,
     styles_of,
     visible_nodes,
+    wait_until,
     write_chunks,
 )
 
@@ -108,20 +109,29 @@ async def test_unknown_and_misnamed_event_types_are_shown_not_dropped(upstream_d
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         await pilot.press("end")
+        assert await wait_until(pilot, lambda: screen.diagnosis is not None)
         await pilot.pause()
         assert f"step {len(edited)} / {len(edited)}" in header_text(screen)
-        assert any(label.startswith("response.brand_new.notice") for label in labels(screen))
+        notice = find_node(screen, lambda t: t.startswith("response.brand_new.notice"))
+        assert "⚠ unknown_event_type" in label_of(notice)
 
         item = find_node(screen, lambda t: "mcp_call" in t, kind="item")
         assert "totally_new" not in "\n".join(labels(screen))  # inside the collapsed item
         await expand(pilot, item)
         children = [label_of(child) for child in item.children]
-        assert "response.mcp_call.arguments.delta ×1" in children, children
+        docs = [c for c in children if c.startswith("response.mcp_call.arguments.delta ×1")]
+        assert docs and "⚠ unknown_event_type" in docs[0], children
         assert any(c.startswith("response.totally_new.event") for c in children), children
-        assert any(c.startswith("response.mcp_call_arguments.delta") for c in children)
-        # The item is still the completed call it was.
+        wire = [c for c in children if c.startswith("response.mcp_call_arguments.delta")]
+        assert wire and "⚠" not in wire[0]
+        # The item is still the completed call it was, marked for its events' findings.
         assert "completed" in label_of(item)
         assert "✗" not in label_of(item)
+        assert "⚠ 2 findings" in label_of(item)
+
+        await select(pilot, find_node(screen, lambda t: t.startswith(
+            "response.mcp_call.arguments.delta")))
+        assert "did you mean response.mcp_call_arguments.delta" in detail_text(screen)
 
         unknown = find_node(screen, lambda t: t.startswith("response.totally_new.event"))
         await select(pilot, unknown)

@@ -326,3 +326,73 @@ def test_malformed_ids_do_not_crash_inspect(tmp_path: Path, capsys, odd: dict):
 
     assert code in (0, 1)
     assert "resp_synthetic" in capsys.readouterr().out
+
+
+# -- diagnosis: likely causes, timing, findings, --strict ---------------------------------------
+
+
+def test_the_classic_424_recording_names_its_likely_cause(capsys):
+    path = str(REPO / "recordings" / "mcp-424-broken-schema.jsonl")
+    assert main(["inspect", path]) == 1
+    out = capsys.readouterr().out
+    failures = out[out.index("Failures (1)"):]
+    assert "likely cause: Output schema without structuredContent" in failures
+    assert "evidence the call failed 1.13 s after its arguments were sent: too soon for a " \
+           "timeout" in failures
+    assert "try Return structuredContent that matches the outputSchema" in failures
+
+    code, report = inspect_json(capsys, path)
+    assert code == 1
+    [failure] = report["failures"]
+    assert failure["likely_causes"][0]["cause"] == "output_schema_without_structured_content"
+    assert failure["likely_causes"][0]["confidence"] == "likely"
+
+
+def test_the_timeout_recording_shows_timing_and_a_likely_timeout(capsys):
+    path = str(REPO / "recordings" / "mcp-timeout-424.jsonl")
+    assert main(["inspect", path]) == 1
+    out = capsys.readouterr().out
+    assert "likely cause: Tool slower than OpenAI's time limit" in out
+    timing = out[out.index("Timing"):out.index("Findings")]
+    row = next(line for line in timing.splitlines() if "mcp_call slow_report" in line)
+    assert "60.31s" in row and "60.24s" in row and "█" in row
+    assert "likely_timeout  slow_report failed after 60.2 s" in out
+
+    _, report = inspect_json(capsys, path)
+    [timing_json] = report["timing"]
+    call = next(i for i in timing_json["items"] if i["name"] == "slow_report")
+    assert call["tool_s"] == pytest.approx(60.24, abs=0.01)
+    assert [f["code"] for f in report["findings"]] == ["likely_timeout"]
+
+
+def test_docs_spelled_argument_events_are_flagged_and_strict_fails(tmp_path: Path, capsys):
+    raws = message_stream("hello")
+    for raw in raws:
+        raw["type"] = raw["type"].replace("response.mcp_call_arguments.",
+                                          "response.mcp_call.arguments.")
+    path = write(tmp_path, raws)
+
+    assert main(["inspect", path]) == 0  # nothing failed ...
+    out = capsys.readouterr().out
+    assert "unknown_event_type" in out
+    assert "did you mean response.mcp_call_arguments.delta" in out
+    assert "did you mean response.mcp_call_arguments.done" in out
+    assert main(["inspect", "--strict", path]) == 1  # ... but the stream does not conform
+    capsys.readouterr()
+
+    code, report = inspect_json(capsys, "--strict", path)
+    assert code == 1
+    errors = [f for f in report["findings"] if f["severity"] == "error"]
+    assert [(f["code"], f["suggestion"]) for f in errors] == [
+        ("unknown_event_type", "response.mcp_call_arguments.delta"),
+        ("unknown_event_type", "response.mcp_call_arguments.done")]
+    assert [f["event_index"] for f in errors] == [3, 4]
+
+
+@pytest.mark.parametrize("name", [MCP_TOOL, APPROVAL_1, APPROVAL_2, WEB_SEARCH, ERROR,
+                                  FAILED_ONLY])
+def test_real_streams_have_no_error_level_finding(upstream_dir: Path, capsys, name: str):
+    path = str(upstream_dir / name)
+    code, report = inspect_json(capsys, path)
+    assert [f for f in report["findings"] if f["severity"] == "error"] == []
+    assert main(["inspect", "--strict", path]) == code  # --strict changes nothing here

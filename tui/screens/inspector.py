@@ -19,18 +19,30 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Tree
+from textual.widgets import Footer, Input, TabbedContent, TabPane, Tree
 from textual.widgets.tree import TreeNode
+from textual.worker import Worker, WorkerState
 
+from tui.model.causes import ProbeEvidence
+from tui.model.diagnosis import Diagnosis, ItemKey, diagnose_events
 from tui.model.reducer import is_failure_event
-from tui.model.state import ItemState, ResponseState
+from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.summary import failures
 from tui.model.textsafe import visible
 from tui.recording import make_header, save_recording
 from tui.session import Session
 from tui.widgets.detail import DetailPane, pretty_json
 from tui.widgets.event_tree import EventTree, NodeRef
+from tui.widgets.findings import FindingsList
 from tui.widgets.status import StatusHeader
+from tui.widgets.waterfall import Waterfall
+
+
+def probe_evidence(report: object) -> ProbeEvidence | None:
+    """What a probe report (tui.probe.ServerReport) says, for the likely-cause rules."""
+    from tui.probe import evidence_of
+
+    return evidence_of(report)  # type: ignore[arg-type]
 
 if TYPE_CHECKING:
     from tui.sources.live import LiveRun
@@ -39,6 +51,11 @@ APPROVAL_REQUEST = "mcp_approval_request"
 
 REBUILD_AFTER = 400
 TICK_SECONDS = 1 / 30
+DIAGNOSE_EVERY = 1.0
+"""Seconds between re-running the checks while events keep arriving (in a thread)."""
+PROBE_TIMEOUT = 60.0
+"""The probe waits as long as OpenAI would (about 60 s) before calling a tool timed out."""
+SIDE_TABS = ("detail-tab", "findings-tab", "waterfall-tab")
 
 
 class InspectorScreen(Screen[None]):
@@ -59,6 +76,8 @@ class InspectorScreen(Screen[None]):
         Binding("i", "instant", "Instant", id="instant"),
         Binding("slash", "filter", "Filter", id="filter", key_display="/"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
+        Binding("v", "cycle_view", "View", id="cycle_view"),
+        Binding("p", "probe", "Probe", id="probe"),
         Binding("c", "copy", "Copy", id="copy"),
         Binding("s", "save", "Save", id="save"),
         Binding("o", "open", "Open", id="open"),
@@ -84,6 +103,13 @@ class InspectorScreen(Screen[None]):
         self.answered: set[str] = set()
         """Approval requests answered from this screen (each is answered once)."""
         self._shown_live_keys: frozenset[str] = frozenset()
+        self.diagnosis: Diagnosis | None = None
+        """Findings, timing and likely causes of the events so far; None until checked."""
+        self._diagnosed_total = -1
+        self.probes: dict[ItemKey, object] = {}
+        """Probe reports (tui.probe.ServerReport) of failed calls, by (response, item) key."""
+        self.probing: set[ItemKey] = set()
+        self._can_probe = False
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -91,7 +117,13 @@ class InspectorScreen(Screen[None]):
         yield StatusHeader(id="status")
         with Horizontal(id="panes"):
             yield EventTree(self.session.timeline, id="tree")
-            yield DetailPane(id="detail")
+            with TabbedContent(id="side"):
+                with TabPane("Detail", id="detail-tab"):
+                    yield DetailPane(id="detail")
+                with TabPane("Findings", id="findings-tab"):
+                    yield FindingsList(id="findings")
+                with TabPane("Waterfall", id="waterfall-tab"):
+                    yield Waterfall(id="waterfall")
         yield Input(placeholder="filter: event type or content; Enter to apply, Esc to clear",
                     id="filter")
         yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
@@ -112,6 +144,52 @@ class InspectorScreen(Screen[None]):
             self.session.player.play(self.session.timeline.position, self.clock())
         self.refresh_header()
         self.set_interval(TICK_SECONDS, self._tick, name="playback")
+        self.query_one(FindingsList).show([], pending=True)
+        self.diagnose()
+        self.set_interval(DIAGNOSE_EVERY, self.diagnose, name="diagnose")
+
+    # -- diagnosis ---------------------------------------------------------------------------
+
+    def diagnose(self, *, force: bool = False) -> None:
+        """Check the events so far in a thread, when there are new ones (or `force`)."""
+        timeline = self.session.timeline
+        if (timeline.total == self._diagnosed_total and not force) or any(
+                w.group == "diagnose" and w.is_running for w in self.workers):
+            return
+        self._diagnosed_total = timeline.total
+        events = list(timeline.events)
+        request = (self.session.header or {}).get("request")
+        probes = {key: evidence for key, report in self.probes.items()
+                  if (evidence := probe_evidence(report)) is not None}
+        complete = not self._live_running()
+
+        def work() -> Diagnosis:
+            return diagnose_events(events, timeline.snapshots, complete=complete,
+                                   request=request if isinstance(request, dict) else None,
+                                   probes=probes)
+
+        self.run_worker(work, thread=True, group="diagnose", exit_on_error=False)
+
+    def _live_running(self) -> bool:
+        return self.live is not None and any(
+            w.group == "live" and w.is_running for w in self.app.workers)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "diagnose" and event.state == WorkerState.SUCCESS:
+            self.diagnosed(worker.result)  # type: ignore[arg-type]
+        elif worker.group == "diagnose" and event.state == WorkerState.ERROR:
+            self.notify(f"Checking the stream failed: {worker.error!r}", severity="error")
+        elif worker.group == "live" and event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
+            self.diagnose(force=True)  # the run ended: now "no terminal event" may apply
+
+    def diagnosed(self, diagnosis: Diagnosis) -> None:
+        self.diagnosis = diagnosis
+        self.tree.set_diagnosis(diagnosis)
+        self.query_one(FindingsList).show(diagnosis.findings)
+        self.query_one(Waterfall).show(diagnosis.timing)
+        self.refresh_header()
+        self.show_detail(self.tree.cursor_node)
 
     # -- playback ----------------------------------------------------------------------------
 
@@ -184,7 +262,9 @@ class InspectorScreen(Screen[None]):
         if self.filter_text:
             mode += f"  filter: {visible(self.filter_text)}"
         found = failures(timeline.state, timeline.events)
-        self.query_one(StatusHeader).show(self.session, len(found), mode)
+        self.query_one(StatusHeader).show(
+            self.session, len(found), mode,
+            None if self.diagnosis is None else self.diagnosis.findings)
 
     # -- detail ------------------------------------------------------------------------------
 
@@ -209,19 +289,42 @@ class InspectorScreen(Screen[None]):
         resp = state.responses[ref.response]
         group = self.tree.group_of(ref)
         index = self._event_index(ref)
+        diagnosis = self.diagnosis
+        self._update_probe_key()
         if ref.kind == "response":
-            self.detail.show_response(resp)
+            self.detail.show_response(
+                resp, causes=diagnosis.causes(resp.key) if diagnosis and resp.failed else [])
         elif index is not None and (group is None or group.count == 1):
             events = self.session.timeline.events
             event = events[index]
             self.detail.show_event(event, events[index - 1] if index else None,
-                                   is_failure_event(event))
+                                   is_failure_event(event),
+                                   diagnosis.by_event.get(index, []) if diagnosis else [])
         elif ref.item is not None and ref.item < len(resp.items):
             item = resp.items[ref.item]
             if group is not None:
                 self.detail.show_group(group, self.session.timeline.events, item)
             else:
-                self.detail.show_item(item)
+                self.show_item(resp, item)
+
+    def show_item(self, resp: ResponseState, item: ItemState) -> None:
+        """An item with, for a failure, its likely causes and the probe's result."""
+        from tui.probe_view import render as render_probe
+
+        key = (resp.key, item.key)
+        diagnosis = self.diagnosis
+        timing = next((t for t in diagnosis.timing.items if (t.response_key, t.item_key) == key),
+                      None) if diagnosis else None
+        probe = None
+        if key in self.probes:
+            probe = render_probe(self.probes[key])  # type: ignore[arg-type]
+        elif key in self.probing:
+            probe = Text(f"probing {visible(item.name or 'the tool')}… (up to "
+                         f"{PROBE_TIMEOUT:g} s, as long as OpenAI waits)", "cyan")
+        self.detail.show_item(
+            item, causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
+            tool_seconds=timing.tool_seconds if timing else None, probe=probe,
+            can_probe=self._probe_target() is not None)
 
     def _event_index(self, ref: NodeRef) -> int | None:
         """The timeline event a node stands for: itself, or the first of its group."""
@@ -246,8 +349,11 @@ class InspectorScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys typed into the filter box are text, not commands; live keys need a live run."""
+        """Keys typed into the filter box are text, not commands; live keys need a live run;
+        probing needs a failed MCP call selected."""
         if action in self.LIVE_ACTIONS and action not in self._live_keys():
+            return False
+        if action == "probe" and not self._can_probe:
             return False
         boxes = self.query("#filter")
         return not (boxes and boxes.first().has_focus and action != "clear_filter")
@@ -298,6 +404,99 @@ class InspectorScreen(Screen[None]):
         self.app.send(live.approval_request(resp.id, item.item_id, approve))
         verb = "Approved" if approve else "Denied"
         self.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
+
+    # -- probe -------------------------------------------------------------------------------
+
+    def _probe_target(self) -> tuple[ResponseState, ItemState] | None:
+        """The selected node's item when it is a failed mcp_call."""
+        node = self.tree.cursor_node
+        ref = node.data if node is not None else None
+        state = self.session.timeline.state
+        if ref is None or ref.item is None or ref.response >= len(state.responses):
+            return None
+        resp = state.responses[ref.response]
+        item = resp.items[ref.item] if ref.item < len(resp.items) else None
+        if item is None or item.type != "mcp_call" or not item.failed or not item.name:
+            return None
+        return resp, item
+
+    def _update_probe_key(self) -> None:
+        can_probe = self._probe_target() is not None
+        if can_probe != self._can_probe:
+            self._can_probe = can_probe
+            self.refresh_bindings()
+
+    def tool_entry(self, server_label: str | None) -> tuple[dict[str, object], bool] | None:
+        """The request's `mcp` tool entry for a server, and whether its secrets were redacted
+        (a recording keeps no header values; a live run has the real request)."""
+        live = self.live
+        sources: list[tuple[object, bool]] = []
+        if live is not None and live.first_request is not None:
+            sources.append((live.first_request, False))
+        sources.append(((self.session.header or {}).get("request"), True))
+        for request, redacted in sources:
+            tools = request.get("tools") if isinstance(request, dict) else None
+            for tool in tools or ():
+                if isinstance(tool, dict) and tool.get("type") == "mcp" and \
+                        tool.get("server_label") == server_label:
+                    return tool, redacted
+        return None
+
+    def action_probe(self) -> None:
+        target = self._probe_target()
+        if target is None:
+            self.notify("Select a failed mcp_call to probe it.", severity="warning")
+            return
+        resp, item = target
+        key = (resp.key, item.key)
+        if key in self.probing:
+            return
+        found = self.tool_entry(item.server_label)
+        if found is None:
+            self.notify(f"The request has no mcp tool for server "
+                        f"{visible(item.server_label or '?')!r}: nothing to probe.",
+                        severity="warning")
+            return
+        entry, redacted = found
+        arguments = parse_json_text(item.arguments or "{}")
+        self.probing.add(key)
+        self.probes.pop(key, None)
+        self.show_detail(self.tree.cursor_node)
+        self.run_worker(self._probe(key, entry, item.name or "", arguments, redacted),
+                        group="probe", exit_on_error=False)
+
+    async def _probe(self, key: ItemKey, entry: dict[str, object], name: str, arguments: object,
+                     redacted: bool) -> None:
+        from tui.probe import probe_call
+
+        try:
+            report = await probe_call(entry, name, arguments, timeout=PROBE_TIMEOUT,
+                                      redacted=redacted)
+        finally:
+            self.probing.discard(key)
+        self.probes[key] = report
+        self.diagnose(force=True)  # the probe's evidence may confirm a cause
+        self.show_detail(self.tree.cursor_node)
+
+    # -- views -------------------------------------------------------------------------------
+
+    def action_cycle_view(self) -> None:
+        """Detail → Findings → Waterfall → Detail."""
+        tabs = self.query_one(TabbedContent)
+        position = SIDE_TABS.index(tabs.active) if tabs.active in SIDE_TABS else -1
+        tabs.active = SIDE_TABS[(position + 1) % len(SIDE_TABS)]
+
+    @on(FindingsList.Chosen)
+    def _finding_chosen(self, event: FindingsList.Chosen) -> None:
+        index = event.finding.event_index
+        if index is None:
+            return
+        self._manual()
+        self.go_to(index + 1)
+        self.follow = False  # the cursor goes to the finding's event, not the newest node
+        self.query_one(TabbedContent).active = "detail-tab"
+        self.tree.focus()
+        self.move_cursor(self.tree.reveal(index))
 
     def action_approve(self) -> None:
         self._answer(True)

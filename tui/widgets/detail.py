@@ -17,14 +17,19 @@ from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+from rich.tree import Tree
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from tui.model.causes import LikelyCause
 from tui.model.errors import describe_error
 from tui.model.events import Event
+from tui.model.findings import Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.textsafe import visible
+from tui.report import add_causes
+from tui.widgets.findings import finding_text
 from tui.widgets.labels import ERROR_STYLE, seconds, status_text
 
 MAX_JSON_CHARS = 20_000
@@ -77,7 +82,8 @@ class DetailPane(VerticalScroll):
     def show_nothing(self) -> None:
         self.show(Text("Nothing at this step yet: step forward or press space to play.", "dim"))
 
-    def show_event(self, event: Event, previous: Event | None, failing: bool) -> None:
+    def show_event(self, event: Event, previous: Event | None, failing: bool,
+                   findings: list[Finding] = ()) -> None:
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(event.type), ERROR_STYLE if failing else "bold")),
             ("step", f"{event.index + 1}"),
@@ -90,7 +96,10 @@ class DetailPane(VerticalScroll):
                 rows.append(("gap", f"{(event.t - previous.t) * 1000:.1f} ms since previous"))
         if event.line is not None:
             rows.append(("source line", str(event.line)))
-        self.show(Group(facts(rows), Text(""), json_view(event.raw)))
+        parts: list[RenderableType] = [facts(rows)]
+        if findings:
+            parts += [Text(""), *(finding_text(f) for f in findings)]
+        self.show(Group(*parts, Text(""), json_view(event.raw)))
 
     def show_group(self, group: EventGroup, events: list[Event], item: ItemState | None) -> None:
         first, last = events[group.first], events[group.last]
@@ -119,7 +128,10 @@ class DetailPane(VerticalScroll):
                 parts.append(delta)
         return "".join(parts)
 
-    def show_item(self, item: ItemState) -> None:
+    def show_item(self, item: ItemState, *, causes: list[LikelyCause] = (),
+                  tool_seconds: float | None = None, probe: RenderableType | None = None,
+                  can_probe: bool = False) -> None:
+        """An item; for a failure also its likely causes and, once run, the probe's result."""
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(item.type), "bold")),
             ("status", status_text(item.status)),
@@ -132,12 +144,24 @@ class DetailPane(VerticalScroll):
                 rows.append((key, value))
         if item.duration is not None:
             rows.append(("duration", seconds(item.duration)))
+        if tool_seconds is not None:
+            rows.append(("tool time", f"{seconds(tool_seconds)} from arguments.done to "
+                                      f"{'failed' if item.failed else 'completed'}"))
         rows.append(("events", "from a Response object" if item.from_snapshot
                      else str(len(item.events))))
         parts: list[RenderableType] = [facts(rows)]
         if item.error is not None:
             parts += [Text(""), Text("error", ERROR_STYLE),
-                      Text(visible(item.error_text), ERROR_STYLE), json_view(item.error)]
+                      Text(visible(item.error_text), ERROR_STYLE)]
+        if causes:
+            parts += [Text(""), causes_tree(causes)]
+        if probe is not None:
+            parts += [Text(""), probe]
+        elif can_probe:
+            parts += [Text(""), Text("press p to probe: call this tool directly with the "
+                                     "recorded arguments", "dim")]
+        if item.error is not None:
+            parts += [Text(""), Text("error as sent", "dim"), json_view(item.error)]
         if item.arguments:
             parts += [Text(""), Text("arguments", "dim"),
                       json_view(parse_json_text(item.arguments))]
@@ -157,7 +181,7 @@ class DetailPane(VerticalScroll):
             parts += [Text(""), Text("item as last sent", "dim"), json_view(final)]
         self.show(Group(*parts))
 
-    def show_response(self, resp: ResponseState) -> None:
+    def show_response(self, resp: ResponseState, *, causes: list[LikelyCause] = ()) -> None:
         rows: list[tuple[str, str | Text]] = [
             ("id", resp.id or "(none yet)"),
             ("status", status_text(resp.status)),
@@ -175,8 +199,17 @@ class DetailPane(VerticalScroll):
         if resp.error is not None:
             parts += [Text(""), Text("error", ERROR_STYLE),
                       Text(visible(describe_error(resp.error)), ERROR_STYLE)]
+        if causes:
+            parts += [Text(""), causes_tree(causes)]
         if resp.usage:
             parts += [Text(""), Text("usage", "dim"), json_view(resp.usage)]
         if resp.tools:
             parts += [Text(""), Text("tools (redacted)", "dim"), json_view(resp.tools)]
         self.show(Group(*parts))
+
+
+def causes_tree(causes: list[LikelyCause]) -> Tree:
+    """Likely causes, best first, each with its evidence and what to try."""
+    tree = Tree(Text("diagnosis", "bold yellow"), guide_style="yellow")
+    add_causes(tree, causes)
+    return tree

@@ -19,6 +19,8 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from tui.model.diagnosis import Diagnosis
+from tui.model.findings import Finding
 from tui.model.groups import EventGroup, GroupIndex
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
@@ -88,6 +90,8 @@ class EventTree(Tree[NodeRef]):
         """Lower-cased filter; while set, the tree lists only matching events."""
         self.filter_matches = 0
         self._haystacks: dict[int, str] = {}
+        self.diagnosis: Diagnosis | None = None
+        """Findings to mark on nodes; None until the checks have run."""
 
     # -- whole-tree operations ---------------------------------------------------------------
 
@@ -99,6 +103,47 @@ class EventTree(Tree[NodeRef]):
             self._build_filtered()
         else:
             self.sync(self.timeline.state.responses, ())
+
+    def set_diagnosis(self, diagnosis: Diagnosis) -> None:
+        """Mark events, runs and items that have findings (relabels the nodes built so far)."""
+        self.diagnosis = diagnosis
+        if self.filter_text:
+            self.rebuild()
+            return
+        state = self.timeline.state
+        events = self.timeline.events
+        for view in self._views:
+            if view.node.data is None or view.node.data.response >= len(state.responses):
+                continue
+            resp = state.responses[view.node.data.response]
+            for (kind, key), node in zip(view.children, view.child_nodes, strict=False):
+                if kind == "event":
+                    _relabel(node, event_label(events[key], is_failure_event(events[key]),
+                                               self._event_findings(key)))
+            for key, item_view in view.items.items():
+                item = resp.items[key]
+                _relabel(item_view.node, item_label(item, self._item_findings(item)))
+                if item_view.groups is not None:
+                    for position, node in enumerate(item_view.group_nodes):
+                        group = item_view.groups.groups[position]
+                        first = events[group.first]
+                        _relabel(node, group_label(group, first, is_failure_event(first),
+                                                   self._group_findings(item, group)))
+
+    def _event_findings(self, index: int) -> list[Finding]:
+        return self.diagnosis.by_event.get(index, []) if self.diagnosis else []
+
+    def _item_findings(self, item: ItemState) -> list[Finding]:
+        if self.diagnosis is None:
+            return []
+        position = self.timeline.position  # no marks from events not applied yet
+        return [f for f in self.diagnosis.by_item.get((item.response_key, item.key), [])
+                if f.event_index is None or f.event_index < position]
+
+    def _group_findings(self, item: ItemState, group: EventGroup) -> list[Finding]:
+        if self.diagnosis is None:
+            return []
+        return self.diagnosis.in_span(group.first, group.last, (item.response_key, item.key))
 
     def set_filter(self, text: str) -> None:
         self.filter_text = text.lower()
@@ -152,20 +197,22 @@ class EventTree(Tree[NodeRef]):
         for kind, key in expected[keep:]:
             if kind == "item":
                 item = resp.items[key]
-                node = view.node.add(item_label(item), NodeRef("item", resp.key, item.key),
+                node = view.node.add(item_label(item, self._item_findings(item)),
+                                     NodeRef("item", resp.key, item.key),
                                      allow_expand=bool(item.events))
                 item_view = view.items[key] = _ItemView(node)
                 self._refresh_children(resp, item, item_view)
             else:
                 event = events[key]
-                node = view.node.add_leaf(event_label(event, is_failure_event(event)),
-                                          NodeRef("event", resp.key, event=key))
+                node = view.node.add_leaf(
+                    event_label(event, is_failure_event(event), self._event_findings(key)),
+                    NodeRef("event", resp.key, event=key))
             view.child_nodes.append(node)
 
     def _sync_item(self, resp: ResponseState, item: ItemState) -> None:
         item_view = self._views[resp.key].items.get(item.key)
         if item_view is not None:
-            _relabel(item_view.node, item_label(item))
+            _relabel(item_view.node, item_label(item, self._item_findings(item)))
             item_view.node.allow_expand = bool(item.events)
             self._refresh_children(resp, item, item_view)
 
@@ -195,7 +242,8 @@ class EventTree(Tree[NodeRef]):
         for position in range(changed, len(groups)):
             group = groups[position]
             first = events[group.first]
-            label = group_label(group, first, is_failure_event(first))
+            label = group_label(group, first, is_failure_event(first),
+                                self._group_findings(item, group))
             if position < len(nodes):
                 _relabel(nodes[position], label)
             else:
@@ -228,20 +276,22 @@ class EventTree(Tree[NodeRef]):
                     if shown < self.MAX_FILTERED_NODES:
                         shown += 1
                         resp_node.add_leaf(event_label(events[index],
-                                                       is_failure_event(events[index])),
+                                                       is_failure_event(events[index]),
+                                                       self._event_findings(index)),
                                            NodeRef("event", resp.key, event=index))
             for item in resp.items:
                 matching = [i for i in item.events if self._matches(i)]
                 if not matching:
                     continue
                 self.filter_matches += len(matching)
-                item_node = resp_node.add(item_label(item), NodeRef("item", resp.key, item.key),
-                                          expand=True)
+                item_node = resp_node.add(item_label(item, self._item_findings(item)),
+                                          NodeRef("item", resp.key, item.key), expand=True)
                 for index in matching:
                     if shown >= self.MAX_FILTERED_NODES:
                         break
                     shown += 1
-                    item_node.add_leaf(event_label(events[index], is_failure_event(events[index])),
+                    item_node.add_leaf(event_label(events[index], is_failure_event(events[index]),
+                                                   self._event_findings(index)),
                                        NodeRef("event", resp.key, item.key, event=index))
         if self.filter_matches > shown:
             self.root.add_leaf(Text(f"… {self.filter_matches - shown:,} more matches not shown",
@@ -266,6 +316,18 @@ class EventTree(Tree[NodeRef]):
             if group is not None:
                 return item_view.group_nodes[item_view.groups.groups.index(group)]
         return item_view.node
+
+    def reveal(self, index: int) -> TreeNode[NodeRef] | None:
+        """Open the item holding applied event `index` and return the event's own node."""
+        resp, item = self.timeline.reducer.touched(index)
+        if item is not None and resp.key < len(self._views):
+            item_view = self._views[resp.key].items.get(item.key)
+            if item_view is not None:
+                if item_view.groups is None:
+                    item_view.groups = GroupIndex()
+                    self._sync_groups(resp, item, item_view)
+                item_view.node.expand()
+        return self.node_for_event(index)
 
     def group_of(self, ref: NodeRef) -> EventGroup | None:
         """The EventGroup a group node stands for."""

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from tui.model.errors import describe_error
 from tui.model.events import Event
+from tui.model.findings import SEVERITY_RANK, Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState
 from tui.model.textsafe import one_line, visible
@@ -33,7 +34,25 @@ def response_label(resp: ResponseState) -> Text:
     return label
 
 
-def item_label(item: ItemState) -> Text:
+FINDING_STYLE = {"error": "bold red", "warning": "yellow"}
+UNMARKED_CODES = frozenset({"sdk_drift", "extra_field"})
+"""Shown in the findings list and the event's detail, not on the tree: a stream from another
+API version would otherwise carry a mark on every event."""
+
+
+def findings_mark(findings: list[Finding]) -> Text:
+    """`  ⚠ unknown_event_type` (or `  ⚠ 3 findings`), red for errors, yellow for warnings:
+    shown on nodes whose events have findings, SDK drift aside. (✗ means a failure.)"""
+    shown = [f for f in findings
+             if f.severity in FINDING_STYLE and f.code not in UNMARKED_CODES]
+    if not shown:
+        return Text()
+    worst = min(shown, key=lambda f: SEVERITY_RANK[f.severity])
+    what = worst.code if len(shown) == 1 else f"{len(shown)} findings"
+    return Text(f"  ⚠ {what}", FINDING_STYLE[worst.severity])
+
+
+def item_label(item: ItemState, findings: list[Finding] = ()) -> Text:
     failed = item.failed
     style = ERROR_STYLE if failed else "bold"
     label = Text(f"{STATUS_MARK.get(item.status, '•')} ",
@@ -54,10 +73,12 @@ def item_label(item: ItemState) -> Text:
         details.append(seconds(item.duration))
     details.append("snapshot" if item.from_snapshot else f"{len(item.events)} ev")
     label.append(f"  {' · '.join(details)}", "dim")
+    if findings:
+        label.append_text(findings_mark(list(findings)))
     return label
 
 
-def event_label(event: Event, failing: bool) -> Text:
+def event_label(event: Event, failing: bool, findings: list[Finding] = ()) -> Text:
     """A single event (response-level, or a group of one)."""
     style = ERROR_STYLE if failing else ""
     if event.is_note:
@@ -77,14 +98,19 @@ def event_label(event: Event, failing: bool) -> Text:
             if isinstance(event.raw.get("response"), dict) else None)
         if detail:
             label.append(f"  {one_line(describe_error(detail), 160)}", ERROR_STYLE)
+    if findings:
+        label.append_text(findings_mark(list(findings)))
     return label
 
 
-def group_label(group: EventGroup, first: Event, failing: bool) -> Text:
+def group_label(group: EventGroup, first: Event, failing: bool,
+                findings: list[Finding] = ()) -> Text:
     if group.count == 1 and not group.coalesced:
-        return event_label(first, failing)
+        return event_label(first, failing, findings)
     label = Text(visible(group.type), _event_style(group.type))
     label.append(f" ×{group.count}", "bold")
+    if findings:
+        label.append_text(findings_mark(list(findings)))
     return label
 
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.model.findings import Finding, count_by_severity
 from tui.model.textsafe import visible
 from tui.session import Session
 from tui.widgets.labels import ERROR_STYLE, STATUS_STYLE
 
 
-def status_line(session: Session, failures: int, mode: str) -> Text:
-    """The response; playback position, failures and stream time; then request id and
-    recording path when there are any. Each on its own line, so none pushes another away."""
+def status_line(session: Session, failures: int, mode: str,
+                findings: list[Finding] | None = None) -> Text:
+    """The response; playback position, failures, findings and stream time; then request id
+    and recording path when there are any. Each on its own line, so none pushes another
+    away."""
     timeline = session.timeline
     state = timeline.state
     resp = state.current
@@ -35,6 +38,13 @@ def status_line(session: Session, failures: int, mode: str) -> Text:
     line.append("  ")
     line.append(f"{failures} failure{'s' if failures != 1 else ''}",
                 ERROR_STYLE if failures else "green")
+    if findings is not None:
+        counts = count_by_severity(findings)
+        errors, warnings = counts["error"], counts["warning"]
+        if errors:
+            line.append(f"  {errors} conformance error{'s' if errors != 1 else ''}", "red")
+        if warnings:
+            line.append(f"  {warnings} warning{'s' if warnings != 1 else ''}", "yellow")
     stream_t = session.player.stream_time(timeline.position)
     line.append(f"  t={stream_t:.2f}s / {session.player.duration:.2f}s", "dim")
     line.append(f"  {mode}", "cyan")
@@ -64,5 +74,6 @@ class StatusHeader(Static):
     StatusHeader { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     """
 
-    def show(self, session: Session, failures: int, mode: str) -> None:
-        self.update(status_line(session, failures, mode))
+    def show(self, session: Session, failures: int, mode: str,
+             findings: list[Finding] | None = None) -> None:
+        self.update(status_line(session, failures, mode, findings))

@@ -1,0 +1,172 @@
+"""Diagnosis in the app: likely causes beside a failure, conformance marks and the findings
+list, the waterfall, and probing a failed call from the tree (against the real demo servers).
+
+Sessions open paused at step 0 and are driven with keys; the checks run in a thread, so tests
+wait for `screen.diagnosis` before asserting on what it shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from _app_support import (
+    SAMPLE_424,
+    SAMPLE_TIMEOUT,
+    SIZE,
+    detail_text,
+    find_node,
+    footer_actions,
+    header_text,
+    label_of,
+    rendered_lines,
+    renumbered,
+    screen_of,
+    select,
+    wait_until,
+    write_chunks,
+)
+from textual.pilot import Pilot
+from textual.widgets import Static, TabbedContent
+
+from tui.app import McptuiApp
+from tui.emulator.demo import demo_servers
+from tui.screens.inspector import InspectorScreen
+from tui.sources.live import Recorder, live_session
+from tui.sources.replay import open_session
+from tui.widgets.findings import FindingsList
+from tui.widgets.waterfall import Waterfall
+
+
+def app_for(path: Path | str) -> McptuiApp:
+    return McptuiApp(open_session(str(path)), paused=True)
+
+
+async def at_end_diagnosed(pilot: Pilot[Any]) -> InspectorScreen:
+    screen = screen_of(pilot)
+    await pilot.press("end")
+    assert await wait_until(pilot, lambda: screen.diagnosis is not None)
+    await pilot.pause()
+    return screen
+
+
+def failed_call(label: str) -> bool:
+    return label.startswith("✗ mcp_call")
+
+
+async def test_the_classic_424_shows_its_likely_cause_beside_the_failure():
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        screen = await at_end_diagnosed(pilot)
+        await select(pilot, find_node(screen, failed_call, kind="item"))
+        text = detail_text(screen)
+        assert "likely cause: Output schema without structuredContent" in text
+        assert "too soon for a timeout" in text
+        assert "listed its tools in this response" in text
+        assert "try Return structuredContent that matches the outputSchema" in text
+        assert "press p to probe" in text
+        assert "probe" in footer_actions(screen)
+        # The cause sits above the raw error JSON, where it is seen without scrolling.
+        assert text.index("likely cause") < text.index("error as sent")
+        # Elsewhere, `p` has nothing to act on and leaves the footer.
+        await select(pilot, find_node(screen, lambda t: "mcp_list_tools" in t, kind="item"))
+        assert "probe" not in footer_actions(screen)
+
+
+async def test_a_timeout_shows_in_the_header_the_tree_and_the_waterfall():
+    async with app_for(SAMPLE_TIMEOUT).run_test(size=SIZE) as pilot:
+        screen = await at_end_diagnosed(pilot)
+        assert "1 warning" in header_text(screen)
+        failed = find_node(screen, lambda t: t.startswith("response.mcp_call.failed"))
+        assert "⚠ likely_timeout" in label_of(failed)
+        await select(pilot, find_node(screen, failed_call, kind="item"))
+        text = detail_text(screen)
+        assert "likely cause: Tool slower than OpenAI's time limit" in text
+        assert "tool time     60.24s from arguments.done to failed" in text
+
+        await pilot.press("v", "v")
+        assert screen.query_one(TabbedContent).active == "waterfall-tab"
+        chart = screen.query_one(Waterfall).query_one(Static)
+        rows = [line for line in rendered_lines(chart) if "#" in line]
+        assert [row.split()[1] for row in rows] == [
+            "mcp_list_tools", "reasoning", "mcp_call", "reasoning", "message"]
+        call = next(row for row in rows if "slow_report" in row)
+        assert "60.31s (60.24s)" in call
+        # Bars follow the stream's time axis: the reasoning after the call starts further right.
+        assert rows[3].index("█") > call.index("█") > rows[0].index("█") - 1
+
+
+async def test_docs_spelled_events_are_marked_listed_and_reachable(tmp_path: Path):
+    raws = [
+        {"type": "response.created", "response": {"id": "resp_docs", "status": "in_progress",
+                                                  "output": []}},
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {"id": "mcp_1", "type": "mcp_call", "name": "search", "server_label": "demo",
+                  "arguments": "", "output": None, "error": None}},
+        {"type": "response.mcp_call.arguments.delta", "output_index": 0, "item_id": "mcp_1",
+         "delta": '{"q": 1}'},
+        {"type": "response.mcp_call.arguments.done", "output_index": 0, "item_id": "mcp_1",
+         "arguments": '{"q": 1}'},
+        {"type": "response.mcp_call.completed", "output_index": 0, "item_id": "mcp_1"},
+        {"type": "response.output_item.done", "output_index": 0,
+         "item": {"id": "mcp_1", "type": "mcp_call", "name": "search", "server_label": "demo",
+                  "arguments": '{"q": 1}', "output": "ok", "error": None}},
+        {"type": "response.completed", "response": {"id": "resp_docs", "status": "completed",
+                                                    "output": []}},
+    ]
+    path = write_chunks(tmp_path / "docs.chunks.txt", renumbered(raws))
+    async with app_for(path).run_test(size=SIZE) as pilot:
+        screen = await at_end_diagnosed(pilot)
+        assert "2 conformance errors" in header_text(screen)
+        item = find_node(screen, lambda t: "mcp_call search" in t, kind="item")
+        assert "⚠ 2 findings" in label_of(item)
+
+        findings = screen.query_one(FindingsList)
+        errors = [f for f in findings.findings if f.severity == "error"]
+        assert [(f.code, f.suggestion) for f in errors] == [
+            ("unknown_event_type", "response.mcp_call_arguments.delta"),
+            ("unknown_event_type", "response.mcp_call_arguments.done")]
+
+        # Choosing a finding steps to its event and shows it, with the suggestion.
+        await pilot.press("home")
+        await pilot.press("v")
+        assert screen.query_one(TabbedContent).active == "findings-tab"
+        findings.focus()
+        findings.highlighted = findings.findings.index(errors[1])
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.timeline.position == errors[1].event_index + 1
+        assert screen.query_one(TabbedContent).active == "detail-tab"
+        text = detail_text(screen)
+        assert "type         response.mcp_call.arguments.done" in text
+        assert "did you mean response.mcp_call_arguments.done" in text
+
+
+async def test_probe_a_failed_call_from_the_tree(tmp_path: Path):
+    """The demo's broken_schema call, probed with `p`: the cause becomes confirmed."""
+    with demo_servers() as servers:
+        session, live = live_session(servers.emulator_url, "mcptui-demo",
+                                     Recorder(tmp_path / "demo.jsonl"), source="demo")
+        app = McptuiApp(session, live=live, request=servers.request())
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(pilot)
+            timeline = screen.session.timeline
+
+            def completed() -> bool:
+                responses = timeline.state.responses
+                return bool(responses) and responses[0].status == "completed"
+
+            assert await wait_until(pilot, completed, timeout=20)
+            assert await wait_until(pilot, lambda: screen.diagnosis is not None and
+                                    screen.diagnosis.item_causes != {}, timeout=5)
+            await select(pilot, find_node(screen, failed_call, kind="item"))
+            assert "likely cause: Output schema without structuredContent" in \
+                detail_text(screen)
+            await pilot.press("p")
+            assert await wait_until(pilot, lambda: "confirmed cause" in detail_text(screen),
+                                    timeout=15), detail_text(screen)
+            text = detail_text(screen)
+            assert "confirmed cause: Output schema without structuredContent" in text
+            assert "nested cause: RuntimeError: Tool broken_schema has an output schema but " \
+                   "did not return structured content" in text
+            assert "demo-secret-never-recorded" not in text
+            await pilot.press("q")

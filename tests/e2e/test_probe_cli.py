@@ -1,0 +1,316 @@
+"""`mcptui probe` against the demo MCP server on loopback, as a user and as the app run it.
+
+The demo servers run in this test process (the `servers` fixture); the command line is a child
+process with no terminal and no API key. Each tool of the demo server fails in one known way,
+and each test checks that the probe names that way plainly: a missing structuredContent, a
+timeout, a refused connection, a 401, an invalid content block, an isError result. Timeouts
+are kept at a second so the suite stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from _e2e_support import TOKEN, Servers, calls
+from rich.console import Console
+
+from tui.mcpclient import TASKGROUP_424
+from tui.probe import ProbeReport, ServerReport, probe, probe_call
+from tui.probe_view import render
+
+MISSING = "declares an outputSchema but the result has no structuredContent"
+NESTED = ("nested cause: RuntimeError: Tool broken_schema has an output schema but did not "
+          "return structured content")
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    """A port nobody listens on: bound, then closed."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def request_for(*tools: dict[str, Any]) -> dict[str, Any]:
+    return {"model": "gpt-5-mini", "input": "probe", "tools": list(tools)}
+
+
+def run_cli(tmp_path: Path, args: list[str], *, env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=tmp_path,
+                          env={**clean, **(env or {})}, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    return done
+
+
+def run_probe(tmp_path: Path, request: dict[str, Any], *options: str
+              ) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "request.json").write_text(json.dumps(request))
+    return run_cli(tmp_path, ["probe", "request.json", *options])
+
+
+def as_json(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    return json.loads(done.stdout)
+
+
+def only_call(report: ProbeReport):
+    (server,) = report.servers
+    (call,) = server.calls
+    return call
+
+
+# -- the three cases the feature is done by -----------------------------------------------------
+
+def test_broken_schema_names_the_missing_structured_content(tmp_path: Path, servers: Servers):
+    done = run_probe(tmp_path, request_for(servers.tool()), "--tool", "broken_schema",
+                     "--args", '{"query": "webhook retry policy"}')
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"✓ demo  {servers.mcp}/mcp  streamable HTTP · protocol " in done.stdout
+    assert "✗ broken_schema" in done.stdout
+    assert ("OpenAI would report: http_error 424: unhandled errors in a TaskGroup "
+            "(1 sub-exception)") in done.stdout
+    assert NESTED in done.stdout
+    assert f"✗ {MISSING}: OpenAI's MCP client rejects it" in done.stdout
+    assert "problems found (exit 1)" in done.stdout
+    assert f"mcptui: connecting to demo at {servers.mcp}/mcp" in done.stderr  # progress
+
+
+def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: Servers):
+    started = time.monotonic()
+    done = run_probe(tmp_path, request_for(servers.tool()), "--tool", "slow_search",
+                     "--args", '{"query": "x", "delay_s": 3}', "--timeout", "1", "--json")
+    assert time.monotonic() - started < 10
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == ""  # no progress lines with --json
+    call = as_json(done)["servers"][0]["calls"][0]
+    assert call["kind"] == "timeout" and call["ok"] is False
+    assert call["openai_error"] == TASKGROUP_424
+    assert "timed out" in call["cause"]
+    assert [c["message"] for c in call["checks"]] == [
+        "no answer within 1 s: OpenAI gives up after about 60 s and reports the 424"]
+
+
+def test_unreachable_url_says_connection_refused(tmp_path: Path):
+    port = free_port()
+    request = request_for({"type": "mcp", "server_label": "files",
+                           "server_url": f"http://127.0.0.1:{port}/mcp"})
+    done = run_probe(tmp_path, request)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (f"✗ files  unreachable: connection refused by 127.0.0.1:{port}: is the MCP server "
+            "running there?") in done.stdout
+    assert "cause: ConnectError" in done.stdout
+    report = as_json(run_probe(tmp_path, request, "--json"))
+    server = report["servers"][0]
+    assert server["reachable"] is False and server["kind"] == "refused"
+    assert "connection refused" in server["problem"]
+    assert report["exit_code"] == 1
+
+
+# -- healthy, JSON, recordings, tokens ----------------------------------------------------------
+
+def test_a_healthy_search_exits_0(tmp_path: Path, servers: Servers):
+    done = run_probe(tmp_path, request_for(servers.tool()), "--tool", "search",
+                     "--args", '{"query": "x"}')
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "✓ search" in done.stdout and "ok in" in done.stdout
+    assert "everything checks out (exit 0)" in done.stdout
+
+
+async def test_a_healthy_search_in_json(servers: Servers):
+    report = (await probe(request_for(servers.tool()), tool="search",
+                          arguments={"query": "x"}, timeout=5)).as_json()
+    json.dumps(report)  # serializable as it is
+    server = report["servers"][0]
+    assert server["server_name"] == "mcptui-demo" and server["protocol_version"]
+    assert server["transport"] == "streamable_http"
+    assert server["initialize_seconds"] > 0 and server["list_seconds"] > 0
+    assert {t["name"] for t in server["tools"]} >= {"search", "broken_schema"}
+    call = server["calls"][0]
+    assert call["ok"] and call["kind"] is None and call["size_bytes"] > 0
+    assert '"hits"' in call["output_preview"]
+    (check,) = call["checks"]
+    assert check["severity"] == "ok"
+    assert report["exit_code"] == 0
+
+
+def test_without_calls_it_connects_and_lists(tmp_path: Path, servers: Servers):
+    done = run_probe(tmp_path, request_for(servers.tool()))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tools: 8 offered" in done.stdout
+    assert "calls" not in done.stdout
+
+
+def test_recording_reruns_the_failed_call_with_its_arguments(tmp_path: Path, servers: Servers):
+    """Record the classic 424 with `mcptui run` through the emulator, then probe it."""
+    tool = servers.tool()
+    body = {**request_for(tool),
+            "input": calls("q", ("search", {"query": "ok"}),
+                           ("broken_schema", {"query": "from the recording"}))}
+    (tmp_path / "run.json").write_text(json.dumps(body))
+    ran = run_cli(tmp_path, ["run", "run.json", "--no-tui", "--base-url", servers.emulator,
+                             "--record", "rec.jsonl"], env={"OPENAI_API_KEY": "sk-test-probe"})
+    assert ran.returncode == 1, ran.stdout + ran.stderr  # the 424 is in the recording
+    done = run_probe(tmp_path, request_for(tool), "--recording", "rec.jsonl", "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    (call,) = as_json(done)["servers"][0]["calls"]  # search succeeded: not re-run
+    assert call["tool"] == "broken_schema" and call["source"] == "recording"
+    assert call["arguments"] == {"query": "from the recording"}
+    assert call["recorded_error"] == ("http_error 424: unhandled errors in a TaskGroup "
+                                      "(1 sub-exception)")
+    assert call["item_id"].startswith("mcp_")
+    assert call["kind"] == "missing_structured_content"
+    assert MISSING in call["checks"][0]["message"]
+
+
+def test_token_protected_server(tmp_path: Path, servers: Servers):
+    url = f"{servers.mcp_token}/mcp"
+    refused = run_probe(tmp_path, request_for(servers.tool(url=url)))
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "answered HTTP 401 Unauthorized: check the token" in refused.stdout
+    assert as_json(run_probe(tmp_path, request_for(servers.tool(url=url)), "--json"))[
+        "servers"][0]["kind"] == "http_401"
+    given = (({"authorization": TOKEN}, ()),
+             ({"headers": {"Authorization": f"Bearer {TOKEN}"}}, ("--json",)))
+    for fields, options in given:
+        done = run_probe(tmp_path, request_for(servers.tool(url=url, **fields)), "--tool",
+                         "search", "--args", json.dumps({"query": TOKEN}),  # echoed back, too
+                         *options)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert TOKEN not in done.stdout + done.stderr
+    assert as_json(done)["servers"][0]["headers"] == ["Authorization"]
+
+
+def test_command_line_mistakes_exit_2(tmp_path: Path, servers: Servers):
+    (tmp_path / "request.json").write_text(json.dumps(request_for(servers.tool())))
+    (tmp_path / "plain.json").write_text(json.dumps(request_for({"type": "web_search"})))
+    cases = {
+        ("probe", "missing.json"): "missing.json: no such file",
+        ("probe", "request.json", "--args", "{}"): "--args needs --tool",
+        ("probe", "request.json", "--tool", "t", "--args", "{oops"): "--args is not valid JSON",
+        ("probe", "request.json", "--tool", "t", "--args", "[1]"): "must be a JSON object",
+        ("probe", "request.json", "--recording", "nope.jsonl"): "cannot use the recording",
+        ("probe", "request.json", "--timeout", "0"): "--timeout must be greater than 0",
+        ("probe", "plain.json"): "no MCP tools",
+    }
+    for args, fragment in cases.items():
+        done = run_cli(tmp_path, list(args))
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert done.stdout == ""
+        assert done.stderr.startswith("mcptui: ") and fragment in done.stderr, done.stderr
+
+
+# -- probe() directly: each failure kind --------------------------------------------------------
+
+async def test_allowed_tools_filter_the_tools_and_the_calls(servers: Servers):
+    for allowed in (["search", "nope"], {"tool_names": ["search", "nope"]}):
+        report = await probe(request_for(servers.tool(allowed_tools=allowed)), timeout=5)
+        (server,) = report.servers
+        assert [t.name for t in server.tools] == ["search"]
+        assert "broken_schema" in server.skipped_tools
+        assert server.missing_tools == ["nope"]
+        assert [c.code for c in server.checks] == ["missing_tools"]
+        assert report.exit_code == 0  # a warning, not a failure
+    blocked = await probe(request_for(servers.tool(allowed_tools=["search"])),
+                          tool="broken_schema", arguments={"query": "x"}, timeout=5)
+    (server,) = blocked.servers
+    assert server.calls == []
+    assert "tool_not_allowed" in [c.code for c in server.checks]
+    assert blocked.problems == ["no server offers the tool 'broken_schema' (see each server's "
+                                "tools, and allowed_tools)"]
+    assert blocked.exit_code == 1
+
+
+async def test_bad_content_names_the_invalid_block(servers: Servers):
+    call = only_call(await probe(request_for(servers.tool()), tool="bad_content",
+                                 arguments={"query": "x"}, timeout=5))
+    assert call.kind == "invalid_content" and not call.ok
+    assert call.checks[0].message.startswith(
+        "content block 0 has type 'json', not one of text, image, audio, resource_link, "
+        "resource")
+
+
+async def test_failing_api_is_an_is_error_warning(servers: Servers):
+    report = await probe(request_for(servers.tool()), tool="failing_api",
+                         arguments={"query": "x"}, timeout=5)
+    call = only_call(report)
+    assert call.is_error and not call.ok and call.kind == "tool_error"
+    assert call.openai_error["type"] == "mcp_tool_execution_error"
+    (check,) = call.checks
+    assert check.severity == "warning" and "Error executing tool failing_api" in check.message
+    assert report.exit_code == 1  # a failed call
+
+
+async def test_protocol_error_and_arguments_that_do_not_fit(servers: Servers):
+    call = only_call(await probe(request_for(servers.tool()), tool="protocol_error",
+                                 arguments={"query": "x"}, timeout=5))
+    assert call.kind == "protocol_error"
+    assert call.openai_error["type"] == "mcp_protocol_error"
+    empty = only_call(await probe(request_for(servers.tool()), tool="search", timeout=5))
+    assert [c.code for c in empty.checks] == ["arguments_mismatch", "tool_error"]
+
+
+async def test_sse_and_a_wrong_path(servers: Servers):
+    sse = await probe(request_for(servers.tool(url=f"{servers.mcp}/sse")), tool="search",
+                      arguments={"query": "x"}, timeout=5)
+    assert sse.servers[0].transport == "sse" and sse.exit_code == 0
+    wrong = await probe(request_for(servers.tool(url=f"{servers.mcp}/nope")), timeout=5)
+    (server,) = wrong.servers
+    assert server.kind == "http_404" and "check the URL path" in server.problem
+
+
+async def test_probe_call_with_an_entry_from_a_recording(servers: Servers):
+    """The app re-runs one mcp_call with the recording's (redacted) tool entry."""
+    entry = servers.tool(headers={"X-Demo-Key": "<redacted>"})
+    lines: list[str] = []
+    server = await probe_call(entry, "broken_schema", {"query": "x"}, timeout=5,
+                              source="recording", on_progress=lines.append)
+    assert isinstance(server, ServerReport) and server.reachable
+    assert server.headers == []  # the placeholder is not sent
+    assert server.checks[0].code == "redacted_headers"
+    assert "X-Demo-Key" in server.checks[0].message
+    (call,) = server.calls
+    assert call.kind == "missing_structured_content" and call.source == "recording"
+    assert lines[0] == f"connecting to demo at {servers.mcp}/mcp"
+    assert "✗ broken_schema" in rendered(server)
+
+
+async def test_probe_call_as_the_app_calls_it(servers: Servers):
+    """Arguments as the app parses them (maybe not an object); a redacted source; evidence."""
+    from tui.probe import evidence_of
+
+    garbled = await probe_call(servers.tool(), "search", '{"query": ', timeout=5,
+                               redacted=True)
+    assert [c.code for c in garbled.checks] == ["redacted_source"]
+    (call,) = garbled.calls
+    assert not call.called and call.kind == "bad_arguments"
+    assert "not valid JSON" in call.checks[0].message
+    listed = await probe_call(servers.tool(), "search", ["x"], timeout=5)
+    assert listed.calls[0].checks[0].message == ("not called: the arguments are list, not a "
+                                                 "JSON object")
+    slow = await probe_call(servers.tool(), "slow_search", {"query": "x", "delay_s": 2},
+                            timeout=0.5)
+    evidence = evidence_of(slow)
+    assert evidence is not None and evidence.kind == "timeout" and evidence.reachable
+    assert evidence.message.startswith("no answer within 0.5 s")
+    refused = await probe_call(servers.tool(url=f"http://127.0.0.1:{free_port()}/mcp"),
+                               "search", {}, timeout=5)
+    evidence = evidence_of(refused)
+    assert evidence is not None and evidence.kind == "refused" and not evidence.reachable
+    ok = evidence_of(await probe_call(servers.tool(), "search", {"query": "x"}, timeout=5))
+    assert ok is not None and ok.kind is None
+
+
+def rendered(report: ServerReport) -> str:
+    console = Console(record=True, width=300, color_system=None)
+    console.print(render(report))
+    return console.export_text()

@@ -1,0 +1,376 @@
+"""The probe's pure parts: schema and result checks, allowed_tools, recorded calls, exit codes,
+the JSON report's redaction and the rendered text. The network side is in tests/e2e."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+import mcp.types
+import pydantic
+import pytest
+from rich.console import Console
+
+from tui.importers import load_text
+from tui.mcpclient import TASKGROUP_424, CallOutcome, _lost_kind, _raised_kind
+from tui.probe import (
+    OPENAI_TIMEOUT,
+    AllowedTools,
+    CallReport,
+    Check,
+    ProbeReport,
+    ServerReport,
+    ToolReport,
+    arguments_checks,
+    content_checks,
+    content_error_checks,
+    entry_headers,
+    input_schema_checks,
+    outcome_checks,
+    parse_allowed_tools,
+    parse_arguments,
+    plan_calls,
+    probe,
+    recorded_failures,
+    structured_checks,
+    tool_report,
+    worst,
+)
+from tui.probe_view import render
+
+OBJECT = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
+RESULT_SCHEMA = {"type": "object", "properties": {"hits": {"type": "array"}},
+                 "required": ["hits"]}
+
+
+def codes(checks: list[Check]) -> list[str]:
+    return [check.code for check in checks]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# -- tool schemas -------------------------------------------------------------------------------
+
+def test_a_sane_input_schema_has_no_remarks():
+    assert input_schema_checks(OBJECT) == []
+
+
+@pytest.mark.parametrize(("schema", "code", "severity"), [
+    ({"type": "string"}, "input_schema_type", "error"),
+    ({"type": "object", "properties": 5}, "input_schema_invalid", "error"),
+    ({"type": "object", "properties": {}, "required": ["query"]}, "required_not_in_properties",
+     "warning"),
+    ({"type": "object", "required": ["a", "b"]}, "required_not_in_properties", "warning"),
+    ("not a schema", "input_schema_not_object", "error"),
+])
+def test_input_schema_faults(schema: Any, code: str, severity: str):
+    checks = input_schema_checks(schema)
+    found = {c.code: c for c in checks}
+    assert code in found, checks
+    assert found[code].severity == severity
+
+
+def test_required_names_missing_from_properties_are_named():
+    (check,) = input_schema_checks({"type": "object", "properties": {"a": {}},
+                                    "required": ["a", "b", "c"]})
+    assert check.message.endswith("b, c")
+
+
+def test_tool_report_notes_description_and_output_schema():
+    bare = tool_report("t", None, OBJECT, None)
+    assert codes(bare.checks) == ["no_description"]
+    assert worst(bare.checks) == "info"
+    declared = tool_report("t", "Searches.", OBJECT, RESULT_SCHEMA)
+    (note,) = declared.checks
+    assert note.severity == "info"
+    assert note.message == ("declares an outputSchema: results must carry structuredContent "
+                            "matching it")
+    broken = tool_report("t", "d", OBJECT, {"type": 12})
+    assert "output_schema_invalid" in codes(broken.checks)
+    assert worst(broken.checks) == "error"
+
+
+# -- results --------------------------------------------------------------------------------------
+
+def test_structured_content_against_the_output_schema():
+    assert structured_checks(RESULT_SCHEMA, {"hits": []}) == []
+    (missing,) = structured_checks(RESULT_SCHEMA, None)
+    assert missing.severity == "error"
+    assert missing.message.startswith(
+        "declares an outputSchema but the result has no structuredContent: OpenAI's MCP client "
+        "rejects it, which surfaces as 424")
+    (wrong,) = structured_checks(RESULT_SCHEMA, {"hits": "none"})
+    assert wrong.code == "invalid_structured_content"
+    assert "at /hits: 'none' is not of type 'array'" in wrong.message
+    (absent,) = structured_checks(RESULT_SCHEMA, {})
+    assert "'hits' is a required property" in absent.message
+
+
+def test_content_block_types():
+    good = [{"type": t} for t in ("text", "image", "audio", "resource_link", "resource")]
+    assert content_checks(good) == []
+    bad, untyped = content_checks([{"type": "text"}, {"type": "json"}, {"text": "x"}])
+    assert bad.severity == "error"
+    assert bad.message.startswith("content block 1 has type 'json', not one of text, image")
+    assert untyped.message.startswith("content block 2 has no type")
+
+
+def validation_error(raw: dict[str, Any]) -> pydantic.ValidationError:
+    with pytest.raises(pydantic.ValidationError) as caught:
+        mcp.types.CallToolResult.model_validate(raw)
+    return caught.value
+
+
+def test_the_sdks_validation_error_names_the_bad_block():
+    exc = validation_error({"content": [{"type": "text", "text": "ok"}, {"type": "json"}]})
+    (check,) = content_error_checks(exc, "ValidationError: …")
+    assert check.message.startswith("content block 1 has type 'json'")
+    malformed = validation_error({"content": [{"type": "image", "data": "AAAA"}]})
+    (check,) = content_error_checks(malformed, None)
+    assert check.message.startswith("content block 0 (image) is malformed: mimeType: Field "
+                                    "required")
+    other = validation_error({"content": "not a list"})
+    (check,) = content_error_checks(other, "ValidationError: structuredContent")
+    assert check.code == "invalid_result"
+
+
+def outcome(kind: str | None = None, *, seconds: float = 0.05, result: Any = None,
+            cause: str | None = None, exception: BaseException | None = None) -> CallOutcome:
+    error = None if kind is None else dict(TASKGROUP_424)
+    return CallOutcome(output=None, error=error, cause=cause, result=result, seconds=seconds,
+                       kind=kind, exception=exception)
+
+
+def text_result(text: str = "{}", *, structured: Any = None,
+                is_error: bool = False) -> mcp.types.CallToolResult:
+    return mcp.types.CallToolResult(content=[mcp.types.TextContent(type="text", text=text)],
+                                    structured_content=structured, is_error=is_error)
+
+
+def test_a_good_answer_is_one_ok_check():
+    (check,) = outcome_checks(outcome(result=text_result(structured={"hits": []})),
+                              RESULT_SCHEMA, timeout=60)
+    assert check.severity == "ok"
+    assert "structuredContent matches the outputSchema" in check.message
+
+
+def test_sdk_raised_schema_faults_are_the_check_result():
+    (missing,) = outcome_checks(outcome("missing_structured_content"), RESULT_SCHEMA, 60)
+    assert missing.code == "missing_structured_content"
+    cause = ("RuntimeError: Invalid structured content returned by tool t: 'hits' is a "
+             "required property")
+    (invalid,) = outcome_checks(outcome("invalid_structured_content", cause=cause),
+                                RESULT_SCHEMA, 60)
+    assert invalid.message.startswith("structuredContent does not match the outputSchema: "
+                                      "'hits' is a required property")
+
+
+def test_timeouts_and_slow_answers():
+    (timed_out,) = outcome_checks(outcome("timeout", seconds=1.0), None, timeout=1)
+    assert timed_out.message == ("no answer within 1 s: OpenAI gives up after about 60 s and "
+                                 "reports the 424")
+    (slow,) = outcome_checks(outcome(result=text_result(), seconds=35), None, timeout=60)
+    assert slow.severity == "warning"
+    assert "close to OpenAI's ~60 s limit" in slow.message
+    (too_slow,) = outcome_checks(outcome(result=text_result(), seconds=OPENAI_TIMEOUT + 5),
+                                 None, timeout=120)
+    assert too_slow.severity == "error"
+
+
+def test_is_error_size_and_arguments():
+    failed = CallOutcome(output=None, error={"type": "mcp_tool_execution_error", "content": []},
+                         cause="tool reported an error: down",
+                         result=text_result("upstream down", is_error=True), seconds=0.1,
+                         kind="tool_error")
+    (check,) = outcome_checks(failed, RESULT_SCHEMA, 60)  # isError: no schema check
+    assert check.severity == "warning"
+    assert "'upstream down'" in check.message
+    big = outcome(result=text_result("x" * 150_000))
+    assert codes(outcome_checks(big, None, 60)) == ["large_result"]
+    (mismatch,) = arguments_checks(OBJECT, {})
+    assert mismatch.message.endswith("'query' is a required property")
+    assert arguments_checks(OBJECT, {"query": "x"}) == []
+
+
+def test_the_clients_kinds_from_the_sdks_messages():
+    assert _raised_kind(RuntimeError("Tool t has an output schema but did not return "
+                                     "structured content")) == "missing_structured_content"
+    assert _raised_kind(RuntimeError("Invalid structured content returned by tool t: x")) == (
+        "invalid_structured_content")
+    assert _raised_kind(validation_error({"content": [{"type": "json"}]})) == "invalid_content"
+    assert _raised_kind(ValueError("other")) == "unexpected"
+    assert _lost_kind("MCPError: Session terminated") == "session_terminated"
+    assert _lost_kind("MCPError: Connection closed") == "connection_lost"
+
+
+# -- the request and the recording ----------------------------------------------------------------
+
+def test_allowed_tools_both_spellings():
+    assert parse_allowed_tools(None) == AllowedTools()
+    assert not parse_allowed_tools(None).restricts
+    listed = parse_allowed_tools(["a", "b"])
+    assert listed.allows("a") and not listed.allows("c")
+    named = parse_allowed_tools({"tool_names": ["a"]})
+    assert named.allows("a") and not named.allows("b")
+    read_only = parse_allowed_tools({"read_only": True})
+    assert read_only.allows("x", True) and not read_only.allows("x", None)
+    assert parse_allowed_tools({"tool_names": ["a"], "read_only": True}).allows("a", True)
+
+
+def test_arguments_from_a_recording():
+    assert parse_arguments("") == ({}, None)
+    assert parse_arguments('{"q": 1}') == ({"q": 1}, None)
+    none, why = parse_arguments('{"q": ')
+    assert none is None and "not valid JSON" in why
+    assert parse_arguments("[1]")[1] == "the recorded arguments are list, not a JSON object"
+
+
+def test_headers_redacted_in_the_source_are_left_out_and_named():
+    headers, redacted = entry_headers({"headers": {"X-Key": "<redacted>", "X-Other": "v"},
+                                       "authorization": "<redacted>"})
+    assert headers == {"X-Other": "v"}
+    assert redacted == ["X-Key", "authorization"]
+    headers, redacted = entry_headers({"authorization": "tok"})
+    assert headers == {"Authorization": "Bearer tok"} and redacted == []
+
+
+def stream(*items: dict[str, Any]) -> str:
+    events = [{"type": "response.created", "sequence_number": 0,
+               "response": {"id": "resp_1", "status": "in_progress", "output": []}}]
+    for index, item in enumerate(items):
+        events.append({"type": "response.output_item.done", "sequence_number": index + 1,
+                       "output_index": index, "item": item})
+    return "\n".join(json.dumps(e) for e in events)
+
+
+def mcp_call(name: str, label: str, arguments: str, error: Any) -> dict[str, Any]:
+    return {"type": "mcp_call", "id": f"mcp_{name}", "name": name, "server_label": label,
+            "arguments": arguments, "output": None if error else "ok", "error": error,
+            "status": "failed" if error else "completed"}
+
+
+def test_failed_calls_of_a_recording_are_planned_per_server():
+    loaded = load_text(stream(
+        mcp_call("broken_schema", "demo", '{"query": "x"}', dict(TASKGROUP_424)),
+        mcp_call("search", "demo", '{"query": "y"}', None),
+        mcp_call("garbled", "demo", '{"query": ', "boom"),
+        mcp_call("other", "elsewhere", "{}", "boom")))
+    failures = recorded_failures(loaded)
+    assert [(label, call.tool) for label, call in failures] == [
+        ("demo", "broken_schema"), ("demo", "garbled"), ("elsewhere", "other")]
+    first = failures[0][1]
+    assert first.arguments == {"query": "x"} and first.item_id == "mcp_broken_schema"
+    assert first.recorded_error == "http_error 424: unhandled errors in a TaskGroup (1 " \
+                                   "sub-exception)"
+    assert failures[1][1].arguments is None and failures[1][1].arguments_problem
+    notes: list[str] = []
+    plans = plan_calls([{"type": "mcp", "server_label": "demo"}], recording=loaded, tool=None,
+                       arguments=None, notes=notes)
+    assert [call.tool for call in plans[0]] == ["broken_schema", "garbled"]
+    assert notes == ["recorded failed call other on 'elsewhere': the request has no mcp tool "
+                     "with that server_label; not called"]
+    only = plan_calls([{"type": "mcp", "server_label": "demo"}], recording=loaded,
+                      tool="search", arguments=None, notes=notes)
+    assert only[0] == [] and "no failed mcp_call of search" in notes[-1]
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+def call(ok: bool, *checks: Check) -> CallReport:
+    return CallReport(server_label="files", tool="t", arguments={}, source="named",
+                      seconds=0.1, ok=ok, checks=list(checks))
+
+
+def test_exit_codes():
+    assert ProbeReport().exit_code == 2
+    fine = ServerReport("files", "http://127.0.0.1:1/mcp", reachable=True,
+                        tools=[ToolReport("t", None, OBJECT, None,
+                                          [Check("info", "no_description", "…")])],
+                        calls=[call(True, Check("warning", "slow", "…"))])
+    assert ProbeReport([fine]).exit_code == 0
+    assert ProbeReport([fine], problems=["--tool x not found"]).exit_code == 1
+    assert ProbeReport([ServerReport("files", None)]).exit_code == 1  # unreachable
+    failed = ServerReport("files", "u", reachable=True, calls=[call(False)])
+    assert ProbeReport([fine, failed]).exit_code == 1
+    bad_schema = ServerReport("files", "u", reachable=True, tools=[
+        ToolReport("t", "d", {"type": "string"}, None, [Check("error", "x", "…")])])
+    assert ProbeReport([bad_schema]).exit_code == 1
+
+
+async def test_json_shows_header_names_never_values():
+    secret = "sk-live-abcdefghijklmnop"
+    request = {"tools": [{"type": "mcp", "server_label": "files",
+                          "server_url": f"http://127.0.0.1:{free_port()}/mcp",
+                          "headers": {"X-Api-Key": "key-value-77"}, "authorization": secret}]}
+    report = await probe(request, timeout=5)
+    data = report.as_json()
+    text = json.dumps(data)
+    assert secret not in text and "key-value-77" not in text
+    (server,) = data["servers"]
+    assert server["headers"] == ["Authorization", "X-Api-Key"]
+    assert server["reachable"] is False and server["kind"] == "refused"
+    assert data["exit_code"] == 1
+
+
+async def test_no_mcp_tools_is_nothing_to_probe():
+    report = await probe({"tools": [{"type": "function", "name": "f"}]})
+    assert report.exit_code == 2
+    assert "no MCP tools" in report.problems[0]
+
+
+def rendered(report: ProbeReport) -> str:
+    console = Console(record=True, width=300, color_system=None)
+    console.print(render(report))
+    return console.export_text()
+
+
+def test_render_shows_the_server_the_call_and_the_cause():
+    server = ServerReport(
+        "files", "http://127.0.0.1:8765/mcp", transport="streamable_http",
+        headers=["Authorization"], reachable=True, protocol_version="2025-06-18",
+        server_name="demo", server_version="1.0", initialize_seconds=0.05, list_seconds=0.01,
+        tools=[tool_report("search", "Search.", OBJECT, RESULT_SCHEMA),
+               tool_report("odd", None, {"type": "string"}, None)],
+        skipped_tools=["hidden"],
+        calls=[CallReport(
+            server_label="files", tool="broken_schema", arguments={"query": "x"},
+            source="recording", recorded_error="http_error 424: unhandled errors in a "
+            "TaskGroup (1 sub-exception)", seconds=0.01, ok=False,
+            openai_error=dict(TASKGROUP_424),
+            cause="RuntimeError: Tool broken_schema has an output schema but did not return "
+                  "structured content", kind="missing_structured_content",
+            checks=structured_checks(RESULT_SCHEMA, None))])
+    text = rendered(ProbeReport([server]))
+    assert ("✓ files  http://127.0.0.1:8765/mcp  streamable HTTP · protocol 2025-06-18 · "
+            "demo 1.0 · init 0.05 s · list 0.01 s") in text
+    assert "headers sent (values hidden): Authorization" in text
+    assert "tools: 2 offered, 1 excluded by allowed_tools: hidden" in text
+    assert "✗ inputSchema has type 'string'" in text
+    assert "1 without remarks: search (1 declare an outputSchema" in text
+    assert "✗ broken_schema" in text and "(re-run from the recording)" in text
+    assert ("OpenAI would report: http_error 424: unhandled errors in a TaskGroup "
+            "(1 sub-exception)") in text
+    assert ("nested cause: RuntimeError: Tool broken_schema has an output schema but did not "
+            "return structured content") in text
+    assert "✗ declares an outputSchema but the result has no structuredContent" in text
+    assert "(exit 1)" in text
+
+
+def test_render_unreachable_and_hostile_text():
+    server = ServerReport("files", "http://127.0.0.1:9/mcp", kind="refused",
+                          problem="connection refused by 127.0.0.1:9: is the MCP server "
+                                  "running there?",
+                          cause="ConnectError: All connection attempts failed")
+    hostile = ServerReport("[bold]x[/bold]", "http://127.0.0.1:1/mcp", reachable=True,
+                           server_name="\x1b[31mred\x07", transport="sse")
+    text = rendered(ProbeReport([server, hostile]))
+    assert ("✗ files  unreachable: connection refused by 127.0.0.1:9: is the MCP server "
+            "running there?") in text
+    assert "cause: ConnectError: All connection attempts failed" in text
+    assert "[bold]x[/bold]" in text  # shown as typed, not as markup
+    assert "\\x1b[31mred\\x07" in text and "\x1b" not in text

@@ -1,0 +1,190 @@
+"""Show a probe report as Rich trees: one per server, its tools, and the calls made.
+
+The probe exists to name the cause OpenAI's "424" hides, so each call shows three lines side by
+side: what OpenAI would report, the nested cause, and the checks. Every string from the network
+or the request goes through `visible`/`one_line` into `rich.text.Text` as plain text, never as
+markup: a tool's output or a server's error cannot restyle or escape the terminal.
+Pure Rich (no Textual), so `mcptui probe` stays light and the app can embed the same view.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from rich.tree import Tree
+
+from tui.model.errors import describe_error
+from tui.model.textsafe import one_line
+from tui.probe import CallReport, Check, ProbeReport, ServerReport, ToolReport, worst
+
+MARKS = {"ok": ("✓", "green"), "info": ("i", "blue"), "warning": ("!", "yellow"),
+         "error": ("✗", "red")}
+TRANSPORTS = {"streamable_http": "streamable HTTP", "sse": "SSE"}
+TOOL_NAMES_SHOWN = 12
+
+
+def render(report: ProbeReport | ServerReport) -> RenderableType:
+    """A whole probe (trees and a summary line), or one server's tree (the app's re-run)."""
+    if isinstance(report, ServerReport):
+        return server_tree(report)
+    parts: list[RenderableType] = []
+    parts += [_line("error", problem) for problem in report.problems]
+    parts += [Text(f"· {one_line(note, 300)}", style="dim") for note in report.notes]
+    parts += [server_tree(server) for server in report.servers]
+    parts.append(summary(report))
+    return Group(*parts)
+
+
+def server_tree(server: ServerReport) -> Tree:
+    tree = Tree(_server_label(server), guide_style="dim")
+    if not server.reachable:
+        if server.cause:
+            tree.add(Text(f"cause: {one_line(server.cause, 400)}", style="dim"))
+        if server.url and server.url not in (server.problem or ""):
+            tree.add(Text(f"url: {one_line(server.url, 300)}", style="dim"))
+    if server.headers:
+        tree.add(Text("headers sent (values hidden): "
+                      + ", ".join(one_line(h, 60) for h in server.headers), style="dim"))
+    for check in server.checks:
+        if check.severity != "ok":
+            tree.add(check_text(check))
+    if server.reachable:
+        _add_tools(tree, server)
+    if server.calls:
+        calls = tree.add(Text("calls", style="bold"))
+        for call in server.calls:
+            _add_call(calls, call)
+    return tree
+
+
+def _server_label(server: ServerReport) -> Text:
+    label = Text()
+    if not server.reachable:
+        label.append("✗ ", style="red")
+        label.append(one_line(server.server_label, 80), style="bold")
+        label.append(f"  unreachable: {one_line(server.problem or 'not connected', 400)}",
+                     style="red")
+        return label
+    label.append("✓ ", style="green")
+    label.append(one_line(server.server_label, 80), style="bold")
+    label.append(f"  {one_line(server.url or '', 200)}  ")
+    details = [TRANSPORTS.get(server.transport or "", server.transport or "?")]
+    if server.protocol_version:
+        details.append(f"protocol {one_line(server.protocol_version, 40)}")
+    if server.server_name:
+        name = " ".join(p for p in (server.server_name, server.server_version) if p)
+        details.append(one_line(name, 80))
+    if server.initialize_seconds is not None:
+        details.append(f"init {server.initialize_seconds:.2f} s")
+    if server.list_seconds is not None:
+        details.append(f"list {server.list_seconds:.2f} s")
+    label.append(" · ".join(details), style="dim")
+    return label
+
+
+def _add_tools(tree: Tree, server: ServerReport) -> None:
+    head = f"tools: {len(server.tools)} offered"
+    if server.skipped_tools:
+        head += (f", {len(server.skipped_tools)} excluded by allowed_tools: "
+                 + _names(server.skipped_tools))
+    node = tree.add(Text(head, style="bold"))
+    quiet: list[ToolReport] = []
+    for tool in server.tools:
+        notable = [c for c in tool.checks if _notable(c)]
+        if not notable:
+            quiet.append(tool)
+            continue
+        branch = node.add(_mark_text(worst(notable), one_line(tool.name, 80)))
+        for check in notable:
+            branch.add(check_text(check))
+    if quiet:
+        schemas = sum(1 for tool in quiet if tool.output_schema is not None)
+        text = f"{len(quiet)} without remarks: {_names([t.name for t in quiet])}"
+        if schemas:
+            text += (f" ({schemas} declare an outputSchema: their results must carry "
+                     "matching structuredContent)")
+        node.add(_mark_text("ok", text))
+
+
+def _notable(check: Check) -> bool:
+    """Worth a line of its own: not "ok", and not the outputSchema remark every tool has."""
+    return check.severity != "ok" and check.code != "output_schema"
+
+
+def _add_call(parent: Tree, call: CallReport) -> None:
+    node = parent.add(_call_label(call))
+    if call.recorded_error:
+        node.add(Text(f"recorded error: {one_line(call.recorded_error, 300)}", style="dim"))
+    if call.called:
+        if call.openai_error is not None:
+            reported = one_line(describe_error(call.openai_error), 300)
+            node.add(Text(f"OpenAI would report: {reported}"))
+        if call.cause and call.kind != "tool_error":
+            node.add(Text(f"nested cause: {one_line(call.cause, 400)}"))
+        if call.ok and call.output_preview:
+            flat = " ".join(call.output_preview.split())  # pretty-printed JSON, flattened
+            node.add(Text(f"output: {one_line(flat, 200)}", style="dim"))
+    for check in call.checks:
+        node.add(check_text(check))
+
+
+def _call_label(call: CallReport) -> Text:
+    if not call.called:
+        severity, outcome = "error", "not called"
+    elif call.ok:
+        severity, outcome = worst(call.checks), f"ok in {call.seconds:.2f} s"
+    else:
+        severity, outcome = "error", f"failed in {call.seconds:.2f} s"
+    label = _mark_text(severity, one_line(call.tool, 80))
+    if call.arguments is not None:
+        label.append(f" {one_line(_json(call.arguments), 120)}", style="dim")
+    label.append(f"  {outcome}")
+    if call.source == "recording":
+        label.append("  (re-run from the recording)", style="dim")
+    return label
+
+
+def check_text(check: Check) -> Text:
+    return _mark_text(check.severity, one_line(check.message, 500))
+
+
+def _mark_text(severity: str, text: str) -> Text:
+    mark, style = MARKS[severity]
+    label = Text(f"{mark} ", style=style)
+    label.append(text)
+    return label
+
+
+def _line(severity: str, text: str) -> Text:
+    return _mark_text(severity, one_line(text, 500))
+
+
+def summary(report: ProbeReport) -> Text:
+    """The last line: servers reached, calls made and failed, the exit code."""
+    servers = report.servers
+    reached = sum(1 for s in servers if s.reachable)
+    calls = [c for s in servers for c in s.calls]
+    failed = sum(1 for c in calls if not c.ok)
+    parts = [f"{reached} of {len(servers)} server{'s' if len(servers) != 1 else ''} reachable"]
+    if calls:
+        parts.append(f"{len(calls)} call{'s' if len(calls) != 1 else ''}, {failed} failed")
+    code = report.exit_code
+    words = {0: "everything checks out", 1: "problems found", 2: "nothing to probe"}[code]
+    style = {0: "green", 1: "red", 2: "red"}[code]
+    return Text(f"probe: {' · '.join(parts)} · {words} (exit {code})", style=style)
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(one_line(n, 60) for n in names[:TOOL_NAMES_SHOWN])
+    more = len(names) - TOOL_NAMES_SHOWN
+    return f"{shown}, … (+{more})" if more > 0 else shown
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        return repr(value)

@@ -73,9 +73,14 @@ class McptuiApp(App[None]):
         self.run_worker(work, name=name, group="live", exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "live" and event.state == WorkerState.ERROR:
+        if event.worker.group != "live":
+            return
+        if event.state == WorkerState.ERROR:
             self.notify(f"The request failed: {event.worker.error!r}", severity="error",
                         timeout=30)
+        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and \
+                isinstance(self.screen, InspectorScreen):
+            self.screen.diagnose(force=True)  # the run ended: "no terminal event" may apply
 
     async def on_unmount(self) -> None:
         if self.live is not None:

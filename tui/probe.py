@@ -8,10 +8,14 @@ request with the real `mcp` client and the request's own headers, lists the tool
 checks every answer against what OpenAI's client demands: structuredContent matching a declared
 outputSchema, valid content block types, an answer well within OpenAI's ~60 s (§5).
 
-Pure: no Textual. `tui.probe_view.render` shows a report; the CLI (`mcptui probe`) and the app
-(`probe_call`, to re-run one failed mcp_call) share it. No header value ever leaves this module:
-reports carry header names only, and every text from the network or the request is scrubbed of
-the request's secret values before it is stored.
+This module connects, calls and collects the report; the rules that judge a tool or a result
+are pure functions in `tui.probe_checks`, re-exported here so `tui.probe` stays the one import
+for callers. Pure: no Textual. `tui.probe_view.render` shows a report; the CLI (`mcptui probe`)
+and the app (`probe_call`, to re-run one failed mcp_call) share it. No header value ever leaves
+this module: reports carry header names only, and every text or structure from the network or
+the request (tool names, schemas, messages quoting them) is scrubbed of the request's secret
+values before it is stored. A fault of the probe itself on one tool or call is reported on it,
+never raised.
 """
 
 from __future__ import annotations
@@ -20,68 +24,62 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-import jsonschema
 import mcp.types
-import pydantic
 
-from tui.mcpclient import (
-    INVALID_STRUCTURED,
-    CallOutcome,
-    McpLink,
-    McpUnavailable,
-    request_headers,
-)
+from tui.exceptions import describe_exception
+from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
+from tui.model.causes import ProbeEvidence, mcp_entries
+from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
+from tui.probe_checks import (
+    CONTENT_TYPES,
+    OPENAI_TIMEOUT,
+    SIZE_WARNING,
+    SLOW_WARNING,
+    Check,
+    Severity,
+    arguments_checks,
+    bad_block,
+    content_checks,
+    content_error_checks,
+    input_schema_checks,
+    invalid_structured,
+    latency_checks,
+    missing_structured,
+    outcome_checks,
+    result_size,
+    result_text,
+    schema_problem,
+    structured_checks,
+    timeout_check,
+    tool_checks,
+    worst,
+)
 from tui.recording import Loaded
 from tui.redact import REDACTED, redact_text
 
-if TYPE_CHECKING:
-    from tui.model.causes import ProbeEvidence
+__all__ = [
+    "CONTENT_TYPES", "OPENAI_TIMEOUT", "PREVIEW_CHARS", "SIZE_WARNING", "SLOW_WARNING",
+    "AllowedTools", "CallReport", "Check", "PlannedCall", "ProbeReport", "Progress",
+    "ServerReport", "Severity", "Source", "ToolReport", "arguments_checks", "bad_block",
+    "content_checks", "content_error_checks", "entry_headers", "evidence_of",
+    "input_schema_checks", "invalid_structured", "latency_checks", "mcp_entries",
+    "missing_structured", "outcome_checks", "parse_allowed_tools", "parse_arguments",
+    "plan_calls", "probe", "probe_call", "recorded_failures", "result_size", "result_text",
+    "schema_problem", "structured_checks", "timeout_check", "tool_checks", "tool_report",
+    "worst",
+]
 
-Severity = Literal["ok", "info", "warning", "error"]
 Source = Literal["recording", "named"]
 
-OPENAI_TIMEOUT = 60.0
-"""Roughly when OpenAI gives up on a tools/call (undocumented; failures are reported ~60 s in)."""
-SLOW_WARNING = 30.0
-"""Calls slower than this are close enough to OpenAI's limit to fail on a bad day."""
-SIZE_WARNING = 100 * 1024
-"""Results larger than this (bytes of JSON) are worth a warning: they all go to the model."""
 PREVIEW_CHARS = 300
-CONTENT_TYPES = ("text", "image", "audio", "resource_link", "resource")
-"""The content block types of a tools/call result (MCP spec 2025-06-18)."""
-_BLOCK_MODELS = {"text": "TextContent", "image": "ImageContent", "audio": "AudioContent",
-                 "resource_link": "ResourceLink", "resource": "EmbeddedResource"}
-"""The mcp SDK's model per block type: how its pydantic errors name the union members."""
-_SEVERITY_ORDER: dict[str, int] = {"ok": 0, "info": 1, "warning": 2, "error": 3}
 
 Progress = Callable[[str], None]
 
 
 # -- results -------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One finding: `code` is stable for programs, `message` is for people."""
-
-    severity: Severity
-    code: str
-    message: str
-
-    def as_json(self) -> dict[str, str]:
-        return {"severity": self.severity, "code": self.code, "message": self.message}
-
-
-def worst(checks: Iterable[Check]) -> Severity:
-    """The most severe of `checks` ("ok" for none)."""
-    found: Severity = "ok"
-    for check in checks:
-        if _SEVERITY_ORDER[check.severity] > _SEVERITY_ORDER[found]:
-            found = check.severity
-    return found
-
 
 @dataclass(frozen=True, slots=True)
 class ToolReport:
@@ -218,14 +216,6 @@ class ProbeReport:
 
 # -- the request's tool entries ------------------------------------------------------------------
 
-def mcp_entries(request: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The request's `{"type": "mcp", ...}` tool entries."""
-    tools = request.get("tools")
-    if not isinstance(tools, list):
-        return []
-    return [t for t in tools if isinstance(t, dict) and t.get("type") == "mcp"]
-
-
 @dataclass(frozen=True, slots=True)
 class AllowedTools:
     """An entry's `allowed_tools`: a list of names, or `{"tool_names": [...], "read_only"}`."""
@@ -278,7 +268,9 @@ def entry_headers(entry: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
 class _Scrub:
     """Replaces the request's secret values (header values, authorization) wherever they appear.
 
-    Error texts and tool outputs come from the network, and a server may echo what it was sent.
+    Error texts, tool listings and outputs come from the network, and a server may echo what it
+    was sent (into a tool's name, a parameter's description, an error): everything a report
+    stores from the network or the request goes through here first.
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
@@ -296,267 +288,37 @@ class _Scrub:
         return redact_text(value)
 
     def deep(self, value: Any) -> Any:
+        """A JSON-like value with every string scrubbed, object keys included."""
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, list):
+        if isinstance(value, list | tuple):
             return [self.deep(v) for v in value]
         if isinstance(value, dict):
-            return {k: self.deep(v) for k, v in value.items()}
+            return {self.deep(k): self.deep(v) for k, v in value.items()}
         return value
 
     def maybe(self, value: str | None) -> str | None:
         return None if value is None else self.text(value)
 
+    def check(self, check: Check) -> Check:
+        """Check messages quote server data (a schema's type, a result's text)."""
+        return Check(check.severity, check.code, self.text(check.message))
 
-# -- schema and result checks (pure) -------------------------------------------------------------
-
-def input_schema_checks(schema: Any) -> list[Check]:
-    """What OpenAI's model needs from an inputSchema: an object schema that is valid JSON Schema."""
-    if not isinstance(schema, dict):
-        return [Check("error", "input_schema_not_object",
-                      f"inputSchema is {type(schema).__name__}, not a JSON Schema object")]
-    checks: list[Check] = []
-    if schema.get("type") != "object":
-        checks.append(Check("error", "input_schema_type",
-                            f'inputSchema has type {schema.get("type")!r}: it must be '
-                            '"object" (tool arguments are a JSON object)'))
-    problem = schema_problem(schema)
-    if problem is not None:
-        checks.append(Check("error", "input_schema_invalid",
-                            f"inputSchema is not valid JSON Schema: {problem}"))
-    properties = schema.get("properties")
-    required = schema.get("required")
-    if isinstance(required, list):
-        known = properties if isinstance(properties, dict) else {}
-        unknown = [str(name) for name in required if name not in known]
-        if unknown:
-            checks.append(Check("warning", "required_not_in_properties",
-                                "inputSchema requires properties it does not define: "
-                                + ", ".join(unknown)))
-    return checks
+    def tool(self, report: ToolReport) -> ToolReport:
+        return ToolReport(name=self.text(report.name), description=self.maybe(report.description),
+                          input_schema=self.deep(report.input_schema),
+                          output_schema=self.deep(report.output_schema),
+                          checks=[self.check(c) for c in report.checks])
 
 
-def schema_problem(schema: Any) -> str | None:
-    """Why `schema` is not valid JSON Schema (for its own `$schema` draft), or None."""
-    try:
-        jsonschema.validators.validator_for(schema).check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        return _first_line(exc.message)
-    except Exception as exc:  # e.g. an unknown $schema URI, a schema that is not a mapping
-        return f"{type(exc).__name__}: {_first_line(str(exc))}"
-    return None
-
+# -- small helpers -------------------------------------------------------------------------------
 
 def tool_report(name: str, description: str | None, input_schema: Any,
                 output_schema: Any) -> ToolReport:
-    checks = input_schema_checks(input_schema)
-    if not (description or "").strip():
-        checks.append(Check("info", "no_description",
-                            "no description: the model has only the name to go by"))
-    if output_schema is not None:
-        problem = schema_problem(output_schema)
-        if problem is not None:
-            checks.append(Check("error", "output_schema_invalid",
-                                f"outputSchema is not valid JSON Schema: {problem}"))
-        checks.append(Check("info", "output_schema",
-                            "declares an outputSchema: results must carry structuredContent "
-                            "matching it"))
+    """A listed tool with its checks (`tui.probe_checks.tool_checks`), as the server sent it."""
     return ToolReport(name=name, description=description, input_schema=input_schema,
-                      output_schema=output_schema, checks=checks)
-
-
-def structured_checks(output_schema: Any, structured: Any) -> list[Check]:
-    """structuredContent against a declared outputSchema, as OpenAI's client checks it."""
-    if structured is None:
-        return [missing_structured()]
-    try:
-        validator = jsonschema.validators.validator_for(output_schema)(output_schema)
-        error = jsonschema.exceptions.best_match(validator.iter_errors(structured))
-    except Exception as exc:  # an invalid schema: reported on the tool
-        return [Check("warning", "output_schema_unusable",
-                      f"structuredContent could not be checked: {type(exc).__name__}: "
-                      f"{_first_line(str(exc))}")]
-    if error is not None:
-        return [invalid_structured(_error_text(error))]
-    return []
-
-
-def arguments_checks(input_schema: Any, arguments: Any) -> list[Check]:
-    """The arguments sent against the tool's inputSchema (a mismatch explains an isError)."""
-    if not isinstance(input_schema, dict) or schema_problem(input_schema) is not None:
-        return []
-    validator = jsonschema.validators.validator_for(input_schema)(input_schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
-    if error is None:
-        return []
-    return [Check("warning", "arguments_mismatch",
-                  f"the arguments do not match the inputSchema: {_error_text(error)}")]
-
-
-def missing_structured() -> Check:
-    return Check("error", "missing_structured_content",
-                 "declares an outputSchema but the result has no structuredContent: OpenAI's "
-                 "MCP client rejects it, which surfaces as 424 \"unhandled errors in a "
-                 "TaskGroup\"")
-
-
-def invalid_structured(detail: str) -> Check:
-    return Check("error", "invalid_structured_content",
-                 f"structuredContent does not match the outputSchema: {detail}: OpenAI's MCP "
-                 "client rejects it (424)")
-
-
-def content_checks(blocks: Iterable[Any]) -> list[Check]:
-    """Each content block must have one of the spec's types."""
-    checks = []
-    for index, block in enumerate(blocks):
-        given = block.get("type") if isinstance(block, dict) else None
-        if given not in CONTENT_TYPES:
-            checks.append(bad_block(index, given))
-    return checks
-
-
-def bad_block(index: int, given: Any) -> Check:
-    what = f"has type {given!r}" if isinstance(given, str) else "has no type"
-    return Check("error", "invalid_content",
-                 f"content block {index} {what}, not one of {', '.join(CONTENT_TYPES)}: "
-                 "OpenAI's MCP client cannot parse the result (424)")
-
-
-def content_error_checks(exc: BaseException | None, cause: str | None) -> list[Check]:
-    """Name the bad block(s) from the pydantic error the SDK raised on the CallToolResult."""
-    if isinstance(exc, pydantic.ValidationError):
-        checks = []
-        for index, given, detail in _bad_blocks(exc):
-            if given not in CONTENT_TYPES:
-                checks.append(bad_block(index, given))
-            else:
-                checks.append(Check("error", "invalid_content",
-                                    f"content block {index} ({given}) is malformed: {detail}: "
-                                    "OpenAI's MCP client cannot parse the result (424)"))
-        if checks:
-            return checks
-    return [Check("error", "invalid_result",
-                  f"the result is not a valid CallToolResult: {cause or exc}: OpenAI's MCP "
-                  "client cannot parse it (424)")]
-
-
-def _bad_blocks(exc: pydantic.ValidationError) -> list[tuple[int, Any, str]]:
-    """(index, the block's type, what is wrong) per content block the errors point at."""
-    by_index: dict[int, list[dict[str, Any]]] = {}
-    for error in exc.errors(include_url=False):
-        loc = error["loc"]
-        if len(loc) >= 2 and loc[0] == "content" and isinstance(loc[1], int):
-            by_index.setdefault(loc[1], []).append(dict(error))
-    found = []
-    for index, errors in sorted(by_index.items()):
-        block = next((e["input"] for e in errors if isinstance(e.get("input"), dict)), None)
-        given = block.get("type") if block is not None else next(
-            (e["input"] for e in errors if e["loc"][-1] == "type"), None)
-        model = _BLOCK_MODELS.get(given) if isinstance(given, str) else None
-        own = [e for e in errors if len(e["loc"]) > 2 and e["loc"][2] == model]
-        detail = "; ".join(f"{'.'.join(str(p) for p in e['loc'][3:]) or 'block'}: {e['msg']}"
-                           for e in own[:3]) or errors[0]["msg"]
-        found.append((index, given, detail))
-    return found
-
-
-def latency_checks(seconds: float, timeout: float) -> list[Check]:
-    """A result that came in, against the probe's timeout and OpenAI's (~60 s, undocumented)."""
-    if seconds >= timeout:
-        return [timeout_check(timeout)]
-    if seconds >= OPENAI_TIMEOUT:
-        return [Check("error", "too_slow_for_openai",
-                      f"answered in {seconds:.1f} s: OpenAI gives up after about "
-                      f"{OPENAI_TIMEOUT:g} s and reports the 424")]
-    if seconds >= SLOW_WARNING:
-        return [Check("warning", "slow",
-                      f"answered in {seconds:.1f} s: close to OpenAI's ~60 s limit")]
-    return []
-
-
-def timeout_check(timeout: float) -> Check:
-    return Check("error", "timeout",
-                 f"no answer within {timeout:g} s: OpenAI gives up after about "
-                 f"{OPENAI_TIMEOUT:g} s and reports the 424")
-
-
-def outcome_checks(outcome: CallOutcome, output_schema: Any, timeout: float) -> list[Check]:
-    """Every check of one call's outcome; a single "ok" when nothing is wrong."""
-    checks = _failure_checks(outcome, timeout)
-    result = outcome.result
-    if isinstance(result, mcp.types.CallToolResult):
-        blocks = [b.model_dump(by_alias=True, mode="json", exclude_none=True)
-                  for b in result.content]
-        if result.is_error:
-            text = _first_line(_result_text(result)) or "(no text)"
-            checks.append(Check("warning", "tool_error",
-                                f"the tool reported an error (isError): {text!r}: OpenAI "
-                                "reports mcp_tool_execution_error with that text, and skips "
-                                "outputSchema validation"))
-        elif output_schema is not None:
-            checks += structured_checks(output_schema, result.structured_content)
-        checks += content_checks(blocks)
-        size = result_size(result)
-        if size > SIZE_WARNING:
-            checks.append(Check("warning", "large_result",
-                                f"the result is {size / 1024:.0f} KB: all of it goes to the "
-                                "model's context"))
-    if outcome.kind != "timeout":
-        checks += latency_checks(outcome.seconds, timeout)
-    if not checks:
-        detail = "; structuredContent matches the outputSchema" if output_schema else ""
-        checks.append(Check("ok", "ok", f"answered in {outcome.seconds:.2f} s{detail}"))
-    return checks
-
-
-def _failure_checks(outcome: CallOutcome, timeout: float) -> list[Check]:
-    kind, cause = outcome.kind, outcome.cause or ""
-    if kind is None or kind == "tool_error":
-        return []
-    if kind == "missing_structured_content":
-        return [missing_structured()]
-    if kind == "invalid_structured_content":
-        detail = cause.split(INVALID_STRUCTURED, 1)[-1].split(":", 1)[-1].strip()
-        return [invalid_structured(detail or cause)]
-    if kind == "invalid_content":
-        return content_error_checks(outcome.exception, cause)
-    if kind == "timeout":
-        return [timeout_check(timeout)]
-    if kind == "session_terminated":
-        return [Check("error", "session_terminated",
-                      f"the server no longer knows the session ({cause}): a stateful server "
-                      "that forgets sessions (restart, several replicas) fails OpenAI's calls")]
-    if kind == "connection_lost":
-        return [Check("error", "connection_lost",
-                      f"the connection was lost during the call ({cause}): OpenAI reports the "
-                      "424")]
-    if kind == "protocol_error":
-        return [Check("error", "protocol_error",
-                      f"the server answered with a JSON-RPC error instead of a result "
-                      f"({cause}): OpenAI reports mcp_protocol_error")]
-    return [Check("error", "unexpected", f"the call failed: {cause}: OpenAI reports the 424")]
-
-
-def result_size(result: mcp.types.CallToolResult) -> int:
-    return len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
-
-
-def _result_text(result: mcp.types.CallToolResult) -> str:
-    return "\n".join(b.text for b in result.content if isinstance(b, mcp.types.TextContent))
-
-
-def _error_text(error: jsonschema.ValidationError) -> str:
-    where = "/".join(str(p) for p in error.absolute_path)
-    text = _first_line(error.message)
-    return f"at /{where}: {text}" if where else text
-
-
-def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return " ".join(line.split())
-    return ""
+                      output_schema=output_schema,
+                      checks=tool_checks(description, input_schema, output_schema))
 
 
 def _preview(text: str | None) -> str | None:
@@ -660,16 +422,21 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
         report.problems.append('the request has no MCP tools (tools[] entries with "type": '
                                '"mcp"): nothing to probe')
         return report
+    scrub = _Scrub(v for entry in entries for v in entry_headers(entry)[0].values())
+    notes: list[str] = []
     plans = plan_calls(entries, recording=recording, tool=tool, arguments=arguments,
-                       notes=report.notes)
+                       notes=notes)
+    report.notes = [scrub.text(note) for note in notes]
     for index, entry in enumerate(entries):
         named = _named(tool, arguments, plans[index])
         report.servers.append(await _probe_entry(entry, plans[index], named, timeout=timeout,
                                                  transport=transport, progress=on_progress))
-    called = any(c.tool == tool for s in report.servers for c in s.calls)
+    # With a tool, every call made is of that tool (the recording's are filtered by it); the
+    # reports hold scrubbed names, which need not equal `tool`.
+    called = any(s.calls for s in report.servers)
     if tool is not None and not called and any(s.reachable for s in report.servers):
-        report.problems.append(f"no server offers the tool {tool!r} (see each server's tools, "
-                               "and allowed_tools)")
+        report.problems.append(scrub.text(f"no server offers the tool {tool!r} (see each "
+                                          "server's tools, and allowed_tools)"))
     return report
 
 
@@ -710,8 +477,6 @@ def evidence_of(report: ServerReport) -> ProbeEvidence | None:
     Unreachable: the connection's kind (refused, http_401, ...); otherwise the first call's
     kind (None when it worked). None when nothing was probed.
     """
-    from tui.model.causes import ProbeEvidence
-
     credentials_missing = any(c.code in ("redacted_headers", "redacted_source")
                               for c in report.checks)
     if not report.reachable:
@@ -731,11 +496,11 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
                        named: PlannedCall | None, *, timeout: float, transport: str | None,
                        progress: Progress | None, redacted_source: bool = False
                        ) -> ServerReport:
-    label = str(entry.get("server_label") or "?")
     url = entry.get("server_url")
     headers, redacted = entry_headers(entry)
     scrub = _Scrub(headers.values())
-    server = ServerReport(server_label=label, url=url if isinstance(url, str) else None,
+    server = ServerReport(server_label=scrub.text(str(entry.get("server_label") or "?")),
+                          url=scrub.text(url) if isinstance(url, str) else None,
                           headers=sorted(headers))
     if redacted:
         server.checks.append(Check(
@@ -747,16 +512,17 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
             "info", "redacted_source",
             "the tool entry comes from a redacted recording: any credential it had is gone, "
             "so the server may refuse the connection or the call"))
-    if not server.url:
+    if not isinstance(url, str) or not url:
         connector = entry.get("connector_id")
         server.kind = "no_url"
-        server.problem = (f"connector {connector!r}: only OpenAI can reach its connectors"
+        server.problem = (scrub.text(f"connector {connector!r}: only OpenAI can reach its "
+                                     "connectors")
                           if connector else "the tool entry has no server_url")
         return server
     try:
-        link = McpLink(server.url, headers=headers, timeout=timeout, transport=transport)
+        link = McpLink(url, headers=headers, timeout=timeout, transport=transport)
     except ValueError as exc:
-        server.kind, server.problem = "bad_transport", str(exc)
+        server.kind, server.problem = "bad_transport", scrub.text(str(exc))
         return server
     server.transport = link.transport
     try:
@@ -769,60 +535,99 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
             message = f"listing tools failed: {message}"
         server.problem = scrub.text(message)
         server.cause = scrub.text(exc.cause)
+    except Exception as exc:  # a fault of the probe itself: reported, never a traceback
+        failure = scrub.text(f"probe failed on this server: {describe_exception(exc)}")
+        server.checks.append(Check("error", "probe_failed", failure))
+        if not server.reachable:
+            server.kind, server.problem = "probe_failed", failure
     return server
+
+
+def _shown(text: str | None, limit: int = 80) -> str:
+    """Network or request text made safe for a progress line (no terminal escapes)."""
+    return one_line(text or "", limit)
 
 
 async def _use_link(server: ServerReport, link: McpLink, entry: Mapping[str, Any],
                     planned: list[PlannedCall], named: PlannedCall | None, timeout: float,
                     progress: Progress | None, scrub: _Scrub) -> None:
     say = progress or (lambda _line: None)
-    say(f"connecting to {server.server_label} at {server.url}")
+    say(f"connecting to {_shown(server.server_label)} at {_shown(server.url, 200)}")
     started = time.monotonic()
     async with link:
         server.initialize_seconds = time.monotonic() - started
-        server.protocol_version = link.protocol_version
+        server.protocol_version = scrub.maybe(link.protocol_version)
         if link.server_info is not None:
             server.server_name = scrub.text(link.server_info.name)
             server.server_version = scrub.text(link.server_info.version or "") or None
-        say(f"listing the tools of {server.server_label}")
+        say(f"listing the tools of {_shown(server.server_label)}")
         started = time.monotonic()
         tools = await link.list_tools()
         server.list_seconds = time.monotonic() - started
         server.reachable = True
-        by_name = _sort_tools(server, tools, parse_allowed_tools(entry.get("allowed_tools")),
-                              scrub)
+        by_name, skipped = _sort_tools(server, tools,
+                                       parse_allowed_tools(entry.get("allowed_tools")), scrub)
         calls = list(planned)
         if named is not None:
-            if named.tool in by_name and named.tool not in server.skipped_tools:
+            if named.tool in by_name and named.tool not in skipped:
                 calls.append(named)
-            elif named.tool in server.skipped_tools:
-                server.checks.append(Check(
+            elif named.tool in skipped:
+                server.checks.append(scrub.check(Check(
                     "warning", "tool_not_allowed",
                     f"{named.tool} is listed but excluded by allowed_tools: OpenAI never "
-                    "offers it to the model; not called"))
+                    "offers it to the model; not called")))
         for call in calls:
-            if call.arguments is None:
-                server.calls.append(_not_called(server.server_label, call, scrub))
-                continue
-            say(f"calling {call.tool} on {server.server_label}")
-            outcome = await link.call(call.tool, call.arguments, timeout=timeout)
-            server.calls.append(_call_report(server.server_label, call, outcome,
-                                             by_name.get(call.tool), timeout, scrub))
+            server.calls.append(await _make_call(server, link, call, by_name.get(call.tool),
+                                                 timeout, say, scrub))
+
+
+async def _make_call(server: ServerReport, link: McpLink, call: PlannedCall,
+                     tool: mcp.types.Tool | None, timeout: float, say: Progress,
+                     scrub: _Scrub) -> CallReport:
+    """One planned call and its report; a fault of the probe on it is that call's report."""
+    if call.arguments is None:
+        return _not_called(server.server_label, call, scrub)
+    say(f"calling {_shown(scrub.text(call.tool))} on {_shown(server.server_label)}")
+    started = time.monotonic()
+    try:
+        outcome = await link.call(call.tool, call.arguments, timeout=timeout)
+        return _call_report(server.server_label, call, outcome, tool, timeout, scrub)
+    except Exception as exc:
+        return CallReport(
+            server_label=server.server_label, tool=scrub.text(call.tool),
+            arguments=scrub.deep(call.arguments), source=call.source,
+            recorded_error=scrub.maybe(call.recorded_error), item_id=call.item_id,
+            seconds=time.monotonic() - started, kind="probe_failed",
+            checks=[Check("error", "probe_failed", scrub.text(
+                f"probe failed on this call: {describe_exception(exc)}"))])
 
 
 def _sort_tools(server: ServerReport, tools: list[mcp.types.Tool], allowed: AllowedTools,
-                scrub: _Scrub) -> dict[str, mcp.types.Tool]:
-    """Fill the server's tools, skipped and missing tools; every listed tool by name."""
+                scrub: _Scrub) -> tuple[dict[str, mcp.types.Tool], set[str]]:
+    """Fill the server's tools, skipped and missing tools, all scrubbed.
+
+    Returns every listed tool by its real name, and the real names allowed_tools excludes
+    (the report holds the scrubbed names, which may no longer match).
+    """
     by_name = {tool.name: tool for tool in tools}
+    skipped: set[str] = set()
     for tool in tools:
         read_only = tool.annotations.read_only_hint if tool.annotations else None
         if not allowed.allows(tool.name, read_only):
-            server.skipped_tools.append(tool.name)
+            skipped.add(tool.name)
+            server.skipped_tools.append(scrub.text(tool.name))
             continue
-        server.tools.append(tool_report(tool.name, scrub.maybe(tool.description),
-                                        tool.input_schema, tool.output_schema))
+        try:
+            report = tool_report(tool.name, tool.description, tool.input_schema,
+                                 tool.output_schema)
+        except Exception as exc:  # one odd tool must not cost the whole listing
+            report = ToolReport(tool.name, tool.description, tool.input_schema,
+                                tool.output_schema, [Check(
+                                    "error", "probe_failed",
+                                    f"probe failed on this tool: {describe_exception(exc)}")])
+        server.tools.append(scrub.tool(report))
     if allowed.names is not None:
-        server.missing_tools = sorted(allowed.names - set(by_name))
+        server.missing_tools = [scrub.text(name) for name in sorted(allowed.names - set(by_name))]
     if server.missing_tools:
         server.checks.append(Check(
             "warning", "missing_tools",
@@ -834,13 +639,13 @@ def _sort_tools(server: ServerReport, tools: list[mcp.types.Tool], allowed: Allo
         server.checks.append(Check("warning", "no_allowed_tools",
                                    "allowed_tools excludes every listed tool: the model gets "
                                    "none"))
-    return by_name
+    return by_name, skipped
 
 
 def _not_called(label: str, call: PlannedCall, scrub: _Scrub) -> CallReport:
-    return CallReport(server_label=label, tool=call.tool, arguments=None, source=call.source,
-                      recorded_error=scrub.maybe(call.recorded_error), item_id=call.item_id,
-                      kind="bad_arguments",
+    return CallReport(server_label=label, tool=scrub.text(call.tool), arguments=None,
+                      source=call.source, recorded_error=scrub.maybe(call.recorded_error),
+                      item_id=call.item_id, kind="bad_arguments",
                       checks=[Check("error", "bad_arguments",
                                     f"not called: {scrub.text(call.arguments_problem or '')}")])
 
@@ -849,7 +654,7 @@ def _call_report(label: str, call: PlannedCall, outcome: CallOutcome,
                  tool: mcp.types.Tool | None, timeout: float, scrub: _Scrub) -> CallReport:
     result = outcome.result if isinstance(outcome.result, mcp.types.CallToolResult) else None
     preview = outcome.output if outcome.output is not None else (
-        _result_text(result) if result is not None else None)
+        result_text(result) if result is not None else None)
     checks = outcome_checks(outcome, tool.output_schema if tool else None, timeout)
     if tool is None:
         checks.insert(0, Check("warning", "unknown_tool",
@@ -858,14 +663,12 @@ def _call_report(label: str, call: PlannedCall, outcome: CallOutcome,
         checks[:0] = arguments_checks(tool.input_schema, call.arguments)
     if len(checks) > 1:
         checks = [c for c in checks if c.severity != "ok"]
-    checks = [Check(c.severity, c.code, scrub.text(c.message)) for c in checks]
     return CallReport(
-        server_label=label, tool=call.tool, arguments=scrub.deep(call.arguments),
+        server_label=label, tool=scrub.text(call.tool), arguments=scrub.deep(call.arguments),
         source=call.source, recorded_error=scrub.maybe(call.recorded_error),
         item_id=call.item_id, seconds=outcome.seconds, ok=outcome.ok,
         openai_error=scrub.deep(outcome.error), cause=scrub.maybe(outcome.cause),
         kind=outcome.kind, is_error=bool(result is not None and result.is_error),
         output_preview=scrub.maybe(_preview(preview)),
-        size_bytes=result_size(result) if result is not None else None, checks=checks)
-
-
+        size_bytes=result_size(result) if result is not None else None,
+        checks=[scrub.check(c) for c in checks])

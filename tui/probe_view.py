@@ -18,7 +18,8 @@ from rich.tree import Tree
 
 from tui.model.errors import describe_error
 from tui.model.textsafe import one_line
-from tui.probe import CallReport, Check, ProbeReport, ServerReport, ToolReport, worst
+from tui.probe import CallReport, ProbeReport, ServerReport, ToolReport
+from tui.probe_checks import Check, worst
 
 MARKS = {"ok": ("✓", "green"), "info": ("i", "blue"), "warning": ("!", "yellow"),
          "error": ("✗", "red")}

@@ -13,6 +13,7 @@ line passes through `redact` first. The reader keeps every good line and reports
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -164,14 +165,25 @@ def read_recording(lines: Iterable[tuple[int, str]], source: str = "") -> Loaded
         if not is_record(obj):
             loaded.problems.append(Problem(number, "not a recording line (expected t and event)"))
             continue
-        t = obj.get("t")
-        t = float(t) if isinstance(t, int | float) and not isinstance(t, bool) else None
+        t = arrival_time(obj.get("t"))
         body = obj.get("event", obj.get("note"))
         if not isinstance(body, dict):
             loaded.problems.append(Problem(number, "event is not a JSON object"))
             continue
         loaded.events.append(Event(body, t=t, line=number, is_note="note" in obj))
     return loaded
+
+
+def arrival_time(value: Any) -> float | None:
+    """A record's `t` as seconds, or None: not a number, NaN, infinite or out of float range
+    (JSON allows `NaN`, and an integer of 400 digits) would break every duration after it."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:
+        return None
+    return seconds if math.isfinite(seconds) else None
 
 
 def json_error_reason(exc: ValueError) -> str:

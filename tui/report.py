@@ -137,16 +137,21 @@ def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
     if resp.duration is not None:
         label.append(f"  {seconds(resp.duration)}", "dim")
     if resp.usage:
-        usage = resp.usage
-        label.append(f"  tokens in {usage.get('input_tokens', '?')} out "
-                     f"{usage.get('output_tokens', '?')} total {usage.get('total_tokens', '?')}",
-                     "dim")
+        label.append(f"  tokens in {_count(resp.usage, 'input_tokens')} out "
+                     f"{_count(resp.usage, 'output_tokens')} total "
+                     f"{_count(resp.usage, 'total_tokens')}", "dim")
     tree = Tree(label, guide_style="dim")
     for item in resp.items:
         item_node(tree, item)
     for failure in response_failures(resp, inspection.timeline.events):
         tree.add(Text(f"✗ {failure.type}  {one_line(failure.error, 300)}", style="bold red"))
     return tree
+
+
+def _count(usage: dict[str, Any], key: str) -> str:
+    """A token count as sent, or `?`: only integers are printed (never text from the stream)."""
+    value = usage.get(key)
+    return str(value) if type(value) is int else "?"
 
 
 def item_node(parent: Tree, item: ItemState) -> None:

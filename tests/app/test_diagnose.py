@@ -27,7 +27,7 @@ from _app_support import (
     write_chunks,
 )
 from textual.pilot import Pilot
-from textual.widgets import Static, TabbedContent
+from textual.widgets import Static
 
 from tui.app import McptuiApp
 from tui.emulator.demo import demo_servers
@@ -67,6 +67,9 @@ async def test_the_classic_424_shows_its_likely_cause_beside_the_failure():
         assert "probe" in footer_actions(screen)
         # The cause sits above the raw error JSON, where it is seen without scrolling.
         assert text.index("likely cause") < text.index("error as sent")
+        # The sample conforms: the findings list says so (not "checking" forever).
+        first = screen.query_one(FindingsList).get_option_at_index(0).prompt
+        assert first.plain.startswith("No findings")
         # Elsewhere, `p` has nothing to act on and leaves the footer.
         await select(pilot, find_node(screen, lambda t: "mcp_list_tools" in t, kind="item"))
         assert "probe" not in footer_actions(screen)
@@ -84,7 +87,7 @@ async def test_a_timeout_shows_in_the_header_the_tree_and_the_waterfall():
         assert "tool time     60.24s from arguments.done to failed" in text
 
         await pilot.press("v", "v")
-        assert screen.query_one(TabbedContent).active == "waterfall-tab"
+        assert screen.view == "waterfall"
         chart = screen.query_one(Waterfall).query_one(Static)
         rows = [line for line in rendered_lines(chart) if "#" in line]
         assert [row.split()[1] for row in rows] == [
@@ -129,13 +132,14 @@ async def test_docs_spelled_events_are_marked_listed_and_reachable(tmp_path: Pat
         # Choosing a finding steps to its event and shows it, with the suggestion.
         await pilot.press("home")
         await pilot.press("v")
-        assert screen.query_one(TabbedContent).active == "findings-tab"
+        assert screen.view == "findings"
+        assert findings.get_option_at_index(0).prompt.plain.startswith("2 errors")
         findings.focus()
-        findings.highlighted = findings.findings.index(errors[1])
+        findings.highlighted = 1 + findings.findings.index(errors[1])  # below the summary
         await pilot.press("enter")
         await pilot.pause()
         assert screen.session.timeline.position == errors[1].event_index + 1
-        assert screen.query_one(TabbedContent).active == "detail-tab"
+        assert screen.view == "detail"
         text = detail_text(screen)
         assert "type         response.mcp_call.arguments.done" in text
         assert "did you mean response.mcp_call_arguments.done" in text
@@ -169,4 +173,25 @@ async def test_probe_a_failed_call_from_the_tree(tmp_path: Path):
             assert "nested cause: RuntimeError: Tool broken_schema has an output schema but " \
                    "did not return structured content" in text
             assert "demo-secret-never-recorded" not in text
+            await pilot.press("q")
+
+
+async def test_a_live_stream_cut_short_is_found_unterminated_once_the_run_ends(tmp_path: Path):
+    """While a run streams, an unfinished response is normal; when the run is over, a
+    response with no terminal event is a finding."""
+    with demo_servers() as servers:
+        session, live = live_session(servers.emulator_url, "mcptui-demo",
+                                     Recorder(tmp_path / "cut.jsonl"), source="demo")
+        request = {**servers.request(), "metadata": {"mcptui_fault": "drop_after:6"}}
+        app = McptuiApp(session, live=live, request=request)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(pilot)
+
+            def unterminated() -> bool:
+                found = screen.diagnosis.findings if screen.diagnosis else []
+                return any(f.code == "no_terminal_event" for f in found)
+
+            assert await wait_until(pilot, unterminated, timeout=15)
+            assert not any(w.is_running for w in app.workers if w.group == "live")
+            assert "conformance error" in header_text(screen)
             await pilot.press("q")

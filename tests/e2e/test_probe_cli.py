@@ -314,3 +314,61 @@ def rendered(report: ServerReport) -> str:
     console = Console(record=True, width=300, color_system=None)
     console.print(render(report))
     return console.export_text()
+
+
+# -- a hostile server: a dangling $ref, echoed secrets, escapes in names -----------------------
+
+LEAKED = "hdr-secret-4417"
+"""The X-Api-Key the request sends; the hostile server echoes it into its tool listing."""
+
+
+def hostile_app() -> Any:
+    """A real MCP server whose `lookup` tool has a dangling $ref and names the request's key.
+
+    MCPServer builds inputSchema from the function; it is replaced afterwards, as a server
+    with hand-written schemas would publish it (calls still validate against the function).
+    """
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from tui.emulator.demo_server import _root_logging_untouched
+
+    def lookup(q: Any = None) -> str:
+        return "found"
+
+    tool = Tool.from_function(lookup, description=f"Looks up with key {LEAKED}.")
+    tool.parameters = {"type": "object",
+                       "properties": {"q": {"$ref": "#/$defs/missing",
+                                            "description": f"default {LEAKED}"}}}
+    echo = Tool.from_function(lookup, name=f"echo_{LEAKED}", description="Echoes.")
+    with _root_logging_untouched():
+        server = MCPServer("hostile", log_level="WARNING", tools=[tool, echo])
+    return server.streamable_http_app(
+        streamable_http_path="/mcp",
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+
+
+def test_a_hostile_server_gets_a_report_not_a_traceback_nor_a_leak(tmp_path: Path):
+    from tui.emulator.serve import ServerThread
+
+    with ServerThread(hostile_app()) as hostile:
+        request = request_for({"type": "mcp", "server_label": "evil\x1b[31m",
+                               "server_url": f"{hostile.url}/mcp",
+                               "headers": {"X-Api-Key": LEAKED}})
+        done = run_probe(tmp_path, request, "--tool", "lookup", "--args", '{"q": 1}')
+        report = as_json(run_probe(tmp_path, request, "--tool", "lookup", "--args",
+                                   '{"q": 1}', "--json"))
+    assert done.returncode == 0, done.stdout + done.stderr  # warnings only
+    assert "\x1b" not in done.stderr and "connecting to evil\\x1b[31m at" in done.stderr
+    assert "\x1b" not in done.stdout
+    assert LEAKED not in done.stdout + done.stderr + json.dumps(report)
+    (server,) = report["servers"]
+    tools = {t["name"]: t for t in server["tools"]}
+    assert set(tools) == {"lookup", "echo_<redacted>"}
+    assert [c["code"] for c in tools["lookup"]["checks"]] == ["dangling_ref", "output_schema"]
+    assert tools["lookup"]["input_schema"]["properties"]["q"]["description"] == (
+        "default <redacted>")
+    (call,) = server["calls"]
+    assert call["ok"] and [c["code"] for c in call["checks"]] == ["arguments_unchecked"]
+    assert "PointerToNowhere" in done.stdout

@@ -68,8 +68,11 @@ def test_a_probe_confirms_the_cause(failed_call) -> None:
                           "RuntimeError: Tool x has an output schema but did not return "
                           "structured content")
     found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=probe)
-    assert keys(found)[0] == ("output_schema_without_structured_content", "confirmed")
-    assert any("probe:" in e for e in found[0].evidence)
+    # Once confirmed, the other candidates and the "a probe would tell" hint go away.
+    assert keys(found) == [("output_schema_without_structured_content", "confirmed")]
+    assert found[0].evidence[0].startswith("probe: RuntimeError")
+    assert "too soon for a timeout" in found[0].evidence[1]
+    assert not any("confirms it" in e for e in found[0].evidence)
 
 
 @pytest.mark.parametrize(("kind", "cause"), [
@@ -169,3 +172,34 @@ def test_background_run_failing_bare() -> None:
 def test_every_cause_says_why_and_what_to_try() -> None:
     for cause in CAUSES.values():
         assert cause.title and cause.why.endswith(".") and cause.fix.endswith((".", ")"))
+
+
+def test_words_alone_do_not_name_a_cause(failed_call) -> None:
+    """`session` in an argument error, or a closed connection, is not a lost session or an
+    unreachable server."""
+    timeline, resp, item = failed_call(
+        {"type": "mcp_protocol_error", "code": -32602,
+         "message": "'session_id' is a required property"})
+    assert keys(item_causes(resp, item, timeline.events)) == [("protocol_error", "confirmed")]
+    timeline, resp, item = failed_call("Connection closed")
+    assert "unreachable" not in [key for key, _ in keys(item_causes(resp, item,
+                                                                   timeline.events))]
+    timeline, resp, item = failed_call("connection refused by files.example.com")
+    assert ("unreachable", "likely") in keys(item_causes(resp, item, timeline.events))
+
+
+def test_a_probe_that_worked_speaks_against_the_result_shape(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    worked = ProbeEvidence(None, "answered in 0.01 s; structuredContent matches")
+    found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=worked)
+    shape = next(c for c in found if c.cause.key == "output_schema_without_structured_content")
+    assert shape.confidence == "possible"
+    assert any(e.startswith("probe: the call worked") for e in shape.evidence)
+
+
+def test_a_connect_timeout_is_not_a_slow_tool(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    found = item_causes(resp, item, timeline.events, probe=ProbeEvidence(
+        "timeout", "did not finish connecting within 60 s", reachable=False))
+    assert "unreachable" in [key for key, _ in keys(found)]
+    assert ("timeout", "confirmed") not in keys(found)

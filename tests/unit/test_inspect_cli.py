@@ -396,3 +396,19 @@ def test_real_streams_have_no_error_level_finding(upstream_dir: Path, capsys, na
     code, report = inspect_json(capsys, path)
     assert [f for f in report["findings"] if f["severity"] == "error"] == []
     assert main(["inspect", "--strict", path]) == code  # --strict changes nothing here
+
+
+def test_odd_headers_and_usage_do_not_break_the_report(tmp_path: Path, capsys):
+    """A recording's `request.tools` that is not a list, and token counts that are text with
+    an escape sequence: a report, no traceback, nothing raw on the terminal."""
+    header = {"mcptui": "recording", "format": 1, "request": {"tools": 5, "background": True}}
+    failed = {"type": "response.failed", "sequence_number": 0,
+              "response": {"id": "resp_x", "status": "failed", "error": None,
+                           "usage": {"input_tokens": "\u001b[2J", "output_tokens": 3}}}
+    path = tmp_path / "odd.jsonl"
+    path.write_text(compact(header) + "\n" + compact({"t": 0.0, "event": failed}) + "\n",
+                    encoding="utf-8")
+    assert main(["inspect", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "tokens in ? out 3" in out

@@ -22,6 +22,8 @@ from tui.probe import (
     ProbeReport,
     ServerReport,
     ToolReport,
+    _Scrub,
+    _sort_tools,
     arguments_checks,
     content_checks,
     content_error_checks,
@@ -38,6 +40,9 @@ from tui.probe import (
     worst,
 )
 from tui.probe_view import render
+
+DANGLING = {"type": "object", "properties": {"q": {"$ref": "#/$defs/missing"}}}
+"""A schema whose $ref points nowhere: jsonschema raises when validation reaches it."""
 
 OBJECT = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
 RESULT_SCHEMA = {"type": "object", "properties": {"hits": {"type": "array"}},
@@ -93,6 +98,39 @@ def test_tool_report_notes_description_and_output_schema():
     broken = tool_report("t", "d", OBJECT, {"type": 12})
     assert "output_schema_invalid" in codes(broken.checks)
     assert worst(broken.checks) == "error"
+
+
+def test_a_dangling_ref_is_a_warning_not_a_crash():
+    (ref,) = input_schema_checks(DANGLING)
+    assert (ref.severity, ref.code) == ("warning", "dangling_ref")
+    assert "#/$defs/missing" in ref.message
+    (unchecked,) = arguments_checks(DANGLING, {"q": 1})
+    assert (unchecked.severity, unchecked.code) == ("warning", "arguments_unchecked")
+    assert unchecked.message == ("the arguments could not be checked against the inputSchema: "
+                                 "PointerToNowhere: '/$defs/missing' does not exist")
+    assert arguments_checks(DANGLING, {}) == []  # the $ref is never reached
+    (unusable,) = structured_checks(DANGLING, {"q": 1})
+    assert (unusable.severity, unusable.code) == ("warning", "output_schema_unusable")
+    assert "PointerToNowhere" in unusable.message
+    tool = tool_report("t", "d", DANGLING, DANGLING)
+    assert worst(tool.checks) == "warning"
+    assert codes(tool.checks) == ["dangling_ref", "dangling_ref", "output_schema"]
+
+
+def test_only_refs_that_point_nowhere_are_named():
+    schema = {"type": "object", "$defs": {"a": {"type": "string"}, "b/c": {}},
+              "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#/$defs/b~1c"},
+                             "enum": {"$ref": "#/$defs/gone"},  # a property named "enum"
+                             "z": {"$ref": "https://example.com/remote.json"},
+                             "w": {"default": {"$ref": "#/data/not/a/ref"}}}}
+    (check,) = input_schema_checks(schema)
+    assert check.message.startswith("inputSchema has a $ref that points nowhere in it: "
+                                    "#/$defs/gone:")
+
+
+def test_a_malformed_required_list_is_reported_not_raised():
+    checks = input_schema_checks({"type": "object", "required": [["unhashable"]]})
+    assert codes(checks) == ["input_schema_invalid", "required_not_in_properties"]
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -374,3 +412,145 @@ def test_render_unreachable_and_hostile_text():
     assert "cause: ConnectError: All connection attempts failed" in text
     assert "[bold]x[/bold]" in text  # shown as typed, not as markup
     assert "\\x1b[31mred\\x07" in text and "\x1b" not in text
+
+
+# -- the probe over a fake link: faults, progress lines and secrets --------------------------------
+
+SECRET = "key-value-7731"
+
+
+class FakeLink:
+    """Stands in for `McpLink`: lists `TOOLS`, answers each call with `answer(name)`."""
+
+    tools: list[mcp.types.Tool] = []
+    protocol_version = "2025-06-18"
+
+    def __init__(self, url: str, *, headers: dict[str, str], timeout: float,
+                 transport: str | None) -> None:
+        self.transport = transport or "streamable_http"
+        self.server_info = mcp.types.Implementation(name="fake", version="1")
+
+    async def __aenter__(self) -> FakeLink:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def list_tools(self) -> list[mcp.types.Tool]:
+        return list(self.tools)
+
+    async def call(self, name: str, arguments: dict[str, Any], *, timeout: float
+                   ) -> CallOutcome:
+        if name.startswith("explode"):
+            raise RuntimeError("the probe tripped")
+        return CallOutcome(output="{}", error=None, cause=None, result=text_result(),
+                           seconds=0.01)
+
+
+@pytest.fixture
+def fake_link(monkeypatch: pytest.MonkeyPatch) -> type[FakeLink]:
+    class Link(FakeLink):
+        tools = []
+
+    monkeypatch.setattr("tui.probe.McpLink", Link)
+    return Link
+
+
+def fake_entry(label: str = "files", **fields: Any) -> dict[str, Any]:
+    return {"type": "mcp", "server_label": label, "server_url": "http://127.0.0.1:1/mcp",
+            **fields}
+
+
+def tool(name: str, schema: Any = None, **fields: Any) -> mcp.types.Tool:
+    return mcp.types.Tool(name=name, input_schema=schema or OBJECT, **fields)
+
+
+async def test_a_tool_with_a_dangling_ref_does_not_stop_the_probe(fake_link: type[FakeLink]):
+    fake_link.tools = [tool("lookup", DANGLING, description="Looks up.")]
+    report = await probe({"tools": [fake_entry()]}, tool="lookup", arguments={"q": 1})
+    (server,) = report.servers
+    assert server.reachable and codes(server.tools[0].checks) == ["dangling_ref"]
+    (call,) = server.calls
+    assert call.ok and codes(call.checks) == ["arguments_unchecked"]
+    assert report.exit_code == 0
+
+
+async def test_a_call_the_probe_fails_on_is_that_calls_report(fake_link: type[FakeLink]):
+    fake_link.tools = [tool("explode", description="Fails the probe."),
+                       tool("fine", description="Works.")]
+    recording = load_text(stream(
+        mcp_call("explode", "files", '{"query": "x"}', dict(TASKGROUP_424)),
+        mcp_call("fine", "files", '{"query": "y"}', dict(TASKGROUP_424))))
+    report = await probe({"tools": [fake_entry()]}, recording=recording)
+    (server,) = report.servers
+    exploded, fine = server.calls
+    assert not exploded.ok and exploded.called and exploded.kind == "probe_failed"
+    (check,) = exploded.checks
+    assert (check.severity, check.message) == (
+        "error", "probe failed on this call: RuntimeError: the probe tripped")
+    assert fine.ok  # the next call was still made
+    assert report.exit_code == 1
+    assert "probe failed on this call" in rendered(report)
+
+
+async def test_progress_lines_carry_no_terminal_escapes(fake_link: type[FakeLink]):
+    hostile = "\x1b[31mred\x1b[0m"
+    fake_link.tools = [tool(f"run{hostile}", description="d")]
+    lines: list[str] = []
+    await probe({"tools": [fake_entry(hostile, server_url=f"http://127.0.0.1:1/{hostile}")]},
+                tool=f"run{hostile}", on_progress=lines.append)
+    assert len(lines) == 3  # connecting, listing, calling
+    assert not any("\x1b" in line for line in lines), lines
+    assert lines[-1] == "calling run\\x1b[31mred\\x1b[0m on \\x1b[31mred\\x1b[0m"
+    refused: list[str] = []
+    await probe({"tools": [{"type": "mcp", "server_label": hostile,
+                            "server_url": f"http://127.0.0.1:{free_port()}/mcp"}]},
+                timeout=5, on_progress=refused.append)
+    assert refused and not any("\x1b" in line for line in refused)
+
+
+def leaky_tools() -> list[mcp.types.Tool]:
+    """A server that echoes the request's header value into every part of its listing."""
+    return [
+        tool(f"lookup_{SECRET}", description=f"Looks up with key {SECRET}.",
+             schema={"type": "object",
+                     "properties": {"q": {"type": "string", "description": f"default {SECRET}"},
+                                    SECRET: {"type": "string"}},
+                     "required": ["q", f"also_{SECRET}"]},
+             output_schema={"type": "object", "title": f"Result for {SECRET}"}),
+        tool("typed", schema={"type": f"obj-{SECRET}"}),
+        tool(f"hidden_{SECRET}"),
+    ]
+
+
+def test_the_tool_listing_is_scrubbed_of_secrets():
+    server = ServerReport("files", "http://127.0.0.1:1/mcp", reachable=True)
+    allowed = parse_allowed_tools([f"lookup_{SECRET}", "typed", f"absent_{SECRET}"])
+    by_name, skipped = _sort_tools(server, leaky_tools(), allowed, _Scrub([SECRET]))
+    assert set(by_name) == {f"lookup_{SECRET}", "typed", f"hidden_{SECRET}"}  # real names
+    assert skipped == {f"hidden_{SECRET}"}
+    text = json.dumps(server.as_json())
+    assert SECRET not in text
+    assert "lookup_<redacted>" in text and "hidden_<redacted>" in text
+    assert "also_<redacted>" in text  # a check message quoting the schema
+    assert "obj-<redacted>" in text
+    shown = rendered(ProbeReport([server]))
+    assert SECRET not in shown and "lookup_<redacted>" in shown
+
+
+async def test_secrets_echoed_by_a_server_stay_out_of_the_report(fake_link: type[FakeLink]):
+    fake_link.tools = leaky_tools()
+    fake_link.protocol_version = f"2025-06-18+{SECRET}"
+    entry = fake_entry(headers={"X-Api-Key": SECRET},
+                       allowed_tools=[f"lookup_{SECRET}", "typed"])
+    lines: list[str] = []
+    report = await probe({"tools": [entry]}, tool=f"lookup_{SECRET}",
+                         arguments={"q": SECRET}, on_progress=lines.append)
+    (server,) = report.servers
+    assert server.reachable and len(server.calls) == 1
+    assert SECRET not in json.dumps(report.as_json())
+    assert SECRET not in rendered(report)
+    assert not any(SECRET in line for line in lines)
+    hidden = await probe({"tools": [entry]}, tool=f"hidden_{SECRET}")
+    assert SECRET not in json.dumps(hidden.as_json())
+    assert "hidden_<redacted> is listed but excluded" in json.dumps(hidden.as_json())

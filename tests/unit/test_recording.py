@@ -200,3 +200,15 @@ def test_ordinary_text_is_written_unchanged(tmp_path: Path):
     path = save_recording(tmp_path / "text.jsonl", make_header("file"), [Event(raw)])
 
     assert recorded_event_lines(path) == ['{"t":null,"event":' + compact(raw) + "}"]
+
+
+def test_non_finite_or_huge_arrival_times_are_dropped():
+    """JSON allows NaN and 400-digit integers; as times they would break every duration."""
+    from tui.recording import read_recording
+
+    lines = ['{"mcptui": "recording", "format": 1}',
+             '{"t": NaN, "event": {"type": "response.created", "sequence_number": 0}}',
+             '{"t": 1' + "0" * 400 + ', "event": {"type": "response.in_progress"}}',
+             '{"t": 0.5, "event": {"type": "response.completed"}}']
+    loaded = read_recording(enumerate(lines, 1))
+    assert [e.t for e in loaded.events] == [None, None, 0.5]

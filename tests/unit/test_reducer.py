@@ -476,3 +476,17 @@ def test_polled_response_objects_drive_the_state_and_step_back():
     assert timeline.state.responses[0].items == []
     assert timeline.step_forward() is not None
     assert timeline.state.responses[0].items[0].from_snapshot  # shown as "from response object"
+
+
+def test_malformed_response_fields_are_ignored_not_stored():
+    """A dict for a status or a number for an id must not reach the state (every view and
+    check downstream relies on their types); the raw event still shows them."""
+    timeline = fold([
+        {"type": "response.created", "sequence_number": 0,
+         "response": {"id": 5, "status": {"a": 1}, "model": ["x"], "background": "yes"}},
+        {"type": "response.in_progress", "sequence_number": 1,
+         "response": {"id": "resp_ok", "status": "in_progress"}},
+    ])
+    [resp] = timeline.state.responses
+    assert (resp.id, resp.status, resp.model, resp.background) == (
+        "resp_ok", "in_progress", None, None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -27,6 +27,8 @@ CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
 LIKELY_TIMEOUT = 50.0
 """Seconds after which a failed tool call is most probably OpenAI's (undocumented, ~60 s)
 tool-call timeout."""
+COMMON_424_HINT = ("the most common cause of this 424 when the server is reachable and answers "
+                   "quickly; `mcptui probe` confirms it")
 QUICK_FAILURE = 10.0
 """A failure sooner than this cannot be the ~60 s timeout."""
 
@@ -141,9 +143,27 @@ class _Matches:
             evidence = old.evidence + tuple(e for e in evidence if e not in old.evidence)
         self.found[key] = LikelyCause(CAUSES[key], confidence, tuple(evidence))
 
-    def ranked(self) -> list[LikelyCause]:
-        return sorted(self.found.values(), key=lambda c: CONFIDENCE_RANK[c.confidence])
+    def demote(self, keys: tuple[str, ...], evidence: str) -> None:
+        """What a probe showed to be fine becomes merely possible (it may differ for OpenAI)."""
+        for key in keys:
+            old = self.found.get(key)
+            if old is not None:
+                self.found[key] = LikelyCause(old.cause, "possible", (*old.evidence, evidence))
 
+    def ranked(self) -> list[LikelyCause]:
+        """Best first; once a probe has confirmed a cause, only the confirmed ones, without
+        the hint that a probe would confirm them."""
+        found = sorted(self.found.values(), key=lambda c: CONFIDENCE_RANK[c.confidence])
+        if found and found[0].confidence == "confirmed" and any(
+                e.startswith("probe") for e in found[0].evidence):
+            found = [replace(c, evidence=tuple(e for e in c.evidence if e != COMMON_424_HINT))
+                     for c in found if c.confidence == "confirmed"]
+        return found
+
+
+RESULT_SHAPE_CAUSES = ("output_schema_without_structured_content", "invalid_structured_content",
+                       "invalid_content")
+"""Causes in the tool's answer itself: a probe whose call worked speaks against them."""
 
 PROBE_KINDS: dict[str, str] = {
     "missing_structured_content": "output_schema_without_structured_content",
@@ -163,6 +183,15 @@ PROBE_KINDS: dict[str, str] = {
     "http_421": "host_header_421",
 }
 """Probe classifications (`tui.probe`, `tui.mcpclient`) and the cause each one confirms."""
+
+
+def mcp_entries(request: Any) -> list[dict[str, Any]]:
+    """A request's (or a response's echoed) `{"type": "mcp", ...}` tool entries; nothing for
+    a malformed `tools`."""
+    tools = request.get("tools") if isinstance(request, dict) else None
+    if not isinstance(tools, list):
+        return []
+    return [t for t in tools if isinstance(t, dict) and t.get("type") == "mcp"]
 
 
 def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *,
@@ -185,7 +214,7 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
     if kind == "mcp_tool_execution_error":
         matches.add("tool_error", "confirmed", f"the tool returned isError: {text}")
     elif kind == "mcp_protocol_error":
-        if "session" in text.lower():
+        if _SESSION_LOST.search(text):
             matches.add("session_terminated", "likely", f"the server said: {text}")
         else:
             matches.add("protocol_error", "confirmed", f"JSON-RPC error: {text}")
@@ -195,6 +224,8 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
         _from_text(matches, text, server_url)
         if tool_seconds is not None and tool_seconds >= LIKELY_TIMEOUT:
             matches.add("timeout", "likely", f"the call failed after {tool_seconds:.1f} s")
+    if probe is not None and probe.kind is None and probe.reachable:
+        matches.demote(RESULT_SHAPE_CAUSES, f"probe: the call worked from here ({probe.message})")
     return matches.ranked()
 
 
@@ -210,8 +241,7 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
             _from_text(matches, text, None)
     if resp.status == "failed" and not any(item.failed for item in resp.items):
         background = resp.background or bool((request or {}).get("background"))
-        mcp_tools = any(isinstance(t, dict) and t.get("type") == "mcp"
-                        for t in list(resp.tools) + list((request or {}).get("tools") or []))
+        mcp_tools = bool(mcp_entries({"tools": resp.tools}) or mcp_entries(request))
         if background and mcp_tools:
             error = describe_error(resp.error) or "no error details"
             matches.add("background_bare_failure", "likely",
@@ -234,25 +264,29 @@ def _taskgroup(matches: _Matches, resp: ResponseState, item: ItemState,
                     f"the call failed {tool_seconds:.1f} s after its arguments were sent: "
                     "about OpenAI's ~60 s limit")
         return
-    quick = (f"the call failed {tool_seconds:.2f} s after its arguments were sent: too soon "
-             "for a timeout" if tool_seconds is not None and tool_seconds < QUICK_FAILURE
+    quick = (f"the call failed {_duration(tool_seconds)} after its arguments were sent: too "
+             "soon for a timeout" if tool_seconds is not None and tool_seconds < QUICK_FAILURE
              else None)
     if listed or quick:
         reachable = ("the same server listed its tools in this response, so it was reachable"
                      if listed else None)
         evidence = [e for e in (quick, reachable) if e]
         matches.add("output_schema_without_structured_content", "likely", *evidence,
-                    "the most common cause of this 424 when the server is reachable and "
-                    "answers quickly; `mcptui probe` confirms it")
+                    COMMON_424_HINT)
         matches.add("invalid_structured_content", "possible")
         matches.add("invalid_content", "possible")
         matches.add("session_terminated", "possible")
     else:
         matches.add("output_schema_without_structured_content", "possible")
-        matches.add("timeout", "possible",
-                    "no timing in this source to rule it out")
+        matches.add("timeout", "possible", "no timing in this source to rule it out"
+                    if tool_seconds is None else
+                    f"the call failed {_duration(tool_seconds)} after its arguments were sent")
     if not listed:
         _private_url(matches, server_url)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds >= 0.1 else f"{seconds * 1000:.0f} ms"
 
 
 def _listed_by_same_server(resp: ResponseState, item: ItemState) -> bool:
@@ -261,6 +295,12 @@ def _listed_by_same_server(resp: ResponseState, item: ItemState) -> bool:
 
 
 _STATUS = re.compile(r"\b(401|403|404|421)\b")
+_SESSION_LOST = re.compile(r"session (terminated|not found|expired)|(unknown|invalid|expired) "
+                           r"session", re.IGNORECASE)
+_UNREACHABLE = re.compile(r"connection refused|(could not|cannot|failed to|unable to) connect|"
+                          r"name or service not known|name resolution|getaddrinfo|"
+                          r"no route to host|network is unreachable|host unreachable",
+                          re.IGNORECASE)
 
 
 def _from_text(matches: _Matches, text: str, server_url: str | None) -> None:
@@ -276,9 +316,9 @@ def _from_text(matches: _Matches, text: str, server_url: str | None) -> None:
         matches.add("unreachable", "possible", f"HTTP 404: wrong URL path? {text}")
     if "timed out" in lower or "timeout" in lower:
         matches.add("timeout", "likely", f"the error says: {text}")
-    if "session terminated" in lower:
+    if _SESSION_LOST.search(text):
         matches.add("session_terminated", "likely", f"the error says: {text}")
-    if any(word in lower for word in ("connect", "refused", "resolve", "unreachable")):
+    if _UNREACHABLE.search(text):
         matches.add("unreachable", "likely", f"the error says: {text}")
     _private_url(matches, server_url)
 
@@ -307,6 +347,8 @@ def _from_probe(matches: _Matches, probe: ProbeEvidence, *, reached: bool) -> No
     if kind is None:
         return
     key = PROBE_KINDS.get(kind) or ("unreachable" if kind.startswith("http_") else None)
+    if key == "timeout" and not probe.reachable:  # connecting timed out, not the tool
+        key = "unreachable"
     if key is None:
         return
     if probe.reachable or key == "host_header_421":

@@ -8,7 +8,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.model.causes import LikelyCause, ProbeEvidence, item_causes, response_causes
+from tui.model.causes import (
+    LikelyCause,
+    ProbeEvidence,
+    item_causes,
+    mcp_entries,
+    response_causes,
+)
 from tui.model.conformance import check_stream
 from tui.model.events import Event
 from tui.model.findings import Finding, ordered
@@ -70,7 +76,7 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
     tool_seconds = {(t.response_key, t.item_key): t.tool_seconds for t in timing.items}
     diagnosis = Diagnosis(findings, timing)
     for resp in state.responses:
-        urls = server_urls(resp.tools, (request or {}).get("tools"))
+        urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
         for item in resp.items:
             if not item.failed or item.type not in ("mcp_call", "mcp_list_tools"):
                 continue
@@ -95,13 +101,20 @@ def diagnose_events(events: Sequence[Event], snapshots: Sequence[dict[str, Any]]
     return diagnose(timeline.events, timeline.state, **options)
 
 
-def server_urls(*tool_lists: Any) -> dict[str, str]:
-    """server_label → server_url from `mcp` tool entries (the response's echo or a request)."""
+def diagnose_path(path: str, **options: Any) -> Diagnosis:
+    """Load a file and diagnose it: what a child process runs for a big replay (the same
+    loader gives the same events, so indexes match the app's timeline)."""
+    from tui.importers import load_path
+
+    loaded = load_path(path)
+    return diagnose_events(loaded.events, loaded.snapshots, **options)
+
+
+def server_urls(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """server_label → server_url from `mcp` tool entries; the first entry of a label wins."""
     urls: dict[str, str] = {}
-    for tools in tool_lists:
-        for tool in tools or ():
-            if isinstance(tool, dict) and tool.get("type") == "mcp":
-                label, url = tool.get("server_label"), tool.get("server_url")
-                if isinstance(label, str) and isinstance(url, str):
-                    urls.setdefault(label, url)
+    for tool in entries:
+        label, url = tool.get("server_label"), tool.get("server_url")
+        if isinstance(label, str) and isinstance(url, str):
+            urls.setdefault(label, url)
     return urls

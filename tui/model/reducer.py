@@ -70,6 +70,9 @@ REASONING_DELTA_TYPES = frozenset(
     {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
 )
 
+RESPONSE_ATTR_TYPES = {"id": str, "status": str, "model": str, "background": bool,
+                       "previous_response_id": str}
+
 ERROR_NOTE_LEVEL = "error"
 """Notes with this `level` (HTTP errors, dropped streams) count as failures."""
 
@@ -330,7 +333,11 @@ class Reducer:
                          *, polled: bool = False) -> None:
         for attr in ("id", "status", "model", "background", "previous_response_id"):
             value = snapshot.get(attr)
-            if value is not None and value != getattr(resp, attr):
+            # Malformed values (a dict for a status, a number for an id) are ignored: the raw
+            # event still shows them, and everything downstream can rely on the types.
+            if type(value) is not RESPONSE_ATTR_TYPES[attr]:
+                continue
+            if value != getattr(resp, attr):
                 self._set(resp, attr, value)
         usage = snapshot.get("usage")
         if isinstance(usage, dict):

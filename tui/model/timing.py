@@ -289,7 +289,7 @@ def bar_span(start: float, end: float, axis_start: float, axis_end: float, width
     visible; everything is clamped to the axis. A zero-length axis or width gives (0, 1).
     """
     span = axis_end - axis_start
-    if span <= 0 or width <= 1 or not math.isfinite(span):
+    if span <= 0 or width <= 1 or not all(map(math.isfinite, (span, start, end, axis_start))):
         return 0, 1
     scale = width / span
     end = max(end, start)

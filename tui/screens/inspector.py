@@ -19,12 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, TabbedContent, TabPane, Tree
+from textual.widgets import ContentSwitcher, Footer, Input, Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import Worker, WorkerState
 
-from tui.model.causes import ProbeEvidence
-from tui.model.diagnosis import Diagnosis, ItemKey, diagnose_events
+from tui.model.causes import ProbeEvidence, mcp_entries
+from tui.model.diagnosis import Diagnosis, ItemKey, diagnose_events, diagnose_path
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.summary import failures
@@ -53,9 +53,13 @@ REBUILD_AFTER = 400
 TICK_SECONDS = 1 / 30
 DIAGNOSE_EVERY = 1.0
 """Seconds between re-running the checks while events keep arriving (in a thread)."""
+CHILD_AFTER = 20_000
+"""A replayed file with this many events is diagnosed in a child process, which costs the UI's
+stepping nothing (a thread would compete with it for the GIL): see tui/child.py."""
 PROBE_TIMEOUT = 60.0
 """The probe waits as long as OpenAI would (about 60 s) before calling a tool timed out."""
-SIDE_TABS = ("detail-tab", "findings-tab", "waterfall-tab")
+SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
+"""The right pane's views, in the order `v` cycles through them."""
 
 
 class InspectorScreen(Screen[None]):
@@ -106,6 +110,7 @@ class InspectorScreen(Screen[None]):
         self.diagnosis: Diagnosis | None = None
         """Findings, timing and likely causes of the events so far; None until checked."""
         self._diagnosed_total = -1
+        self._diagnose_again = False
         self.probes: dict[ItemKey, object] = {}
         """Probe reports (tui.probe.ServerReport) of failed calls, by (response, item) key."""
         self.probing: set[ItemKey] = set()
@@ -117,13 +122,12 @@ class InspectorScreen(Screen[None]):
         yield StatusHeader(id="status")
         with Horizontal(id="panes"):
             yield EventTree(self.session.timeline, id="tree")
-            with TabbedContent(id="side"):
-                with TabPane("Detail", id="detail-tab"):
-                    yield DetailPane(id="detail")
-                with TabPane("Findings", id="findings-tab"):
-                    yield FindingsList(id="findings")
-                with TabPane("Waterfall", id="waterfall-tab"):
-                    yield Waterfall(id="waterfall")
+            # A ContentSwitcher, not TabbedContent: measured, the tabs' extra layout levels
+            # cost every step about 1.5 ms (bench/tui_open.py).
+            with ContentSwitcher(id="side", initial="detail"):
+                yield DetailPane(id="detail")
+                yield FindingsList(id="findings")
+                yield Waterfall(id="waterfall")
         yield Input(placeholder="filter: event type or content; Enter to apply, Esc to clear",
                     id="filter")
         yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
@@ -145,6 +149,7 @@ class InspectorScreen(Screen[None]):
         self.refresh_header()
         self.set_interval(TICK_SECONDS, self._tick, name="playback")
         self.query_one(FindingsList).show([], pending=True)
+        self.show_view("detail")
         self.diagnose()
         self.set_interval(DIAGNOSE_EVERY, self.diagnose, name="diagnose")
 
@@ -153,20 +158,29 @@ class InspectorScreen(Screen[None]):
     def diagnose(self, *, force: bool = False) -> None:
         """Check the events so far in a thread, when there are new ones (or `force`)."""
         timeline = self.session.timeline
-        if (timeline.total == self._diagnosed_total and not force) or any(
-                w.group == "diagnose" and w.is_running for w in self.workers):
+        if timeline.total == self._diagnosed_total and not force:
             return
+        if any(w.group == "diagnose" and w.is_running for w in self.workers):
+            self._diagnose_again = True  # when the running check ends: nothing is dropped
+            return
+        self._diagnose_again = False
         self._diagnosed_total = timeline.total
         events = list(timeline.events)
         request = (self.session.header or {}).get("request")
         probes = {key: evidence for key, report in self.probes.items()
                   if (evidence := probe_evidence(report)) is not None}
-        complete = not self._live_running()
+        options = {"complete": not self._live_running(), "probes": probes,
+                   "request": request if isinstance(request, dict) else None}
+        source = self.session.source
+        if not self.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():
+            from tui.child import in_child
+
+            self.run_worker(in_child(diagnose_path, source, **options), group="diagnose",
+                            exit_on_error=False)
+            return
 
         def work() -> Diagnosis:
-            return diagnose_events(events, timeline.snapshots, complete=complete,
-                                   request=request if isinstance(request, dict) else None,
-                                   probes=probes)
+            return diagnose_events(events, timeline.snapshots, **options)
 
         self.run_worker(work, thread=True, group="diagnose", exit_on_error=False)
 
@@ -176,12 +190,14 @@ class InspectorScreen(Screen[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
-        if worker.group == "diagnose" and event.state == WorkerState.SUCCESS:
+        if worker.group != "diagnose":
+            return
+        if event.state == WorkerState.SUCCESS:
             self.diagnosed(worker.result)  # type: ignore[arg-type]
-        elif worker.group == "diagnose" and event.state == WorkerState.ERROR:
+        elif event.state == WorkerState.ERROR:
             self.notify(f"Checking the stream failed: {worker.error!r}", severity="error")
-        elif worker.group == "live" and event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
-            self.diagnose(force=True)  # the run ended: now "no terminal event" may apply
+        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and self._diagnose_again:
+            self.diagnose(force=True)
 
     def diagnosed(self, diagnosis: Diagnosis) -> None:
         self.diagnosis = diagnosis
@@ -435,10 +451,8 @@ class InspectorScreen(Screen[None]):
             sources.append((live.first_request, False))
         sources.append(((self.session.header or {}).get("request"), True))
         for request, redacted in sources:
-            tools = request.get("tools") if isinstance(request, dict) else None
-            for tool in tools or ():
-                if isinstance(tool, dict) and tool.get("type") == "mcp" and \
-                        tool.get("server_label") == server_label:
+            for tool in mcp_entries(request):
+                if tool.get("server_label") == server_label:
                     return tool, redacted
         return None
 
@@ -480,11 +494,23 @@ class InspectorScreen(Screen[None]):
 
     # -- views -------------------------------------------------------------------------------
 
+    @property
+    def view(self) -> str:
+        """The right pane's current view: `detail`, `findings` or `waterfall`."""
+        return self.query_one(ContentSwitcher).current or "detail"
+
+    def show_view(self, name: str) -> None:
+        self.query_one(ContentSwitcher).current = name
+        side = self.query_one("#side")
+        title = Text()
+        for key, label in SIDE_VIEWS.items():
+            title.append(f" {label} ", "reverse bold" if key == name else "dim")
+        side.border_title = title
+
     def action_cycle_view(self) -> None:
         """Detail → Findings → Waterfall → Detail."""
-        tabs = self.query_one(TabbedContent)
-        position = SIDE_TABS.index(tabs.active) if tabs.active in SIDE_TABS else -1
-        tabs.active = SIDE_TABS[(position + 1) % len(SIDE_TABS)]
+        views = list(SIDE_VIEWS)
+        self.show_view(views[(views.index(self.view) + 1) % len(views)])
 
     @on(FindingsList.Chosen)
     def _finding_chosen(self, event: FindingsList.Chosen) -> None:
@@ -494,7 +520,7 @@ class InspectorScreen(Screen[None]):
         self._manual()
         self.go_to(index + 1)
         self.follow = False  # the cursor goes to the finding's event, not the newest node
-        self.query_one(TabbedContent).active = "detail-tab"
+        self.show_view("detail")
         self.tree.focus()
         self.move_cursor(self.tree.reveal(index))
 

@@ -52,13 +52,15 @@ class FindingsList(OptionList):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.findings: list[Finding] = []
-        self.border_title = "Findings"
+        self._final = False
+        """The list shows finished checks (not the "checking…" placeholder)."""
 
     def show(self, findings: list[Finding], *, pending: bool = False) -> None:
         """Replace the list; `pending` says the checks are still running."""
-        if findings == self.findings and not pending and self.option_count:
+        if findings == self.findings and not pending and self._final:
             return
         self.findings = findings
+        self._final = not pending
         highlighted = self.highlighted
         self.clear_options()
         if pending and not findings:
@@ -68,14 +70,15 @@ class FindingsList(OptionList):
             self.add_option(Option(Text("No findings: every event conforms to the installed "
                                         "SDK's types, in order and complete.", "green"),
                                    disabled=True))
-            self.border_subtitle = "no findings"
             return
+        self.add_option(Option(Text.assemble((summary_text(findings), "bold"),
+                                             ("  · Enter goes to the event", "dim")),
+                               disabled=True))
         self.add_options(Option(finding_text(f), id=str(n))
                          for n, f in enumerate(findings[:MAX_SHOWN]))
         if len(findings) > MAX_SHOWN:
             self.add_option(Option(Text(f"… {len(findings) - MAX_SHOWN:,} more (see "
                                         "`mcptui inspect`)", "dim"), disabled=True))
-        self.border_subtitle = summary_text(findings)
         if highlighted is not None and highlighted < self.option_count:
             self.highlighted = highlighted
 

@@ -26,7 +26,7 @@ from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
 from tui.model.timing import TimingReport, bar_span
 from tui.recording import Loaded, Problem
-from tui.styles import STATUS_MARK, seconds, status_text
+from tui.styles import FINDING_MARK, STATUS_MARK, seconds, status_text
 
 EXIT_CLEAN, EXIT_FAILURE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -274,8 +274,6 @@ def findings_section(found: Sequence[Finding]) -> RenderableType:
         tree.add(Text(f"… and {len(folded) - 200} more kinds of finding", "dim"))
     return tree
 
-
-FINDING_MARK = {"error": ("✗", "bold red"), "warning": ("!", "yellow"), "info": ("i", "blue")}
 
 
 def problems_section(problems: Sequence[Problem]) -> RenderableType:

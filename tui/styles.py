@@ -15,6 +15,8 @@ STATUS_STYLE = {
 STATUS_MARK = {"completed": "✓", "failed": "✗", "incomplete": "!", "cancelled": "!",
                "queued": "…", "in_progress": "…"}
 ERROR_STYLE = "bold red"
+FINDING_MARK = {"error": ("✗", "bold red"), "warning": ("!", "yellow"), "info": ("i", "blue")}
+"""Mark and style of a finding by severity, in `inspect` and the app's findings list."""
 
 
 def status_text(status: str | None) -> Text:

@@ -28,6 +28,9 @@ ItemKey = tuple[int, int]
 
 @dataclass
 class Diagnosis:
+    """The findings (in timeline order), timing, and likely causes by failed item or response,
+    with lookups the views need (by event, by item, by run of events)."""
+
     findings: list[Finding]
     timing: TimingReport
     item_causes: dict[ItemKey, list[LikelyCause]] = field(default_factory=dict)

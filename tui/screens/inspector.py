@@ -37,13 +37,6 @@ from tui.widgets.findings import FindingsList
 from tui.widgets.status import StatusHeader
 from tui.widgets.waterfall import Waterfall
 
-
-def probe_evidence(report: object) -> ProbeEvidence | None:
-    """What a probe report (tui.probe.ServerReport) says, for the likely-cause rules."""
-    from tui.probe import evidence_of
-
-    return evidence_of(report)  # type: ignore[arg-type]
-
 if TYPE_CHECKING:
     from tui.sources.live import LiveRun
 
@@ -60,6 +53,13 @@ PROBE_TIMEOUT = 60.0
 """The probe waits as long as OpenAI would (about 60 s) before calling a tool timed out."""
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
+
+
+def probe_evidence(report: object) -> ProbeEvidence | None:
+    """What a probe report (tui.probe.ServerReport) says, for the likely-cause rules."""
+    from tui.probe import evidence_of
+
+    return evidence_of(report)  # type: ignore[arg-type]
 
 
 class InspectorScreen(Screen[None]):
@@ -156,7 +156,8 @@ class InspectorScreen(Screen[None]):
     # -- diagnosis ---------------------------------------------------------------------------
 
     def diagnose(self, *, force: bool = False) -> None:
-        """Check the events so far in a thread, when there are new ones (or `force`)."""
+        """Check the events so far, when there are new ones (or `force`): in a thread, or in a
+        child process for a big replay."""
         timeline = self.session.timeline
         if timeline.total == self._diagnosed_total and not force:
             return

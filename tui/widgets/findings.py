@@ -13,14 +13,14 @@ from textual.widgets.option_list import Option
 
 from tui.model.findings import Finding, count_by_severity, suggestion_label
 from tui.model.textsafe import one_line
+from tui.styles import FINDING_MARK
 
-SEVERITY_MARK = {"error": ("✗", "bold red"), "warning": ("!", "yellow"), "info": ("i", "blue")}
 MAX_SHOWN = 2000
 """A stream with a finding on every event would otherwise build 200k options."""
 
 
 def finding_text(finding: Finding) -> Text:
-    mark, style = SEVERITY_MARK.get(finding.severity, ("·", ""))
+    mark, style = FINDING_MARK.get(finding.severity, ("·", ""))
     text = Text(f"{mark} ", style)
     text.append(finding.code, "bold")
     if finding.event_index is not None:

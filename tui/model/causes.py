@@ -20,13 +20,11 @@ from urllib.parse import urlsplit
 from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.state import ItemState, ResponseState
+from tui.model.timing import LIKELY_TIMEOUT
 
 Confidence = Literal["confirmed", "likely", "possible"]
 CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
 
-LIKELY_TIMEOUT = 50.0
-"""Seconds after which a failed tool call is most probably OpenAI's (undocumented, ~60 s)
-tool-call timeout."""
 COMMON_424_HINT = ("the most common cause of this 424 when the server is reachable and answers "
                    "quickly; `mcptui probe` confirms it")
 QUICK_FAILURE = 10.0

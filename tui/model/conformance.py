@@ -32,9 +32,8 @@ from pydantic import BaseModel, ValidationError
 from tui.model.events import TYPE_ALIASES, Event
 from tui.model.findings import Finding, Severity, ordered
 from tui.model.sdktypes import event_models
-from tui.model.state import ItemState, ResponseState, SessionState
+from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
 
-TERMINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
 ADDED = "response.output_item.added"
 DONE = "response.output_item.done"
 

@@ -20,7 +20,7 @@ from tui.model.events import Event
 from tui.model.findings import Finding, ordered
 from tui.model.state import SessionState
 from tui.model.timeline import Timeline
-from tui.model.timing import TimingReport, timing_report
+from tui.model.timing import ItemTiming, TimingReport, timing_report
 
 ItemKey = tuple[int, int]
 """(response key, item key)."""
@@ -38,9 +38,11 @@ class Diagnosis:
     by_event: dict[int, list[Finding]] = field(default_factory=dict)
     """Findings keyed by the timeline index of the event they concern."""
     by_item: dict[ItemKey, list[Finding]] = field(default_factory=dict)
+    item_timing: dict[ItemKey, ItemTiming] = field(default_factory=dict)
     _indexes: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.item_timing = {(t.response_key, t.item_key): t for t in self.timing.items}
         for finding in self.findings:
             if finding.event_index is not None:
                 self.by_event.setdefault(finding.event_index, []).append(finding)
@@ -76,7 +78,6 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
     `probes` holds what probing failed items showed."""
     timing = timing_report(state, events)
     findings = ordered([*check_stream(events, state, complete=complete), *timing.findings])
-    tool_seconds = {(t.response_key, t.item_key): t.tool_seconds for t in timing.items}
     diagnosis = Diagnosis(findings, timing)
     for resp in state.responses:
         urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
@@ -84,7 +85,9 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
             if not item.failed or item.type not in ("mcp_call", "mcp_list_tools"):
                 continue
             key = (resp.key, item.key)
-            found = item_causes(resp, item, events, tool_seconds=tool_seconds.get(key),
+            timed = diagnosis.item_timing.get(key)
+            found = item_causes(resp, item, events,
+                                tool_seconds=timed.tool_seconds if timed else None,
                                 server_url=urls.get(item.server_label or ""),
                                 probe=(probes or {}).get(key))
             if found:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event
 from tui.model.state import (
-    TERMINAL_ITEM_STATUSES,
+    TERMINAL_STATUSES,
     ItemState,
     ResponseState,
     SessionState,
@@ -33,7 +33,7 @@ RESPONSE_STATUS_BY_TYPE = {
     "response.cancelled": "cancelled",
 }
 TERMINAL_TYPE_BY_STATUS = {status: kind for kind, status in RESPONSE_STATUS_BY_TYPE.items()
-                           if status in ("completed", "failed", "incomplete", "cancelled")}
+                           if status in TERMINAL_STATUSES}
 """A polled Response object with this status is final: its output completes the items."""
 
 ITEM_STATUS_SUFFIXES = {
@@ -263,7 +263,7 @@ class Reducer:
                 self._update_item(item, item_obj)
                 if item_obj.get("status") is None:
                     self._set(item, "status", "failed" if item.failed else "completed")
-            elif item.status not in TERMINAL_ITEM_STATUSES:
+            elif item.status not in TERMINAL_STATUSES:
                 self._set(item, "status", "completed")
         elif kind in TEXT_DONE_TYPES:
             text = raw.get("text", raw.get("refusal"))
@@ -277,7 +277,7 @@ class Reducer:
             suffix = kind.rsplit(".", 1)[-1]
             status = ITEM_STATUS_SUFFIXES.get(suffix)
             if (status is not None and status != item.status
-                    and item.status not in TERMINAL_ITEM_STATUSES):
+                    and item.status not in TERMINAL_STATUSES):
                 self._set(item, "status", status)
             if raw.get("error") is not None:
                 self._set(item, "error", raw["error"])
@@ -369,7 +369,7 @@ class Reducer:
             if item.final is None:
                 self._set(item, "final", obj)
                 self._update_item(item, obj)
-                if item.status not in TERMINAL_ITEM_STATUSES:
+                if item.status not in TERMINAL_STATUSES:
                     self._set(item, "status", "failed" if item.failed else "completed")
 
     def _item_for(self, resp: ResponseState, item_id: Any, output_index: Any, kind: str

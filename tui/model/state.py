@@ -13,7 +13,8 @@ from typing import Any
 
 from tui.model.errors import describe_error
 
-TERMINAL_ITEM_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
+TERMINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
+"""Statuses after which a response or an item changes no more."""
 
 
 @dataclass(slots=True, eq=False)

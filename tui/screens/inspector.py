@@ -330,8 +330,7 @@ class InspectorScreen(Screen[None]):
 
         key = (resp.key, item.key)
         diagnosis = self.diagnosis
-        timing = next((t for t in diagnosis.timing.items if (t.response_key, t.item_key) == key),
-                      None) if diagnosis else None
+        timing = diagnosis.item_timing.get(key) if diagnosis else None
         probe = None
         if key in self.probes:
             probe = render_probe(self.probes[key])  # type: ignore[arg-type]

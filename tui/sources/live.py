@@ -26,6 +26,7 @@ from tui.exceptions import describe_exception
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
+from tui.model.state import TERMINAL_STATUSES
 from tui.model.timeline import Timeline
 from tui.recording import RecordingWriter, make_header
 from tui.redact import redact, redact_headers
@@ -93,7 +94,6 @@ class Recorder:
             self.writer.close()
 
 
-TERMINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
 MAX_RESUMES = 5
 POLL_START, POLL_MAX = 0.25, 5.0
 """Background polling backs off from a quarter second to five seconds between polls."""

@@ -1,8 +1,7 @@
 """Shared fixtures: where the real recorded upstream streams live; loopback-only networking.
 
-The repository is cloned with `shared/` beside it (CI does the same), so the upstream streams
-are at `<repo>/../shared/fixtures/upstream`. Tests that need them are skipped, with the path in
-the reason, when that folder is absent.
+The upstream streams are copied into the repository (`tests/fixtures/upstream`, with their
+source and licence in SOURCE.md there), so a plain clone runs every test with nothing beside it.
 """
 
 from __future__ import annotations
@@ -14,17 +13,13 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-UPSTREAM_DIR = REPO.parent / "shared" / "fixtures" / "upstream"
+UPSTREAM_DIR = REPO / "tests" / "fixtures" / "upstream"
 
 
 @pytest.fixture(scope="session")
 def upstream_dir() -> Path:
-    """The folder of upstream `*.chunks.txt` streams; skips the test when it is missing."""
-    if not UPSTREAM_DIR.is_dir():
-        pytest.skip(
-            f"upstream stream fixtures not found at {UPSTREAM_DIR}; clone the shared/ folder "
-            "beside the repository to run this test"
-        )
+    """The folder of upstream `*.chunks.txt` streams (in the repository: never skipped)."""
+    assert UPSTREAM_DIR.is_dir(), f"the upstream stream fixtures are missing: {UPSTREAM_DIR}"
     return UPSTREAM_DIR
 
 

@@ -11,6 +11,7 @@ import pytest
 from _app_support import (
     SIZE,
     detail_text,
+    error_line,
     expand,
     find_node,
     header_text,
@@ -30,12 +31,12 @@ from _app_support import (
 from tui.app import McptuiApp
 from tui.importers import load_path
 from tui.model.timeline import Timeline
-from tui.screens.inspector import REBUILD_AFTER
+from tui.screens.playback import REBUILD_AFTER
 from tui.sources.replay import open_session
 from tui.widgets.status import StatusHeader
 
-UPSTREAM = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "upstream"
-UPSTREAM_FILES = sorted(p.name for p in UPSTREAM.glob("*.chunks.txt")) or ["(none)"]
+UPSTREAM = Path(__file__).resolve().parents[1] / "fixtures" / "upstream"
+UPSTREAM_FILES = sorted(p.name for p in UPSTREAM.glob("*.chunks.txt"))
 
 
 def read_chunks(path: Path) -> list[dict[str, Any]]:
@@ -205,8 +206,9 @@ async def test_markup_and_escapes_from_the_stream_are_shown_as_typed(tmp_path: P
         for node in calls:
             assert f"mcp_call {TOOL} @srv" in label_of(node)
         failed = next(n for n in calls if label_of(n).startswith("✗"))
-        assert MARKUP in label_of(failed)
-        assert "\\x1b[31mred\\x1b[0m" in label_of(failed)
+        error = error_line(failed) or ""
+        assert MARKUP in error
+        assert "\\x1b[31mred\\x1b[0m" in error
         assert "red" in styles_of(failed.label)
         assert_no_escape(*labels(screen))
         drawn_tree = "\n".join(rendered_lines(screen.tree))

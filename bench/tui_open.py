@@ -78,8 +78,8 @@ if __package__ in (None, ""):  # run as a script: make the repo root importable
 
 from bench.ingest import build_stream
 from tui.app import McptuiApp
+from tui.io.recording import make_header, save_recording
 from tui.model.ingest import StreamIngester
-from tui.recording import make_header, save_recording
 from tui.screens.inspector import InspectorScreen
 from tui.sources.replay import open_session
 from tui.widgets.status import StatusHeader

@@ -29,10 +29,11 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # run as a script from a checkout without an install
     sys.path.insert(0, str(HERE.parent))
 
+from tui.recording import make_header, read_recording, save_recording  # noqa: E402
+
 from tui.emulator.builder import tokenize, usage  # noqa: E402
 from tui.model.events import Event  # noqa: E402
 from tui.model.sdktypes import event_models  # noqa: E402
-from tui.recording import make_header, read_recording, save_recording  # noqa: E402
 
 MODEL_ALIAS = "gpt-5-mini"
 MODEL = "gpt-5-mini-2025-08-07"

@@ -5,34 +5,21 @@ from __future__ import annotations
 from collections.abc import Awaitable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from tui.model.textsafe import visible
 from tui.screens.inspector import InspectorScreen
+from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
 from tui.session import Session
 
 if TYPE_CHECKING:
     from tui.sources.live import LiveRun
 
-PALETTE = (
-    ("Play / pause", "Start or stop playback", "toggle_play"),
-    ("Step forward", "Apply the next event", "step_forward"),
-    ("Step back", "Undo the last event", "step_back"),
-    ("First step", "Go back to the start of the stream", "first"),
-    ("Last step", "Jump to the end of the stream", "last"),
-    ("Next failure", "Jump to the next failed call or error", "next_failure"),
-    ("Previous failure", "Jump to the previous failure", "previous_failure"),
-    ("Faster", "Replay faster", "faster"),
-    ("Slower", "Replay slower", "slower"),
-    ("Instant", "Apply every event at once", "instant"),
-    ("Filter events", "Show only events whose type or content matches", "filter"),
-    ("Clear filter", "Show every event again", "clear_filter"),
-    ("Copy event JSON", "Copy the selected event's JSON to the clipboard", "copy"),
-    ("Save recording", "Save this session as an mcptui recording", "save"),
-    ("Open recording", "Open another recording or stream dump", "open"),
-)
 
 
 class McptuiApp(App[None]):
@@ -44,7 +31,14 @@ class McptuiApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "mcptui"
-    BINDINGS = [Binding("q", "quit", "Quit", id="quit")]
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Keys", id="help", key_display="?"),
+        Binding("q", "quit", "Quit", id="quit"),
+        # Ctrl+C quits as in any terminal program (Textual only hints at ctrl+q); priority, so
+        # it works from the filter box and the prompts too. A live recording is flushed per
+        # event and closed on unmount, so nothing is lost.
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="interrupt"),
+    ]
 
     def __init__(self, session: Session, *, paused: bool = False, live: LiveRun | None = None,
                  request: dict[str, Any] | None = None,
@@ -81,6 +75,20 @@ class McptuiApp(App[None]):
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and \
                 isinstance(self.screen, InspectorScreen):
             self.screen.diagnose(force=True)  # the run ended: "no terminal event" may apply
+            self.screen.land_on_failure()
+
+    def notify(self, message: str | Text, *, title: str = "",
+               severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Every toast as literal text: a path like `x[/b]y` or an event's content is shown
+        as typed (Textual would read it as markup, and it cannot render a rich Text)."""
+        plain = message.plain if isinstance(message, Text) else str(message)
+        super().notify(visible(plain), title=visible(title), severity=severity,
+                       timeout=timeout, markup=False)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(self.screen))
 
     async def on_unmount(self) -> None:
         if self.live is not None:
@@ -100,6 +108,7 @@ class McptuiApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if isinstance(screen, InspectorScreen):
-            for title, help_text, action in PALETTE:
+            for action in PALETTE_ACTIONS:
+                title, help_text = ACTION_HELP[action]
                 yield SystemCommand(title, help_text,
                                     lambda action=action: screen.run_action(action))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tui import __version__
 
 if TYPE_CHECKING:
+    from tui.app import McptuiApp
     from tui.session import Session
     from tui.sources.live import LiveRun
 
@@ -261,8 +262,8 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
 
         from rich.console import Console
 
+        from tui.io.recording import Loaded
         from tui.progress import ProgressPrinter
-        from tui.recording import Loaded
         from tui.report import Inspection, exit_code, render
 
         console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
@@ -290,8 +291,7 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
         return 130 if interrupted else exit_code([inspection])
     from tui.app import McptuiApp
 
-    McptuiApp(session, live=live, request=request, attach=attach).run()
-    return 0
+    return run_app(McptuiApp(session, live=live, request=request, attach=attach))
 
 
 def run_probe(args: argparse.Namespace) -> int:
@@ -376,8 +376,13 @@ def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:
         return 2
     from tui.app import McptuiApp
 
-    McptuiApp(session, paused=step).run()
-    return 0
+    return run_app(McptuiApp(session, paused=step))
+
+
+def run_app(app: McptuiApp) -> int:
+    """Run the TUI; a crash (Textual prints its traceback) exits 1, never 0."""
+    app.run()
+    return app.return_code or 0
 
 
 def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) -> int:

@@ -15,10 +15,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tui.io.recording import (
+    Loaded,
+    Problem,
+    is_header,
+    is_record,
+    json_error_reason,
+    read_recording,
+)
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.sse import parse_sse
-from tui.recording import Loaded, Problem, is_header, is_record, json_error_reason, read_recording
 
 ACCEPTED_FORMATS = (
     "mcptui recording (.jsonl)",

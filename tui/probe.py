@@ -29,6 +29,7 @@ from typing import Any, Literal
 import mcp.types
 
 from tui.exceptions import describe_exception
+from tui.io.recording import Loaded
 from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
 from tui.model.causes import ProbeEvidence, mcp_entries
 from tui.model.textsafe import one_line
@@ -57,7 +58,6 @@ from tui.probe_checks import (
     tool_checks,
     worst,
 )
-from tui.recording import Loaded
 from tui.redact import REDACTED, redact_text
 
 __all__ = [

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from tui.io.recording import Loaded, Problem
 from tui.model.causes import LikelyCause
 from tui.model.diagnosis import Diagnosis, diagnose
 from tui.model.findings import Finding, count_by_severity, suggestion_label
@@ -25,7 +26,6 @@ from tui.model.summary import Failure, failures, response_failures, response_jso
 from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
 from tui.model.timing import TimingReport, bar_span
-from tui.recording import Loaded, Problem
 from tui.styles import FINDING_MARK, STATUS_MARK, seconds, status_text
 
 EXIT_CLEAN, EXIT_FAILURE, EXIT_UNUSABLE = 0, 1, 2

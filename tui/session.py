@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.io.recording import Loaded, Problem
 from tui.model.player import Player
 from tui.model.timeline import Timeline
-from tui.recording import Loaded, Problem
 
 
 @dataclass

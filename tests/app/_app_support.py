@@ -133,6 +133,21 @@ def find_node(screen: InspectorScreen, predicate: Callable[[str], bool],
                          + "\n".join(labels(screen)))
 
 
+def error_line(node: TreeNode[NodeRef]) -> str | None:
+    """The text of the error line under a failed item or response (its first child), if any."""
+    first = node.children[0] if node.children else None
+    if first is None or first.data is None or first.data.kind != "error":
+        return None
+    return label_of(first)
+
+
+def toasts(pilot: Pilot[Any]) -> list[str]:
+    """The notifications on screen, as text (the app tests run with notifications on)."""
+    from textual.widgets._toast import Toast
+
+    return [str(toast.render()) for toast in pilot.app.screen.query(Toast)]
+
+
 def styles_of(text: Text) -> str:
     """Every style a label uses, as one string (e.g. "bold red ... dim")."""
     return " ".join([str(text.style)] + [str(span.style) for span in text.spans])

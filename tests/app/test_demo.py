@@ -8,7 +8,15 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from _app_support import header_text, labels, screen_of, wait_until
+from _app_support import (
+    detail_text,
+    error_line,
+    find_node,
+    header_text,
+    labels,
+    screen_of,
+    wait_until,
+)
 
 from tui.app import McptuiApp
 from tui.emulator.demo import demo_servers
@@ -40,8 +48,13 @@ async def test_demo_streams_live_into_the_tree_and_stops_cleanly(tmp_path: Path)
             shown = "\n".join(labels(screen))
             assert shown.startswith("✓ resp_") and "completed" in labels(screen)[0]
             assert "✓ mcp_call search @demo  completed" in shown
-            assert "✗ mcp_call broken_schema @demo  http_error 424: unhandled errors in a " \
-                   "TaskGroup (1 sub-exception)" in shown
+            assert "✗ mcp_call broken_schema @demo  failed" in shown
+            failed = find_node(screen, lambda t: "broken_schema" in t, kind="item")
+            assert error_line(failed) == "✗ http_error 424: unhandled errors in a TaskGroup " \
+                                         "(1 sub-exception)"
+            # The run has ended with a failure: the cursor went to it by itself.
+            assert await wait_until(pilot, lambda: screen.tree.cursor_node is failed)
+            assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen))
             assert "response.mcp_call.failed" in shown  # the failed item opened by itself
             header = header_text(screen)
             assert "resp_" in header and "● recording" in header and "live: following" in header

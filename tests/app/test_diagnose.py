@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from _app_support import (
     SAMPLE_424,
     SAMPLE_TIMEOUT,
@@ -145,8 +146,10 @@ async def test_docs_spelled_events_are_marked_listed_and_reachable(tmp_path: Pat
         assert "did you mean response.mcp_call_arguments.done" in text
 
 
-async def test_probe_a_failed_call_from_the_tree(tmp_path: Path):
-    """The demo's broken_schema call, probed with `p`: the cause becomes confirmed."""
+@pytest.mark.parametrize("start", ["item", "event"])
+async def test_probe_a_failed_call_from_the_tree(tmp_path: Path, start: str):
+    """The demo's broken_schema call, probed with `p` from the item or from one of its events:
+    the item is selected and its cause becomes confirmed."""
     with demo_servers() as servers:
         session, live = live_session(servers.emulator_url, "mcptui-demo",
                                      Recorder(tmp_path / "demo.jsonl"), source="demo")
@@ -162,10 +165,16 @@ async def test_probe_a_failed_call_from_the_tree(tmp_path: Path):
             assert await wait_until(pilot, completed, timeout=20)
             assert await wait_until(pilot, lambda: screen.diagnosis is not None and
                                     screen.diagnosis.item_causes != {}, timeout=5)
-            await select(pilot, find_node(screen, failed_call, kind="item"))
+            item = find_node(screen, failed_call, kind="item")
+            await select(pilot, item)
             assert "likely cause: Output schema without structuredContent" in \
                 detail_text(screen)
+            if start == "event":
+                await select(pilot, next(n for n in item.children
+                                         if label_of(n).startswith("response.mcp_call.failed")))
+                assert "probe" in footer_actions(screen)
             await pilot.press("p")
+            assert screen.tree.cursor_node is item
             assert await wait_until(pilot, lambda: "confirmed cause" in detail_text(screen),
                                     timeout=15), detail_text(screen)
             text = detail_text(screen)

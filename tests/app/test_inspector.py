@@ -16,6 +16,7 @@ from _app_support import (
     SIZE,
     TASKGROUP_ERROR,
     detail_text,
+    error_line,
     expand,
     find_node,
     footer_keys,
@@ -31,14 +32,16 @@ from _app_support import (
     select,
     step_to,
     styles_of,
+    toasts,
     wait_until,
     write_chunks,
 )
 from textual.widgets import Input, OptionList
 
-from tui.app import PALETTE, McptuiApp
+from tui.app import McptuiApp
 from tui.importers import load_path
 from tui.screens.inspector import InspectorScreen
+from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS
 from tui.sources.replay import open_session
 from tui.widgets.event_tree import EventTree
 from tui.widgets.status import StatusHeader
@@ -116,7 +119,9 @@ async def test_failed_call_turns_red_and_expanded_when_its_failure_is_applied():
         call = find_node(screen, is_call, kind="item")
         assert screen.session.timeline.position == CALL_DONE_AT + 1
         assert label_of(call).startswith("✗ mcp_call search_files")
-        assert TASKGROUP_ERROR in label_of(call)
+        # The error is on a line of its own, the item's first child: no width cuts it off.
+        assert error_line(call) == f"✗ {TASKGROUP_ERROR}"
+        assert TASKGROUP_ERROR not in label_of(call)
         assert call.is_expanded
         assert "red" in styles_of(call.label)
 
@@ -126,7 +131,7 @@ async def test_failed_call_turns_red_and_expanded_when_its_failure_is_applied():
         await pilot.pause()
         call = find_node(screen, is_call, kind="item")
         assert not label_of(call).startswith("✗")
-        assert TASKGROUP_ERROR not in label_of(call)
+        assert error_line(call) is None
         assert "in_progress" in label_of(call)
         assert "red" not in styles_of(call.label)
 
@@ -145,7 +150,8 @@ async def test_failure_event_carrying_its_error_shows_it_at_once_and_step_back_u
         assert screen.session.timeline.position == FAILED_AT + 1
         call = find_node(screen, is_call, kind="item")
         assert label_of(call).startswith("✗ mcp_call search_files")
-        assert TASKGROUP_ERROR in label_of(call)
+        assert error_line(call) == f"✗ {TASKGROUP_ERROR}"
+        assert screen.tree.cursor_node is call  # f lands on the failed item itself
         assert call.is_expanded
         assert "red" in styles_of(call.label)
 
@@ -153,10 +159,11 @@ async def test_failure_event_carrying_its_error_shows_it_at_once_and_step_back_u
         await pilot.pause()
         call = find_node(screen, is_call, kind="item")
         assert "✗" not in label_of(call)
+        assert error_line(call) is None
         assert "in_progress" in label_of(call)
 
 
-async def test_f_jumps_to_the_failure_and_F_jumps_back_to_it():
+async def test_f_lands_on_the_failed_item_with_its_error_and_cause_and_wraps_around():
     app = app_for(SAMPLE_424)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
@@ -164,17 +171,39 @@ async def test_f_jumps_to_the_failure_and_F_jumps_back_to_it():
         await pilot.press("f")
         await pilot.pause()
         assert timeline.position == FAILED_AT + 1
-        # The cursor follows: the failed event is selected and shown.
-        assert label_of(screen.tree.cursor_node).startswith("response.mcp_call.failed")
-        assert "response.mcp_call.failed" in detail_text(screen)
+        # The cursor is on the failed item, whose detail has the error and the likely cause.
+        call = find_node(screen, is_call, kind="item")
+        assert screen.tree.cursor_node is call
+        assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen))
+        detail = detail_text(screen)
+        assert "Output schema without structuredContent" in detail
+        assert detail.index("likely cause") < detail.index("type")  # the cause comes first
 
-        await pilot.press("f")  # no failure after this one: stays put
+        # The only failure: f and F wrap around to it, never "no failure after this step".
+        await pilot.press("up", "up", "f")
         await pilot.pause()
+        assert screen.tree.cursor_node is call
         assert timeline.position == FAILED_AT + 1
+        await pilot.press("end")
+        await pilot.pause()
+        await pilot.press("F")
+        await pilot.pause()
+        assert timeline.position == len(EVENTS_424)  # already applied: no step back
+        assert screen.tree.cursor_node is find_node(screen, is_call, kind="item")
+        detail = detail_text(screen)  # by now output_item.done has brought the error
+        assert detail.index(TASKGROUP_ERROR) < detail.index("likely cause")
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.tree.cursor_node is find_node(screen, is_call, kind="item")
+        assert not [t for t in toasts(pilot) if "No failure" in t]
 
-        await pilot.press("end", "F")
+
+async def test_f_on_a_stream_without_failures_says_so():
+    app = app_for(SAMPLE_SUCCESS)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end", "f")
         await pilot.pause()
-        assert timeline.position == FAILED_AT + 1
+        assert any("No failure in this stream" in t for t in toasts(pilot)), toasts(pilot)
 
 
 async def test_end_and_home_go_to_the_last_and_first_step():
@@ -355,7 +384,7 @@ async def test_stepping_never_rebuilds_the_tree(monkeypatch: pytest.MonkeyPatch)
         # The same node objects are still there: they were updated, not replaced.
         assert nodes_of_kind(screen, "response")[0] is response_node
         assert find_node(screen, is_call, kind="item") is call
-        assert TASKGROUP_ERROR in label_of(call)
+        assert error_line(call) == f"✗ {TASKGROUP_ERROR}"
         await pilot.press("home", "right")
         await pilot.pause()
         assert rebuilds == [()]
@@ -423,11 +452,16 @@ async def test_c_copies_the_selected_events_json(monkeypatch: pytest.MonkeyPatch
     copied: list[str] = []
     monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f", "c")
+        screen = screen_of(pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        await select(pilot, find_node(screen, lambda t: t.startswith("response.mcp_call.failed")))
+        await pilot.press("c")
         await pilot.pause()
         assert len(copied) == 1
         assert json.loads(copied[0]) == EVENTS_424[FAILED_AT]
         assert copied[0] == pretty(EVENTS_424[FAILED_AT])
+        assert any(f"Copied {len(copied[0]):,} characters of JSON" in t for t in toasts(pilot))
 
         screen = screen_of(pilot)
         await select(pilot, find_node(screen, lambda t: t.startswith("response.in_progress")))
@@ -515,8 +549,8 @@ async def test_command_palette_lists_our_commands_and_runs_them():
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         titles = [command.title for command in app.get_system_commands(screen)]
-        for title, _, _ in PALETTE:
-            assert title in titles
+        for action in PALETTE_ACTIONS:
+            assert ACTION_HELP[action][0] in titles
         assert "Next failure" in titles
 
         await pilot.press("ctrl+p")
@@ -580,8 +614,8 @@ async def test_detail_pane_does_not_show_events_that_are_not_applied():
         screen = screen_of(pilot)
         await pilot.press("f")
         await pilot.pause()
-        assert "response.mcp_call.failed" in detail_text(screen)
+        assert "search_files" in detail_text(screen)
         await pilot.press("home")
         await pilot.pause()
         assert labels(screen) == []
-        assert "response.mcp_call.failed" not in detail_text(screen)
+        assert "search_files" not in detail_text(screen)

@@ -23,8 +23,8 @@ from _support import (
 )
 
 from tui.importers import load_bytes, load_path, load_text
+from tui.io.recording import RecordingWriter, make_header
 from tui.model.events import Event
-from tui.recording import RecordingWriter, make_header
 
 
 def raws_of(loaded) -> list[dict]:

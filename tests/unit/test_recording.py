@@ -1,4 +1,4 @@
-"""tui.recording: lines flushed as written, crash-cut files readable, no secret on disk."""
+"""tui.io.recording: lines flushed as written, crash-cut files readable, no secret on disk."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from _support import (
 )
 
 from tui.importers import load_path
+from tui.io.recording import RecordingWriter, make_header, save_recording
 from tui.model.events import Event, note
-from tui.recording import RecordingWriter, make_header, save_recording
 
 
 def test_each_line_is_on_disk_as_soon_as_it_is_written(upstream_dir: Path, tmp_path: Path):
@@ -204,7 +204,7 @@ def test_ordinary_text_is_written_unchanged(tmp_path: Path):
 
 def test_non_finite_or_huge_arrival_times_are_dropped():
     """JSON allows NaN and 400-digit integers; as times they would break every duration."""
-    from tui.recording import read_recording
+    from tui.io.recording import read_recording
 
     lines = ['{"mcptui": "recording", "format": 1}',
              '{"t": NaN, "event": {"type": "response.created", "sequence_number": 0}}',

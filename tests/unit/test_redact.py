@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
+from tui.io.recording import event_line
 from tui.model.events import Event
-from tui.recording import event_line
 from tui.redact import REDACTED, needs_redaction, redact, redact_headers, redact_text
 
 

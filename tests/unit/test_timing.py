@@ -154,6 +154,17 @@ def test_gaps_count_notes_and_skip_events_without_time():
                                                  "response.completed (seq 12)")
 
 
+def test_the_pause_before_a_new_request_is_not_a_slow_gap():
+    """A re-run or an approval's follow-up comes when the user asks: that wait is no stall."""
+    first = timed(message_stream("hi"), BASE_TIMES)
+    rerun = [note("request", "POST /responses: HTTP 200", t=40.0),
+             *timed(message_stream("again"), [t + 40.1 for t in BASE_TIMES])]
+    _, report = report_of([*first, *rerun])
+
+    assert [(g.after_index, g.before_index) for g in report.gaps] == [(12, 13)]
+    assert report.findings == []
+
+
 # -- likely timeouts --------------------------------------------------------------------------
 
 def test_likely_timeout_on_a_61_second_failure():

@@ -169,9 +169,11 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
         return TimingReport(items, None, None, [], [], False)
 
     gaps = _gaps(times, known is times, gap_threshold)
-    # A timeout's silence is already told by its likely_timeout finding on the same event.
+    # A timeout's silence is already told by its likely_timeout finding on the same event; the
+    # silence before a new request (a re-run, an approval's follow-up) is the user's time.
     explained = {f.event_index for f in findings if f.code == "likely_timeout"}
-    flagged = [gap for gap in gaps if gap.before_index not in explained]
+    flagged = [gap for gap in gaps if gap.before_index not in explained
+               and events[gap.before_index].note_kind != "request"]
     if flagged:
         findings.extend(_gap_findings(state, events, flagged))
     return TimingReport(items, min(known), max(known), gaps, ordered(findings), True)

@@ -1,9 +1,8 @@
-"""The inspector screen: tree, detail, header; stepping, playback, failures, filter, save.
+"""The inspector screen: tree, detail, header; views, filter, copy, save and open.
 
-Playback runs on a 30 Hz timer that asks the session's `Player` where the cursor should be and
-applies the steps in between as one batch: the tree then fixes only the nodes those steps
-touched. Jumps longer than `REBUILD_AFTER` steps seek directly and rebuild the (small, lazily
-filled) tree instead.
+Its other jobs are mixed in from their own modules: playback and failure stops
+(tui/screens/playback.py), diagnosis and probes (diagnosing.py), live-run keys
+(live_actions.py).
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ from __future__ import annotations
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -19,54 +17,35 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Tree
+from textual.widgets import ContentSwitcher, Input, Tree
 from textual.widgets.tree import TreeNode
-from textual.worker import Worker, WorkerState
 
-from tui.model.causes import ProbeEvidence, mcp_entries
-from tui.model.diagnosis import Diagnosis, ItemKey, diagnose_events, diagnose_path
+from tui.io.recording import make_header, save_recording
+from tui.model.diagnosis import Diagnosis, ItemKey
 from tui.model.reducer import is_failure_event
-from tui.model.state import ItemState, ResponseState, parse_json_text
+from tui.model.state import ItemState, ResponseState
 from tui.model.summary import failures
 from tui.model.textsafe import visible
-from tui.recording import make_header, save_recording
+from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
+from tui.screens.live_actions import LiveActionsMixin
+from tui.screens.playback import TICK_SECONDS, PlaybackMixin
 from tui.session import Session
 from tui.widgets.detail import DetailPane, pretty_json
 from tui.widgets.event_tree import EventTree, NodeRef
 from tui.widgets.findings import FindingsList
+from tui.widgets.footer import FittingFooter
 from tui.widgets.status import StatusHeader
 from tui.widgets.waterfall import Waterfall
 
-if TYPE_CHECKING:
-    from tui.sources.live import LiveRun
-
-APPROVAL_REQUEST = "mcp_approval_request"
-
-REBUILD_AFTER = 400
-TICK_SECONDS = 1 / 30
-DIAGNOSE_EVERY = 1.0
-"""Seconds between re-running the checks while events keep arriving (in a thread)."""
-CHILD_AFTER = 20_000
-"""A replayed file with this many events is diagnosed in a child process, which costs the UI's
-stepping nothing (a thread would compete with it for the GIL): see tui/child.py."""
-PROBE_TIMEOUT = 60.0
-"""The probe waits as long as OpenAI would (about 60 s) before calling a tool timed out."""
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
 
 
-def probe_evidence(report: object) -> ProbeEvidence | None:
-    """What a probe report (tui.probe.ServerReport) says, for the likely-cause rules."""
-    from tui.probe import evidence_of
-
-    return evidence_of(report)  # type: ignore[arg-type]
-
-
-class InspectorScreen(Screen[None]):
+class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
-        # Short footer texts so that every binding fits on a 120-column line.
+        # Short footer texts; the footer shows what fits, essentials first (widgets/footer.py).
         Binding("space", "toggle_play", "Play", priority=True, id="toggle_play", key_display="␣"),
         Binding("right,n", "step_forward", "Step", priority=True, id="step_forward",
                 key_display="→"),
@@ -91,7 +70,6 @@ class InspectorScreen(Screen[None]):
         Binding("x", "cancel_run", "Cancel run", id="cancel_run"),
         Binding("r", "rerun", "Re-run", id="rerun"),
     ]
-    LIVE_ACTIONS = frozenset({"approve", "deny", "cancel_run", "rerun"})
 
     def __init__(self, session: Session, *, paused: bool = False,
                  clock: type[time.monotonic] | None = None) -> None:  # type: ignore[valid-type]
@@ -115,6 +93,8 @@ class InspectorScreen(Screen[None]):
         """Probe reports (tui.probe.ServerReport) of failed calls, by (response, item) key."""
         self.probing: set[ItemKey] = set()
         self._can_probe = False
+        self.land_from = 0
+        """Failures from this event on are landed on when the run ends (see playback)."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -130,7 +110,7 @@ class InspectorScreen(Screen[None]):
                 yield Waterfall(id="waterfall")
         yield Input(placeholder="filter: event type or content; Enter to apply, Esc to clear",
                     id="filter")
-        yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
+        yield FittingFooter()  # ctrl+p still opens the command palette
 
     @property
     def tree(self) -> EventTree:
@@ -152,122 +132,6 @@ class InspectorScreen(Screen[None]):
         self.show_view("detail")
         self.diagnose()
         self.set_interval(DIAGNOSE_EVERY, self.diagnose, name="diagnose")
-
-    # -- diagnosis ---------------------------------------------------------------------------
-
-    def diagnose(self, *, force: bool = False) -> None:
-        """Check the events so far, when there are new ones (or `force`): in a thread, or in a
-        child process for a big replay."""
-        timeline = self.session.timeline
-        if timeline.total == self._diagnosed_total and not force:
-            return
-        if any(w.group == "diagnose" and w.is_running for w in self.workers):
-            self._diagnose_again = True  # when the running check ends: nothing is dropped
-            return
-        self._diagnose_again = False
-        self._diagnosed_total = timeline.total
-        events = list(timeline.events)
-        request = (self.session.header or {}).get("request")
-        probes = {key: evidence for key, report in self.probes.items()
-                  if (evidence := probe_evidence(report)) is not None}
-        options = {"complete": not self._live_running(), "probes": probes,
-                   "request": request if isinstance(request, dict) else None}
-        source = self.session.source
-        if not self.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():
-            from tui.child import in_child
-
-            self.run_worker(in_child(diagnose_path, source, **options), group="diagnose",
-                            exit_on_error=False)
-            return
-
-        def work() -> Diagnosis:
-            return diagnose_events(events, timeline.snapshots, **options)
-
-        self.run_worker(work, thread=True, group="diagnose", exit_on_error=False)
-
-    def _live_running(self) -> bool:
-        return self.live is not None and any(
-            w.group == "live" and w.is_running for w in self.app.workers)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != "diagnose":
-            return
-        if event.state == WorkerState.SUCCESS:
-            self.diagnosed(worker.result)  # type: ignore[arg-type]
-        elif event.state == WorkerState.ERROR:
-            self.notify(f"Checking the stream failed: {worker.error!r}", severity="error")
-        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and self._diagnose_again:
-            self.diagnose(force=True)
-
-    def diagnosed(self, diagnosis: Diagnosis) -> None:
-        self.diagnosis = diagnosis
-        self.tree.set_diagnosis(diagnosis)
-        self.query_one(FindingsList).show(diagnosis.findings)
-        self.query_one(Waterfall).show(diagnosis.timing)
-        self.refresh_header()
-        self.show_detail(self.tree.cursor_node)
-
-    # -- playback ----------------------------------------------------------------------------
-
-    def _tick(self) -> None:
-        player = self.session.player
-        timeline = self.session.timeline
-        player.extend(timeline.events)
-        if not player.playing:
-            return
-        target = min(player.target(timeline.position, self.clock()), timeline.total)
-        if target > timeline.position:
-            self.go_to(target)
-        elif timeline.at_end and not player.instant:
-            player.pause()
-            self.refresh_header()
-
-    def go_to(self, target: int) -> None:
-        """Move to step `target`, updating only what changed (or rebuilding after a jump)."""
-        timeline = self.session.timeline
-        target = max(0, min(target, timeline.total))
-        if abs(target - timeline.position) > REBUILD_AFTER:
-            timeline.seek(target)
-            self.tree.rebuild()
-        else:
-            responses: set[ResponseState] = set()
-            items: set[ItemState] = set()
-            while timeline.position != target:
-                forward = timeline.position < target
-                touched = timeline.step_forward() if forward else timeline.step_back()
-                if touched is None:
-                    break
-                resp, item = touched
-                if resp is not None:
-                    responses.add(resp)
-                if item is not None:
-                    items.add(item)
-            self.tree.sync(responses, items)
-        self.after_step()
-
-    def after_step(self) -> None:
-        self.refresh_header()
-        if self.live is not None and self._live_keys() != self._shown_live_keys:
-            self._shown_live_keys = self._live_keys()
-            self.refresh_bindings()
-        if self.follow:
-            self.call_after_refresh(self._follow_newest)
-        else:
-            self.show_detail(self.tree.cursor_node)
-
-    def _follow_newest(self) -> None:
-        timeline = self.session.timeline
-        node = self.tree.node_for_event(timeline.position - 1) if timeline.position else None
-        self.move_cursor(node)
-
-    def move_cursor(self, node: TreeNode[NodeRef] | None) -> None:
-        tree = self.tree
-        tree._tree_lines  # noqa: B018 -- build line numbers for freshly added nodes
-        if node is not None:
-            self._placed = node
-            tree.move_cursor(node)
-        self.show_detail(node or tree.cursor_node)
 
     def refresh_header(self) -> None:
         player = self.session.player
@@ -308,7 +172,7 @@ class InspectorScreen(Screen[None]):
         index = self._event_index(ref)
         diagnosis = self.diagnosis
         self._update_probe_key()
-        if ref.kind == "response":
+        if ref.kind == "response" or (ref.kind == "error" and ref.item is None):
             self.detail.show_response(
                 resp, causes=diagnosis.causes(resp.key) if diagnosis and resp.failed else [])
         elif index is not None and (group is None or group.count == 1):
@@ -335,8 +199,7 @@ class InspectorScreen(Screen[None]):
         if key in self.probes:
             probe = render_probe(self.probes[key])  # type: ignore[arg-type]
         elif key in self.probing:
-            probe = Text(f"probing {visible(item.name or 'the tool')}… (up to "
-                         f"{PROBE_TIMEOUT:g} s, as long as OpenAI waits)", "cyan")
+            probe = self.probing_note(item.name)
         self.detail.show_item(
             item, causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
             tool_seconds=timing.tool_seconds if timing else None, probe=probe,
@@ -357,8 +220,12 @@ class InspectorScreen(Screen[None]):
         index = self._event_index(ref)
         if index is not None:
             return pretty_json(self.session.timeline.events[index].raw)
+        resp = self.session.timeline.state.responses[ref.response]
+        if ref.kind == "error":
+            error = resp.items[ref.item].error if ref.item is not None else resp.error
+            return pretty_json(error)
         if ref.kind == "item" and ref.item is not None:
-            item = self.session.timeline.state.responses[ref.response].items[ref.item]
+            item = resp.items[ref.item]
             return pretty_json(item.final or item.added or {})
         return None
 
@@ -373,124 +240,6 @@ class InspectorScreen(Screen[None]):
             return False
         boxes = self.query("#filter")
         return not (boxes and boxes.first().has_focus and action != "clear_filter")
-
-    @property
-    def live(self) -> LiveRun | None:
-        return getattr(self.app, "live", None)
-
-    def _live_keys(self) -> frozenset[str]:
-        """Live actions that make sense now: the footer shows only these."""
-        live = self.live
-        if live is None:
-            return frozenset()
-        keys = {"rerun"}
-        if self.pending_approval() is not None:
-            keys |= {"approve", "deny"}
-        if live.current.background and live.current.id and not live.current.terminal:
-            keys.add("cancel_run")
-        return frozenset(keys)
-
-    def pending_approval(self) -> tuple[ResponseState, ItemState] | None:
-        """The selected approval request, else the newest one not answered yet."""
-        state = self.session.timeline.state
-        node = self.tree.cursor_node
-        ref = node.data if node is not None else None
-        if ref is not None and ref.item is not None and ref.response < len(state.responses):
-            resp = state.responses[ref.response]
-            item = resp.items[ref.item] if ref.item < len(resp.items) else None
-            if item is not None and item.type == APPROVAL_REQUEST and \
-                    item.item_id not in self.answered:
-                return resp, item
-        for resp in reversed(state.responses):
-            for item in reversed(resp.items):
-                if item.type == APPROVAL_REQUEST and item.item_id not in self.answered:
-                    return resp, item
-        return None
-
-    def _answer(self, approve: bool) -> None:
-        live, pending = self.live, self.pending_approval()
-        if live is None:
-            return
-        if pending is None or pending[0].id is None or pending[1].item_id is None:
-            self.notify("No approval request to answer.", severity="warning")
-            return
-        resp, item = pending
-        self.answered.add(item.item_id)
-        self.follow = True
-        self.app.send(live.approval_request(resp.id, item.item_id, approve))
-        verb = "Approved" if approve else "Denied"
-        self.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
-
-    # -- probe -------------------------------------------------------------------------------
-
-    def _probe_target(self) -> tuple[ResponseState, ItemState] | None:
-        """The selected node's item when it is a failed mcp_call."""
-        node = self.tree.cursor_node
-        ref = node.data if node is not None else None
-        state = self.session.timeline.state
-        if ref is None or ref.item is None or ref.response >= len(state.responses):
-            return None
-        resp = state.responses[ref.response]
-        item = resp.items[ref.item] if ref.item < len(resp.items) else None
-        if item is None or item.type != "mcp_call" or not item.failed or not item.name:
-            return None
-        return resp, item
-
-    def _update_probe_key(self) -> None:
-        can_probe = self._probe_target() is not None
-        if can_probe != self._can_probe:
-            self._can_probe = can_probe
-            self.refresh_bindings()
-
-    def tool_entry(self, server_label: str | None) -> tuple[dict[str, object], bool] | None:
-        """The request's `mcp` tool entry for a server, and whether its secrets were redacted
-        (a recording keeps no header values; a live run has the real request)."""
-        live = self.live
-        sources: list[tuple[object, bool]] = []
-        if live is not None and live.first_request is not None:
-            sources.append((live.first_request, False))
-        sources.append(((self.session.header or {}).get("request"), True))
-        for request, redacted in sources:
-            for tool in mcp_entries(request):
-                if tool.get("server_label") == server_label:
-                    return tool, redacted
-        return None
-
-    def action_probe(self) -> None:
-        target = self._probe_target()
-        if target is None:
-            self.notify("Select a failed mcp_call to probe it.", severity="warning")
-            return
-        resp, item = target
-        key = (resp.key, item.key)
-        if key in self.probing:
-            return
-        found = self.tool_entry(item.server_label)
-        if found is None:
-            self.notify(f"The request has no mcp tool for server "
-                        f"{visible(item.server_label or '?')!r}: nothing to probe.",
-                        severity="warning")
-            return
-        entry, redacted = found
-        arguments = parse_json_text(item.arguments or "{}")
-        self.probing.add(key)
-        self.probes.pop(key, None)
-        self.show_detail(self.tree.cursor_node)
-        self.run_worker(self._probe(key, entry, item.name or "", arguments, redacted),
-                        group="probe", exit_on_error=False)
-
-    async def _probe(self, key: ItemKey, entry: dict[str, object], name: str, arguments: object,
-                     redacted: bool) -> None:
-        from tui.probe import probe_call
-
-        try:
-            report = await probe_call(entry, name, arguments, timeout=PROBE_TIMEOUT,
-                                      redacted=redacted)
-        finally:
-            self.probing.discard(key)
-        self.probes[key] = report
-        self.diagnose(force=True)  # the probe's evidence may confirm a cause
-        self.show_detail(self.tree.cursor_node)
 
     # -- views -------------------------------------------------------------------------------
 
@@ -524,90 +273,6 @@ class InspectorScreen(Screen[None]):
         self.tree.focus()
         self.move_cursor(self.tree.reveal(index))
 
-    def action_approve(self) -> None:
-        self._answer(True)
-
-    def action_deny(self) -> None:
-        self._answer(False)
-
-    def action_cancel_run(self) -> None:
-        if self.live is not None:
-            self.app.run_live(self.live.cancel(), "cancel")
-
-    def action_rerun(self) -> None:
-        live = self.live
-        if live is None or live.first_request is None:
-            self.notify("Nothing to re-run.", severity="warning")
-            return
-        self.follow = True
-        self.app.send(live.first_request)
-        self.notify("Sending the request again: a new response root.")
-
-    def action_toggle_play(self) -> None:
-        player = self.session.player
-        timeline = self.session.timeline
-        if player.playing:
-            player.pause()
-        else:
-            if timeline.at_end and not self.session.live:
-                self.go_to(0)
-            self.follow = True
-            player.play(timeline.position, self.clock())
-        self.refresh_header()
-
-    def _manual(self) -> None:
-        self.session.player.pause()
-        self.follow = True
-
-    def action_step_forward(self) -> None:
-        self._manual()
-        self.go_to(self.session.timeline.position + 1)
-
-    def action_step_back(self) -> None:
-        self._manual()
-        self.go_to(self.session.timeline.position - 1)
-
-    def action_first(self) -> None:
-        self._manual()
-        self.go_to(0)
-
-    def action_last(self) -> None:
-        self._manual()
-        self.go_to(self.session.timeline.total)
-
-    def action_next_failure(self) -> None:
-        timeline = self.session.timeline
-        ahead = [i for i in timeline.failure_indexes if i + 1 > timeline.position]
-        if not ahead:
-            self.notify("No failure after this step.", severity="warning")
-            return
-        self._manual()
-        self.go_to(ahead[0] + 1)
-
-    def action_previous_failure(self) -> None:
-        timeline = self.session.timeline
-        behind = [i for i in timeline.failure_indexes if i + 1 < timeline.position]
-        if not behind:
-            self.notify("No failure before this step.", severity="warning")
-            return
-        self._manual()
-        self.go_to(behind[-1] + 1)
-
-    def action_faster(self) -> None:
-        self.session.player.faster(self.session.timeline.position, self.clock())
-        self.refresh_header()
-
-    def action_slower(self) -> None:
-        self.session.player.slower(self.session.timeline.position, self.clock())
-        self.refresh_header()
-
-    def action_instant(self) -> None:
-        player = self.session.player
-        player.instant = True
-        player.play(self.session.timeline.position, self.clock())
-        self.follow = True
-        self.refresh_header()
-
     def action_copy(self) -> None:
         text = self.selected_event_json()
         if text is None:
@@ -622,29 +287,39 @@ class InspectorScreen(Screen[None]):
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         return Path("mcptui-recordings") / f"{name}-{stamp}.jsonl"
 
-    def save_to(self, path: Path) -> Path:
+    def save_to(self, path: Path, *, overwrite: bool = False) -> Path:
         header = make_header("saved", original=self.session.source)
         if self.session.header:
             for key in ("request", "endpoint", "http"):
                 if key in self.session.header:
                     header[key] = self.session.header[key]
-        return save_recording(path, header, self.session.timeline.events)
+        return save_recording(path, header, self.session.timeline.events, overwrite=overwrite)
 
     def action_save(self) -> None:
-        from tui.screens.prompt import PromptScreen
+        from tui.screens.prompt import ConfirmScreen, PromptScreen
 
-        def done(answer: str | None) -> None:
-            if not answer:
-                return
+        def write(path: Path, overwrite: bool = False) -> None:
             try:
-                written = self.save_to(Path(answer))
+                written = self.save_to(path, overwrite=overwrite)
             except OSError as exc:
                 self.notify(f"Could not save: {exc}", severity="error")
                 return
             self.notify(f"Saved {self.session.timeline.total:,} events to {written}")
 
+        def answered(answer: str | None) -> None:
+            if not answer:
+                return
+            path = Path(answer).expanduser()
+            if not path.exists():
+                write(path)
+                return
+            question = f"{visible(str(path))} exists. Overwrite it?"
+            self.app.push_screen(ConfirmScreen(question),
+                                 lambda yes: write(path, overwrite=True) if yes else self.notify(
+                                     f"Not saved: {path} is unchanged.", severity="warning"))
+
         self.app.push_screen(PromptScreen("Save recording as", str(self.default_save_path())),
-                             done)
+                             answered)
 
     def action_open(self) -> None:
         from tui.screens.prompt import PromptScreen

@@ -1,4 +1,4 @@
-"""A one-line question (a path to save to or open), answered with Enter, dismissed with Esc."""
+"""Small modal questions: a one-line answer (a path to save to or open), and a yes/no."""
 
 from __future__ import annotations
 
@@ -9,14 +9,21 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{ width: 80; max-width: 100%; height: auto; border: round $accent;
+                    padding: 1 2; background: $surface; }}
+"""
+
 
 class PromptScreen(ModalScreen[str | None]):
+    """Answered with Enter, dismissed with Esc."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
-    DEFAULT_CSS = """
-    PromptScreen { align: center middle; }
-    PromptScreen > Vertical { width: 80; height: auto; border: round $accent; padding: 1 2;
-                              background: $surface; }
-    """
+    DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen")
+    AUTO_FOCUS = "#answer"
+    """Focus by selector, not a query in on_mount: a prompt opened while the app is quitting
+    may never be composed."""
 
     def __init__(self, question: str, default: str) -> None:
         super().__init__()
@@ -28,11 +35,31 @@ class PromptScreen(ModalScreen[str | None]):
             yield Label(Text(self.question))
             yield Input(value=self.default, id="answer")
 
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: `y` says yes, `n` or Esc says no (Enter does nothing, so a second
+    Enter after typing a path cannot overwrite a file by accident)."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="yes"),
+        Binding("n,escape", "answer(False)", "No", id="no"),
+    ]
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(self.question))
+            yield Label(Text("y: yes   n / Esc: no", "dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -23,12 +23,12 @@ from openai import AsyncOpenAI
 from openai.resources.responses import AsyncResponses
 
 from tui.exceptions import describe_exception
+from tui.io.recording import RecordingWriter, make_header
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
 from tui.model.state import TERMINAL_STATUSES
 from tui.model.timeline import Timeline
-from tui.recording import RecordingWriter, make_header
 from tui.redact import redact, redact_headers
 from tui.session import Session
 from tui.sources.request_file import streams

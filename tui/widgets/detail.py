@@ -131,7 +131,19 @@ class DetailPane(VerticalScroll):
     def show_item(self, item: ItemState, *, causes: list[LikelyCause] = (),
                   tool_seconds: float | None = None, probe: RenderableType | None = None,
                   can_probe: bool = False) -> None:
-        """An item; for a failure also its likely causes and, once run, the probe's result."""
+        """An item; for a failure first its error, the probe's result once run, and the likely
+        causes (on a small terminal they are what fits on the first screen)."""
+        parts: list[RenderableType] = []
+        if item.error is not None:
+            parts += [Text("error", ERROR_STYLE), Text(visible(item.error_text), ERROR_STYLE),
+                      Text("")]
+        if probe is not None:  # what the server did just now: the strongest evidence
+            parts += [probe, Text("")]
+        if causes:
+            parts += [causes_tree(causes), Text("")]
+        if probe is None and can_probe:
+            parts += [Text("press p to probe: call this tool directly with the recorded "
+                           "arguments", "dim"), Text("")]
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(item.type), "bold")),
             ("status", status_text(item.status)),
@@ -149,17 +161,7 @@ class DetailPane(VerticalScroll):
                                       f"{'failed' if item.failed else 'completed'}"))
         rows.append(("events", "from a Response object" if item.from_snapshot
                      else str(len(item.events))))
-        parts: list[RenderableType] = [facts(rows)]
-        if item.error is not None:
-            parts += [Text(""), Text("error", ERROR_STYLE),
-                      Text(visible(item.error_text), ERROR_STYLE)]
-        if causes:
-            parts += [Text(""), causes_tree(causes)]
-        if probe is not None:
-            parts += [Text(""), probe]
-        elif can_probe:
-            parts += [Text(""), Text("press p to probe: call this tool directly with the "
-                                     "recorded arguments", "dim")]
+        parts.append(facts(rows))
         if item.error is not None:
             parts += [Text(""), Text("error as sent", "dim"), json_view(item.error)]
         if item.arguments:
@@ -195,12 +197,13 @@ class DetailPane(VerticalScroll):
         if resp.previous_response_id:
             rows.append(("previous", resp.previous_response_id))
         rows.append(("items", str(len(resp.items))))
-        parts: list[RenderableType] = [facts(rows)]
+        parts: list[RenderableType] = []
         if resp.error is not None:
-            parts += [Text(""), Text("error", ERROR_STYLE),
-                      Text(visible(describe_error(resp.error)), ERROR_STYLE)]
+            parts += [Text("error", ERROR_STYLE),
+                      Text(visible(describe_error(resp.error)), ERROR_STYLE), Text("")]
         if causes:
-            parts += [Text(""), causes_tree(causes)]
+            parts += [causes_tree(causes), Text("")]
+        parts.append(facts(rows))
         if resp.usage:
             parts += [Text(""), Text("usage", "dim"), json_view(resp.usage)]
         if resp.tools:

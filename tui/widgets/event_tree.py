@@ -3,7 +3,8 @@
 Never rebuilt on a single step: `sync` gets the responses and items one batch of steps touched
 and fixes only their nodes (a label, or a few nodes at the tail of a list, since events are only
 added or removed at the end). Item children are built lazily, when the item is expanded, and
-runs of delta events are one node (`output_text.delta ×343`).
+runs of delta events are one node (`output_text.delta ×343`). A failed item or response has
+its error on a line of its own, its first child, so no width cuts it off behind a long name.
 """
 
 from __future__ import annotations
@@ -20,14 +21,21 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from tui.model.diagnosis import Diagnosis
+from tui.model.errors import describe_error
 from tui.model.findings import Finding
 from tui.model.groups import EventGroup, GroupIndex
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
 from tui.model.timeline import Timeline
-from tui.widgets.labels import event_label, group_label, item_label, response_label
+from tui.widgets.labels import (
+    error_label,
+    event_label,
+    group_label,
+    item_label,
+    response_label,
+)
 
-NodeKind = Literal["response", "item", "group", "event"]
+NodeKind = Literal["response", "item", "group", "event", "error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +50,22 @@ class NodeRef:
     """For response-level event nodes: the timeline index."""
 
 
+def _sync_error_node(parent: TreeNode[NodeRef], node: TreeNode[NodeRef] | None,
+                     error: str | None, ref: NodeRef) -> TreeNode[NodeRef] | None:
+    """The error line under a failed item or response: added first, relabelled, or removed
+    (a step back can undo the failure)."""
+    if error is None:
+        if node is not None:
+            node.remove()
+        return None
+    label = error_label(error)
+    if node is None:
+        before = 0 if parent.children else None
+        return parent.add(label, ref, before=before, allow_expand=False)
+    _relabel(node, label)
+    return node
+
+
 def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
     """Set a label only when it changed: a new label repaints every line below the node."""
     if node.label != label:
@@ -51,7 +75,7 @@ def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
 class _ItemView:
     """The node of one output item and, once built, the nodes of its event groups."""
 
-    __slots__ = ("failed", "group_nodes", "groups", "node")
+    __slots__ = ("error_node", "failed", "group_nodes", "groups", "node")
 
     def __init__(self, node: TreeNode[NodeRef]) -> None:
         self.node = node
@@ -60,6 +84,7 @@ class _ItemView:
         self.group_nodes: list[TreeNode[NodeRef]] = []
         self.failed = False
         """Shown as failed: it was expanded once, when it turned failed."""
+        self.error_node: TreeNode[NodeRef] | None = None
 
 
 class _ResponseView:
@@ -72,6 +97,7 @@ class _ResponseView:
         self.child_nodes: list[TreeNode[NodeRef]] = []
         self.items: dict[int, _ItemView] = {}
         self.counts = (-1, -1)
+        self.error_node: TreeNode[NodeRef] | None = None
 
 
 class EventTree(Tree[NodeRef]):
@@ -96,13 +122,29 @@ class EventTree(Tree[NodeRef]):
     # -- whole-tree operations ---------------------------------------------------------------
 
     def rebuild(self) -> None:
-        """Drop every node and build the tree for the current step from scratch."""
+        """Drop every node and build the tree for the current step from scratch; the cursor
+        stays on what it was on, when that is still there (else it would land on whatever
+        node now has its line number)."""
+        selected = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
         self._views = []
         if self.filter_text:
             self._build_filtered()
         else:
             self.sync(self.timeline.state.responses, ())
+        if selected is not None:
+            node = next((n for n in self._walk(self.root) if n.data == selected), None)
+            if node is not None:
+                self._tree_lines  # noqa: B018 -- line numbers for the new nodes
+                self.move_cursor(node)
+
+    @staticmethod
+    def _walk(node: TreeNode[NodeRef]) -> Iterable[TreeNode[NodeRef]]:
+        """Nodes below `node` that are on screen (inside expanded nodes), in order."""
+        for child in node.children:
+            yield child
+            if child.is_expanded:
+                yield from EventTree._walk(child)
 
     def set_diagnosis(self, diagnosis: Diagnosis) -> None:
         """Mark events, runs and items that have findings (relabels the nodes built so far)."""
@@ -172,6 +214,9 @@ class EventTree(Tree[NodeRef]):
     def _sync_response(self, resp: ResponseState) -> None:
         view = self._views[resp.key]
         _relabel(view.node, response_label(resp))
+        error = describe_error(resp.error) if resp.failed and resp.error is not None else None
+        view.error_node = _sync_error_node(view.node, view.error_node, error,
+                                           NodeRef("error", resp.key))
         counts = (len(resp.items), len(resp.events))
         if counts == view.counts:
             return
@@ -199,7 +244,7 @@ class EventTree(Tree[NodeRef]):
                 item = resp.items[key]
                 node = view.node.add(item_label(item, self._item_findings(item)),
                                      NodeRef("item", resp.key, item.key),
-                                     allow_expand=bool(item.events))
+                                     allow_expand=bool(item.events) or item.failed)
                 item_view = view.items[key] = _ItemView(node)
                 self._refresh_children(resp, item, item_view)
             else:
@@ -213,12 +258,17 @@ class EventTree(Tree[NodeRef]):
         item_view = self._views[resp.key].items.get(item.key)
         if item_view is not None:
             _relabel(item_view.node, item_label(item, self._item_findings(item)))
-            item_view.node.allow_expand = bool(item.events)
+            item_view.node.allow_expand = bool(item.events) or item.failed
             self._refresh_children(resp, item, item_view)
 
     def _refresh_children(self, resp: ResponseState, item: ItemState, item_view: _ItemView
                           ) -> None:
-        """Open a newly failed item (once per failure) and update children already built."""
+        """Open a newly failed item (once per failure), keep its error line first, and update
+        children already built."""
+        item_view.error_node = _sync_error_node(
+            item_view.node, item_view.error_node,
+            (item.error_text or item.status) if item.failed else None,
+            NodeRef("error", resp.key, item.key))
         if item.failed and not item_view.failed:
             item_view.failed = True
             item_view.groups = item_view.groups or GroupIndex()
@@ -298,6 +348,15 @@ class EventTree(Tree[NodeRef]):
                                     "yellow"))
 
     # -- lookups -----------------------------------------------------------------------------
+
+    def response_node(self, response: int) -> TreeNode[NodeRef] | None:
+        return self._views[response].node if response < len(self._views) else None
+
+    def item_node(self, response: int, item: int) -> TreeNode[NodeRef] | None:
+        if response >= len(self._views):
+            return None
+        item_view = self._views[response].items.get(item)
+        return item_view.node if item_view is not None else None
 
     def node_for_event(self, index: int) -> TreeNode[NodeRef] | None:
         """The deepest visible node that holds applied timeline event `index`."""

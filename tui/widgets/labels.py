@@ -29,9 +29,12 @@ def response_label(resp: ResponseState) -> Text:
         label.append_text(status_text(resp.status))
     if resp.duration is not None:
         label.append(f"  {seconds(resp.duration)}", "dim")
-    if failed and resp.error is not None:
-        label.append(f"  {one_line(describe_error(resp.error), 160)}", ERROR_STYLE)
     return label
+
+
+def error_label(error: str) -> Text:
+    """A failure's error, on its own line under the failed item or response."""
+    return Text(f"✗ {one_line(error, 300)}", ERROR_STYLE)
 
 
 FINDING_STYLE = {"error": "bold red", "warning": "yellow"}
@@ -62,11 +65,8 @@ def item_label(item: ItemState, findings: list[Finding] = ()) -> Text:
         label.append(f" {visible(item.name)}", style)
     if item.server_label:
         label.append(f" @{visible(item.server_label)}", "red" if failed else "blue")
-    if failed:
-        label.append(f"  {one_line(item.error_text or item.status, 160)}", ERROR_STYLE)
-    else:
-        label.append("  ")
-        label.append_text(status_text(item.status))
+    label.append("  ")
+    label.append_text(Text("failed", ERROR_STYLE) if failed else status_text(item.status))
     index = "?" if item.output_index is None else str(item.output_index)
     details = [f"#{index}"]
     if item.duration is not None:

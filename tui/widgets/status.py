@@ -23,13 +23,13 @@ def status_line(session: Session, failures: int, mode: str,
     if resp is None:
         line.append("no response yet", "dim")
     else:
+        # Status first: on a narrow terminal the long id and model are what gets cut.
+        if resp.status or resp.id:
+            status = resp.status or "unknown"
+            line.append(f"{status}  ", ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
         line.append(visible(resp.name), ERROR_STYLE if resp.request_failed else "bold")
         if resp.model:
             line.append(f"  {visible(resp.model)}", "magenta")
-        if resp.status or resp.id:
-            status = resp.status or "unknown"
-            line.append(f"  {status}",
-                        ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
         if len(state.responses) > 1:
             line.append(f"  (response {resp.key + 1} of {len(state.responses)})", "dim")
     line.append("\n")
@@ -71,7 +71,8 @@ def short_path(path: str, limit: int = 64) -> str:
 
 class StatusHeader(Static):
     DEFAULT_CSS = """
-    StatusHeader { height: auto; max-height: 3; padding: 0 1; background: $panel; }
+    StatusHeader { height: auto; max-height: 3; padding: 0 1; background: $panel;
+                   text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def show(self, session: Session, failures: int, mode: str,

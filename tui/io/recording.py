@@ -126,12 +126,24 @@ class RecordingWriter:
         self.close()
 
 
-def save_recording(path: str | os.PathLike[str], header: dict[str, Any], events: Iterable[Event]
-                   ) -> Path:
-    """Write a whole session at once (the app's Save)."""
-    with RecordingWriter(path, header) as writer:
-        writer.write_all(events)
-        return writer.path
+def save_recording(path: str | os.PathLike[str], header: dict[str, Any], events: Iterable[Event],
+                   *, overwrite: bool = False) -> Path:
+    """Write a whole session at once (the app's Save). An existing file is refused unless
+    `overwrite`; then the new recording is written beside it and swapped in whole, so a
+    failed save never leaves the old file half-written."""
+    target = Path(path)
+    if not overwrite:
+        with RecordingWriter(target, header) as writer:
+            writer.write_all(events)
+            return writer.path
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        with RecordingWriter(partial, header) as writer:
+            writer.write_all(events)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
 
 
 def is_header(obj: Any) -> bool:

@@ -1,0 +1,196 @@
+"""Keys people expect, with toasts rendered: help, Ctrl+C, saving to any path, the footer at
+80 columns, and the first screen after a run that failed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _app_support import (
+    SAMPLE_424,
+    SAMPLE_SUCCESS,
+    SIZE,
+    TASKGROUP_ERROR,
+    detail_text,
+    find_node,
+    footer_keys,
+    recorded_events,
+    rendered_lines,
+    screen_of,
+    toasts,
+    wait_until,
+)
+from textual.app import App
+from textual.widgets import Input
+
+from tui.app import McptuiApp
+from tui.cli import run_app
+from tui.importers import load_path
+from tui.screens.inspector import InspectorScreen
+from tui.screens.keys import KeysScreen
+from tui.screens.prompt import ConfirmScreen, PromptScreen
+from tui.sources.replay import open_session
+
+EVENTS_424 = recorded_events(SAMPLE_424)
+
+
+def app_for(path: Path, **options: object) -> McptuiApp:
+    return McptuiApp(open_session(str(path), **options), paused=not options)  # type: ignore[arg-type]
+
+
+async def save_as(pilot, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`s`, replace the offered path with `path`, Enter."""
+    await pilot.press("s")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, PromptScreen)
+    pilot.app.screen.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+# -- toasts are text, never markup ---------------------------------------------------------------
+
+
+async def test_filter_toast_renders(tmp_path: Path):
+    """The first `/` + Enter used to crash: a rich Text handed to notify."""
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        await pilot.press("end", "slash", *"mcp_call", "enter")
+        assert await wait_until(pilot, lambda: any("events match 'mcp_call'" in t
+                                                   for t in toasts(pilot)))
+        assert isinstance(pilot.app.screen, InspectorScreen)
+
+
+async def test_saving_to_a_path_with_markup_shows_it_literally(tmp_path: Path):
+    target = tmp_path / "[b]x[/b]y[bold red].jsonl"
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        await save_as(pilot, target)
+        shown = f"Saved {len(EVENTS_424)} events to {target}"
+        assert await wait_until(pilot, lambda: any(shown in t for t in toasts(pilot))), \
+            toasts(pilot)
+        assert isinstance(pilot.app.screen, InspectorScreen)
+    assert [e.raw for e in load_path(str(target)).events] == EVENTS_424
+
+
+async def test_saving_over_an_existing_file_asks_first(tmp_path: Path):
+    target = tmp_path / "kept.jsonl"
+    target.write_text("my notes\n", encoding="utf-8")
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        await save_as(pilot, target)
+        confirm = pilot.app.screen
+        assert isinstance(confirm, ConfirmScreen)
+        assert "exists. Overwrite it?" in confirm.question
+        await pilot.press("enter")  # Enter is not yes: a second Enter must not overwrite
+        assert pilot.app.screen is confirm
+        await pilot.press("n")
+        await pilot.pause()
+        assert target.read_text(encoding="utf-8") == "my notes\n"
+        assert any("Not saved" in t for t in toasts(pilot))
+
+        await save_as(pilot, target)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, InspectorScreen)
+    assert [e.raw for e in load_path(str(target)).events] == EVENTS_424
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.jsonl"]  # no partial file left
+
+
+async def test_q_then_s_at_once_quits_cleanly():
+    app = app_for(SAMPLE_424)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q", "s")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+# -- help and quitting ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["question_mark", "f1"])
+async def test_help_lists_the_keys_of_the_screen(key: str):
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        inspector = screen_of(pilot)
+        await pilot.press(key)
+        await pilot.pause()
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, KeysScreen)
+        text = "\n".join(rendered_lines(help_screen.query_one("Static")))
+        for words in ("Quit", "Show only events whose type or content matches",
+                      "Select the next failed call or error", "Save this session",
+                      "Right pane: detail, findings, waterfall"):
+            assert words in text, words
+        assert "→ n" in text  # both keys of a binding are named
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is inspector
+
+
+async def test_ctrl_c_quits_even_from_the_filter_box():
+    app = app_for(SAMPLE_424)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", "x", "ctrl+c")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert app._exit
+
+
+def test_a_crash_exits_non_zero(monkeypatch: pytest.MonkeyPatch):
+    class Broken(McptuiApp):
+        def on_mount(self) -> None:
+            raise RuntimeError("boom")
+
+    app = Broken(open_session(str(SAMPLE_SUCCESS)))
+    headless = App.run
+    monkeypatch.setattr(App, "run", lambda self: headless(self, headless=True))
+    assert run_app(app) == 1
+
+
+# -- footer at 80 columns ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), SIZE])
+async def test_the_essential_keys_fit_in_the_footer(size: tuple[int, int]):
+    async with app_for(SAMPLE_424).run_test(size=size) as pilot:
+        screen = screen_of(pilot)
+        await pilot.pause()
+        keys = footer_keys(screen)
+        shown = {key.action for key in keys}
+        assert {"help", "quit", "step_forward", "next_failure", "cycle_view"} <= shown
+        for key in keys:  # every key drawn is whole, on screen
+            assert key.region.right <= size[0], key.description
+            assert screen.get_widget_at(key.region.x, key.region.y)[0] is key
+
+
+# -- the first screen after a failed run ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_an_instant_replay_opens_on_the_failure_and_its_cause(size: tuple[int, int]):
+    app = app_for(SAMPLE_424, instant=True)
+    async with app.run_test(size=size) as pilot:
+        screen = screen_of(pilot)
+        call = None
+
+        def on_failure() -> bool:
+            nonlocal call
+            call = find_node(screen, lambda t: "search_files" in t, kind="item")
+            return screen.tree.cursor_node is call
+
+        assert await wait_until(pilot, on_failure)
+        assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen))
+        detail = detail_text(screen)
+        assert detail.index(TASKGROUP_ERROR) < detail.index(
+            "likely cause: Output schema without structuredContent")
+        # Both are on the first screen, not below the fold of the detail pane.
+        height = screen.detail.size.height
+        drawn = "\n".join(rendered_lines(screen.detail.body)[:height])
+        assert "424" in drawn and "likely cause" in drawn, drawn
+
+
+async def test_a_replay_without_failure_keeps_following_the_newest_event():
+    app = app_for(SAMPLE_SUCCESS, instant=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: screen.session.timeline.at_end)
+        await pilot.pause()
+        cursor = screen.tree.cursor_node
+        assert cursor is not None and str(cursor.label).startswith("response.completed")

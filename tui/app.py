@@ -102,8 +102,11 @@ class McptuiApp(App[None]):
             problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
             self.notify(f"Could not open {path}: {problems}", severity="error")
             return
+        # Shown whole at once, as `replay --instant` does: the cursor lands on its first
+        # failure (an empty tree at step 0 would say nothing about the file just opened).
+        session.player.instant = True
         self.session = session
-        self.switch_screen(InspectorScreen(session, paused=True))
+        self.switch_screen(InspectorScreen(session))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

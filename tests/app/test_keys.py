@@ -175,22 +175,26 @@ async def test_an_instant_replay_opens_on_the_failure_and_its_cause(size: tuple[
             call = find_node(screen, lambda t: "search_files" in t, kind="item")
             return screen.tree.cursor_node is call
 
-        assert await wait_until(pilot, on_failure)
-        assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen))
+        # Polled, with room for a loaded machine: the checks run in a thread.
+        assert await wait_until(pilot, on_failure, timeout=10)
+        assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen), timeout=10)
         detail = detail_text(screen)
         assert detail.index(TASKGROUP_ERROR) < detail.index(
             "likely cause: Output schema without structuredContent")
-        # Both are on the first screen, not below the fold of the detail pane.
-        height = screen.detail.size.height
-        drawn = "\n".join(rendered_lines(screen.detail.body)[:height])
-        assert "424" in drawn and "likely cause" in drawn, drawn
+        # Both are drawn on the first screen, not below the fold of the detail pane (polled:
+        # the pane is laid out again after its content changes).
+        def drawn() -> str:
+            return "\n".join(rendered_lines(screen.detail.body)[:screen.detail.size.height])
+
+        assert await wait_until(pilot, lambda: "likely cause" in drawn(), timeout=10), drawn()
+        assert "424" in drawn()
 
 
 async def test_a_replay_without_failure_keeps_following_the_newest_event():
     app = app_for(SAMPLE_SUCCESS, instant=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
-        assert await wait_until(pilot, lambda: screen.session.timeline.at_end)
+        assert await wait_until(pilot, lambda: screen.session.timeline.at_end, timeout=10)
         await pilot.pause()
         cursor = screen.tree.cursor_node
         assert cursor is not None and str(cursor.label).startswith("response.completed")

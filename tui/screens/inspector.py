@@ -57,13 +57,16 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         Binding("plus,equals_sign", "faster", "Fast", id="faster", key_display="+"),
         Binding("minus", "slower", "Slow", id="slower", key_display="-"),
         Binding("i", "instant", "Instant", id="instant"),
-        Binding("slash", "filter", "Filter", id="filter", key_display="/"),
+        # Priority, so `/` opens the box before the keys typed after it are routed: a burst
+        # like `/search` is the filter's text, not `s`ave (action_filter focuses at once).
+        Binding("slash", "filter", "Filter", priority=True, id="filter", key_display="/"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
         Binding("v", "cycle_view", "View", id="cycle_view"),
         Binding("p", "probe", "Probe", id="probe"),
         Binding("c", "copy", "Copy", id="copy"),
-        Binding("s", "save", "Save", id="save"),
-        Binding("o", "open", "Open", id="open"),
+        # Priority for the same reason: a path pasted right after `s` / `o` goes to the prompt.
+        Binding("s", "save", "Save", priority=True, id="save"),
+        Binding("o", "open", "Open", priority=True, id="open"),
         # Live runs only (hidden otherwise):
         Binding("a", "approve", "Approve", id="approve"),
         Binding("d", "deny", "Deny", id="deny"),
@@ -221,6 +224,11 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         if index is not None:
             return pretty_json(self.session.timeline.events[index].raw)
         resp = self.session.timeline.state.responses[ref.response]
+        if ref.kind == "response":  # the Response object as last sent (created → completed)
+            events = self.session.timeline.events
+            bodies = [events[i].raw["response"] for i in resp.events
+                      if isinstance(events[i].raw.get("response"), dict)]
+            return pretty_json(bodies[-1]) if bodies else None
         if ref.kind == "error":
             error = resp.items[ref.item].error if ref.item is not None else resp.error
             return pretty_json(error)
@@ -276,7 +284,8 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
     def action_copy(self) -> None:
         text = self.selected_event_json()
         if text is None:
-            self.notify("Select an event to copy its JSON.", severity="warning")
+            self.notify("Select an event, item or response to copy its JSON.",
+                        severity="warning")
             return
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {len(text):,} characters of JSON.")
@@ -336,7 +345,9 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         box = self.query_one("#filter", Input)
         box.display = True
         box.value = self.filter_text
-        box.focus()
+        # Now, not after the next refresh (box.focus() is deferred): keys typed in the same
+        # burst as `/` (a fast typist, a paste) belong to the filter, not to `s`ave or `c`opy.
+        self.set_focus(box)
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter", Input)

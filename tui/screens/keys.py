@@ -54,7 +54,8 @@ def keys_table(screen: Screen[object]) -> Table:
     """Every binding of `screen` and the app, grouped by action, with whether it works now."""
     table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
     table.add_column("key", no_wrap=True, style="bold cyan")
-    table.add_column("does")
+    table.add_column("action", no_wrap=True)
+    table.add_column("what it does")
     seen: dict[str, list[str]] = {}
     order: list[tuple[str, bool]] = []
     app = screen.app
@@ -70,9 +71,10 @@ def keys_table(screen: Screen[object]) -> Table:
         if display not in keys:
             keys.append(display)
     for action, enabled in order:
-        does = ACTION_HELP[action][1]
+        title, does = ACTION_HELP[action]
         row = Text(does) if enabled else Text(f"{does}: not available now", "dim")
-        table.add_row(Text(" ".join(seen[action]), "bold cyan" if enabled else "dim"), row)
+        table.add_row(Text(" ".join(seen[action]), "bold cyan" if enabled else "dim"),
+                      Text(title, "bold" if enabled else "dim"), row)
     return table
 
 
@@ -82,7 +84,7 @@ class KeysScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close", id="close")]
     DEFAULT_CSS = """
     KeysScreen { align: center middle; }
-    KeysScreen > Vertical { width: 90; max-width: 100%; height: auto; max-height: 100%;
+    KeysScreen > Vertical { width: 110; max-width: 100%; height: auto; max-height: 100%;
                             border: round $accent; background: $surface; padding: 0 1; }
     KeysScreen VerticalScroll { height: auto; max-height: 100%; }
     """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -13,6 +14,7 @@ DIALOG_CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{ width: 80; max-width: 100%; height: auto; border: round $accent;
                     padding: 1 2; background: $surface; }}
+{name} Label {{ width: 1fr; }}
 """
 
 
@@ -29,11 +31,26 @@ class PromptScreen(ModalScreen[str | None]):
         super().__init__()
         self.question = question
         self.default = default
+        self._replaced = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(self.question))
             yield Input(value=self.default, id="answer")
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed (or pasted) right after `s` / `o` arrive before the box has focus and
+        would be lost, or taken as commands (`q` quits): they are the answer's text. The box
+        keeps every key sent to it, so only those early ones reach the screen."""
+        if not (event.is_printable and event.character):
+            return
+        event.stop()
+        event.prevent_default()
+        answer = self.query_one("#answer", Input)
+        if not self._replaced:  # as typing over the selected default does
+            self._replaced = True
+            answer.value = ""
+        answer.insert_text_at_cursor(event.character)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

@@ -13,9 +13,9 @@ from tui.widgets.labels import ERROR_STYLE, STATUS_STYLE
 
 def status_line(session: Session, failures: int, mode: str,
                 findings: list[Finding] | None = None) -> Text:
-    """The response; playback position, failures, findings and stream time; then request id
-    and recording path when there are any. Each on its own line, so none pushes another
-    away."""
+    """The response; playback position, failures, findings, play state and filter, stream
+    time; then request id and recording path when there are any. Each on its own line, cut
+    rather than wrapped, so none pushes another away."""
     timeline = session.timeline
     state = timeline.state
     resp = state.current
@@ -34,7 +34,6 @@ def status_line(session: Session, failures: int, mode: str,
             line.append(f"  (response {resp.key + 1} of {len(state.responses)})", "dim")
     line.append("\n")
     line.append(f"step {timeline.position} / {timeline.total}", "bold")
-    line.append(f"  events shown {timeline.position} of {timeline.total}", "dim")
     line.append("  ")
     line.append(f"{failures} failure{'s' if failures != 1 else ''}",
                 ERROR_STYLE if failures else "green")
@@ -45,9 +44,9 @@ def status_line(session: Session, failures: int, mode: str,
             line.append(f"  {errors} conformance error{'s' if errors != 1 else ''}", "red")
         if warnings:
             line.append(f"  {warnings} warning{'s' if warnings != 1 else ''}", "yellow")
+    line.append(f"  {mode}", "cyan")  # before the clock: on 80 columns the filter must show
     stream_t = session.player.stream_time(timeline.position)
     line.append(f"  t={stream_t:.2f}s / {session.player.duration:.2f}s", "dim")
-    line.append(f"  {mode}", "cyan")
     extra = Text()
     if session.recording_path:
         extra.append(f"● recording {short_path(visible(session.recording_path))}  ", "red")

@@ -1,0 +1,175 @@
+"""Live runs in a real terminal: `mcptui demo`, and `mcptui run` against the CLI's own servers.
+
+Why: live keys (probe, re-run, approve, deny, cancel) act on a stream still arriving and on
+worker threads; a real pty and real processes on loopback are the only way to see them as a
+person does, including the recording left on disk after Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from _tmux import (
+    REQUESTS,
+    MakeTerminal,
+    Terminal,
+    free_port,
+    jsonl_ok,
+    kill,
+    mcptui_command,
+    panes,
+    tmux_binary,
+    wait_for_port,
+)
+
+ROOT = re.compile(r"^[▼▶]\s+\S+\s+resp_")
+LIVE_WAIT = 30.0
+
+
+def roots(screen: str) -> int:
+    """How many response roots the tree shows."""
+    return sum(1 for row in panes(screen)[0] if ROOT.match(row))
+
+
+def two_responses(screen: str) -> bool:
+    return roots(screen) >= 2 or "response 2 of 2" in screen
+
+
+def footer(screen: str) -> str:
+    rows = [row for row in screen.splitlines() if row.strip()]
+    return rows[-1] if rows else ""
+
+
+# -- 11. the demo ----------------------------------------------------------------------------
+
+def test_demo_probe_rerun_and_ctrl_c_leave_a_valid_recording(terminal: Terminal,
+                                                             tmp_path: Path) -> None:
+    terminal.start("demo")
+    terminal.wait_for("424", timeout=LIVE_WAIT)
+    terminal.assert_healthy()
+    # Once the run ends the cursor lands on the failed broken_schema call: `p` applies.
+    terminal.wait_for("response.completed", timeout=LIVE_WAIT)
+    terminal.wait_until(lambda s: bool(re.search(r"\bProbe\b", footer(s))),
+                        "the footer to offer Probe (the failed call selected)")
+    terminal.send("p")
+    terminal.wait_for("confirmed", timeout=LIVE_WAIT)
+    terminal.assert_healthy()
+
+    terminal.send("r")
+    terminal.wait_until(two_responses, "a second response root", timeout=LIVE_WAIT)
+    terminal.assert_healthy()
+
+    terminal.send("C-c")
+    code = terminal.exit_code()
+    terminal.assert_healthy(alive=False)
+    assert code == 0, f"exit code {code} after ctrl+c:\n{terminal.history()}"
+
+    recordings = sorted((tmp_path / "mcptui-recordings").glob("*.jsonl"))
+    assert recordings, f"no recording in {tmp_path / 'mcptui-recordings'}"
+    for recording in recordings:
+        rows = jsonl_ok(recording)
+        assert rows and rows[0].get("mcptui") == "recording", f"{recording}: no header line"
+        types = {row["event"].get("type") for row in rows
+                 if isinstance(row.get("event"), dict)}
+        assert types & {"response.completed", "response.failed", "response.incomplete"}, \
+            f"{recording}: no terminal event among {sorted(t for t in types if t)}"
+
+
+# -- 12. run against the CLI's servers: approvals, cancel --------------------------------------
+
+class Servers:
+    def __init__(self, mcp_port: int, api_port: int) -> None:
+        self.mcp = f"http://127.0.0.1:{mcp_port}/mcp"
+        self.api = f"http://127.0.0.1:{api_port}/v1"
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    """`mcptui demo-server` and `mcptui emulate` as background processes on free ports."""
+    tmux_binary()
+    command = str(mcptui_command())
+    logs = tmp_path_factory.mktemp("servers")
+    mcp_port, api_port = free_port(), free_port()
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for name, args, port in [("demo-server", ["demo-server"], mcp_port),
+                                 ("emulate", ["emulate"], api_port)]:
+            log = (logs / f"{name}.log").open("wb")
+            procs.append(subprocess.Popen([command, *args, "--port", str(port)], cwd=logs,
+                                          stdin=subprocess.DEVNULL, stdout=log,
+                                          stderr=subprocess.STDOUT))
+            wait_for_port(port, proc=procs[-1])
+        yield Servers(mcp_port, api_port)
+    finally:
+        kill(procs)
+
+
+def request_file(tmp_path: Path, name: str, servers: Servers, **changes: object) -> Path:
+    """A copy of requests/<name> pointed at the test's MCP server."""
+    body = json.loads((REQUESTS / name).read_text())
+    for tool in body["tools"]:
+        tool["server_url"] = servers.mcp
+    for key, value in changes.items():
+        if value is None:
+            body.pop(key, None)
+        else:
+            body[key] = value
+    path = tmp_path / name
+    path.write_text(json.dumps(body))
+    return path
+
+
+def run(terminal: Terminal, request: Path, servers: Servers) -> Terminal:
+    return terminal.start("run", request, "--base-url", servers.api,
+                          env={"OPENAI_API_KEY": "test"})
+
+
+def wait_for_approval(terminal: Terminal) -> None:
+    terminal.wait_for("mcp_approval_request", timeout=LIVE_WAIT)
+    terminal.wait_until(lambda s: bool(re.search(r"\bApprove\b", footer(s))
+                                       and re.search(r"\bDeny\b", footer(s))),
+                        "Approve and Deny in the footer")
+    terminal.assert_healthy()
+
+
+def test_approve_streams_a_second_response_with_the_call(terminal: Terminal, tmp_path: Path,
+                                                         servers: Servers) -> None:
+    run(terminal, request_file(tmp_path, "approval.json", servers), servers)
+    wait_for_approval(terminal)
+    terminal.send("a")
+    terminal.wait_for("Approved search")
+    terminal.wait_until(
+        lambda s: two_responses(s) and bool(re.search(r"✓ mcp_call search\b", s)),
+        "a second response with a completed mcp_call search", timeout=LIVE_WAIT)
+    terminal.assert_healthy()
+
+
+def test_deny(terminal: Terminal, tmp_path: Path, servers: Servers) -> None:
+    run(terminal, request_file(tmp_path, "approval.json", servers), servers)
+    wait_for_approval(terminal)
+    terminal.send("d")
+    terminal.wait_for("Denied")
+    terminal.assert_healthy()
+
+
+def test_cancel_a_background_run_then_rerun(terminal_factory: MakeTerminal, tmp_path: Path,
+                                            servers: Servers) -> None:
+    body = json.loads((REQUESTS / "background.json").read_text())
+    slow = body["input"].replace('"delay_s": 3', '"delay_s": 10')
+    assert slow != body["input"], "requests/background.json changed: update this test"
+    request = request_file(tmp_path, "background.json", servers, metadata=None, input=slow)
+    term = run(terminal_factory(), request, servers)
+    term.wait_until(lambda s: bool(re.search(r"\bCancel run\b", footer(s))),
+                    "Cancel run in the footer", timeout=LIVE_WAIT)
+    term.assert_healthy()
+    term.send("x")
+    term.wait_for("cancelled", timeout=LIVE_WAIT)
+    term.assert_healthy()
+    term.send("r")
+    term.wait_until(two_responses, "a new response root after r", timeout=LIVE_WAIT)
+    term.assert_healthy()

@@ -9,7 +9,8 @@ from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.model.textsafe import visible
@@ -33,11 +34,13 @@ class McptuiApp(App[None]):
     TITLE = "mcptui"
     BINDINGS = [
         Binding("question_mark,f1", "help", "Keys", id="help", key_display="?"),
-        Binding("q", "quit", "Quit", id="quit"),
-        # Ctrl+C quits as in any terminal program (Textual only hints at ctrl+q); priority, so
-        # it works from the filter box and the prompts too. A live recording is flushed per
-        # event and closed on unmount, so nothing is lost.
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="interrupt"),
+        # Priority, like the inspector's `s` and `o`, so that `q` followed at once by another
+        # key quits rather than letting that key act first; in a dialog or a text box it is
+        # text (check_action).
+        Binding("q", "quit", "Quit", priority=True, id="quit"),
+        # Ctrl+C quits as in any terminal program (Textual only hints at ctrl+q), from
+        # anywhere. A live recording is flushed per event and closed on unmount: nothing is lost.
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True, id="interrupt"),
     ]
 
     def __init__(self, session: Session, *, paused: bool = False, live: LiveRun | None = None,
@@ -85,6 +88,14 @@ class McptuiApp(App[None]):
         plain = message.plain if isinstance(message, Text) else str(message)
         super().notify(visible(plain), title=visible(title), severity=severity,
                        timeout=timeout, markup=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # In a dialog or a text box `q` is theirs (text, or close); Ctrl+C still quits.
+        return not (action == "quit" and (isinstance(self.screen, ModalScreen)
+                                          or isinstance(self.focused, Input)))
+
+    async def action_interrupt(self) -> None:
+        await self.action_quit()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, KeysScreen):

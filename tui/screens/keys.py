@@ -20,6 +20,7 @@ from textual.widgets import Static
 ACTION_HELP: dict[str, tuple[str, str]] = {
     "help": ("Keys", "Show this list of keys"),
     "quit": ("Quit", "Quit (a live recording is complete on disk)"),
+    "interrupt": ("Quit", "Quit from anywhere, a text box or a dialog too"),
     "toggle_play": ("Play / pause", "Start or stop playback"),
     "step_forward": ("Step forward", "Apply the next event"),
     "step_back": ("Step back", "Undo the last event"),

@@ -320,16 +320,21 @@ class EventTree(Tree[NodeRef]):
         for resp in self.timeline.state.responses:
             resp_node = self.root.add(response_label(resp), NodeRef("response", resp.key),
                                       expand=True)
-            for index in resp.events:
-                if self._matches(index):
-                    self.filter_matches += 1
-                    if shown < self.MAX_FILTERED_NODES:
-                        shown += 1
-                        resp_node.add_leaf(event_label(events[index],
-                                                       is_failure_event(events[index]),
-                                                       self._event_findings(index)),
-                                           NodeRef("event", resp.key, event=index))
-            for item in resp.items:
+            # In timeline order, as the unfiltered tree: response events and items interleaved.
+            children = sorted([(index, None) for index in resp.events]
+                              + [(item.events[0], item) for item in resp.items if item.events],
+                              key=lambda child: child[0])
+            for index, item in children:
+                if item is None:
+                    if self._matches(index):
+                        self.filter_matches += 1
+                        if shown < self.MAX_FILTERED_NODES:
+                            shown += 1
+                            resp_node.add_leaf(event_label(events[index],
+                                                           is_failure_event(events[index]),
+                                                           self._event_findings(index)),
+                                               NodeRef("event", resp.key, event=index))
+                    continue
                 matching = [i for i in item.events if self._matches(i)]
                 if not matching:
                     continue

@@ -195,14 +195,16 @@ class PaintProbe:
     @staticmethod
     def shows(screen: InspectorScreen, step: int) -> bool:
         """The screen is at `step`: timeline, header, one node per response, and the cursor on
-        the newest event's node (the follow callback has run)."""
+        the newest event's node (the follow callback has run) or, after `f` or at the end of
+        an instant replay with a failure, on the node the screen put it on (the failed item)."""
         timeline = screen.session.timeline
         if timeline.position != step:
             return False
         tree = screen.tree
         if len(tree.root.children) != len(timeline.state.responses):
             return False  # at step 0 there is no response yet, so no node either
-        if step and tree.cursor_node is not tree.node_for_event(step - 1):
+        if step and tree.cursor_node is not tree.node_for_event(step - 1) and (
+                screen.follow or tree.cursor_node is not screen._placed):
             return False
         header = str(screen.query_one(StatusHeader).content)
         return f"step {step} / {timeline.total}" in header

@@ -193,13 +193,15 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
 
     def show_item(self, resp: ResponseState, item: ItemState) -> None:
         """An item with, for a failure, its likely causes and the probe's result."""
-        from tui.probe_view import render as render_probe
-
         key = (resp.key, item.key)
         diagnosis = self.diagnosis
         timing = diagnosis.item_timing.get(key) if diagnosis else None
         probe = None
         if key in self.probes:
+            # Imported only once there is a report: it loads the mcp SDK (measured 1.4 s),
+            # which showing the first failed item must not wait for.
+            from tui.probe_view import render as render_probe
+
             probe = render_probe(self.probes[key])  # type: ignore[arg-type]
         elif key in self.probing:
             probe = self.probing_note(item.name)

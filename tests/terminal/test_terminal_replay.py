@@ -183,7 +183,8 @@ def test_next_failure_without_failures_says_so(terminal_factory: MakeTerminal) -
 def test_v_cycles_detail_findings_waterfall(terminal_factory: MakeTerminal,
                                            size: tuple[int, int]) -> None:
     term = replay(terminal_factory, BROKEN, size)
-    detail = right(term.settled())  # after the first diagnosis
+    term.wait_for("likely cause")  # the checks run in a thread: their result comes later
+    detail = right(term.settled())
     legend = "tool's own time"
     term.send("v")  # Findings
     term.wait_until(lambda s: right(s) != detail and legend not in right(s),

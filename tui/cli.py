@@ -166,13 +166,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_request(args)
     if args.command == "probe":
         return run_probe(args)
-    if args.command == "emulate":
-        return run_emulate(args.host, args.port, args.tool_timeout)
-    if args.command == "demo-server":
-        from tui.emulator.demo_server import run_demo_server
+    if args.command in ("emulate", "demo-server"):
+        from tui.emulator.serve import PortUnavailable
 
-        run_demo_server(args.host, args.port, args.token)
-        return 0
+        try:
+            if args.command == "emulate":
+                return run_emulate(args.host, args.port, args.tool_timeout)
+            from tui.emulator.demo_server import run_demo_server
+
+            run_demo_server(args.host, args.port, args.token)
+            return 0
+        except PortUnavailable as exc:
+            print(f"mcptui: {exc.strerror}", file=sys.stderr)
+            return 2
     if args.command == "demo":
         return run_demo(no_tui=args.no_tui, record=args.record)
     build_parser().print_help()
@@ -240,7 +246,8 @@ def run_request(args: argparse.Namespace) -> int:
     from tui.sources.live import Recorder, live_session  # the openai SDK: after the checks
 
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
-    recorder = Recorder(Path(args.record) if args.record else None)
+    recorder = Recorder(Path(args.record) if args.record else None,
+                        response_id=None if request is not None else args.response_id)
     source = args.request if request is not None else f"attach {args.response_id}"
     session, live = live_session(base_url, api_key, recorder, source=source,
                                  idle_timeout=args.idle_timeout)

@@ -5,6 +5,7 @@ Pure (no Textual): the app renders a session; sources (replay now, live runs lat
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,9 @@ class Session:
     """Where a live session is being recorded, when it is."""
     live: bool = False
     """Events are still arriving from a live run (the view follows them while playing)."""
+    _request_notes: list[tuple[int, str]] = field(default_factory=list, repr=False)
+    """(timeline index, x-request-id) of the `request` notes seen so far."""
+    _scanned: int = field(default=0, repr=False)
 
     @classmethod
     def from_loaded(cls, loaded: Loaded, *, speed: float = 1.0, instant: bool = False
@@ -41,10 +45,29 @@ class Session:
 
     @property
     def request_id(self) -> str | None:
-        """`x-request-id` of the HTTP response, when the recording has it."""
-        http = (self.header or {}).get("http") or {}
-        headers = http.get("headers") or {}
-        for key, value in headers.items():
-            if str(key).lower() == "x-request-id":
-                return str(value)
+        """`x-request-id` of the first HTTP answer, when the recording has it."""
+        return _request_id((self.header or {}).get("http"))
+
+    def request_id_at(self, position: int) -> str | None:
+        """`x-request-id` of the answer the events up to step `position` came in: a re-run or
+        an approval's follow-up is a later `request` note with its own, else the first's."""
+        events = self.timeline.events
+        for index in range(self._scanned, len(events)):  # events are only ever appended
+            event = events[index]
+            if event.note_kind == "request":
+                found = _request_id({"headers": event.raw.get("http_headers")})
+                if found:
+                    self._request_notes.append((index, found))
+        self._scanned = len(events)
+        before = bisect_left(self._request_notes, (position, ""))
+        return self._request_notes[before - 1][1] if before else self.request_id
+
+
+def _request_id(http: object) -> str | None:
+    headers = http.get("headers") if isinstance(http, dict) else None
+    if not isinstance(headers, dict):
         return None
+    for key, value in headers.items():
+        if str(key).lower() == "x-request-id":
+            return str(value)
+    return None

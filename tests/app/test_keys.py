@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from _app_support import (
     detail_text,
     find_node,
     footer_keys,
+    header_text,
     recorded_events,
     rendered_lines,
     screen_of,
@@ -198,3 +200,27 @@ async def test_a_replay_without_failure_keeps_following_the_newest_event():
         await pilot.pause()
         cursor = screen.tree.cursor_node
         assert cursor is not None and str(cursor.label).startswith("response.completed")
+
+
+async def test_the_header_says_done_at_the_end_and_paused_after_a_step_back():
+    app = app_for(SAMPLE_SUCCESS, instant=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: screen.session.timeline.at_end, timeout=10)
+        await pilot.pause()
+        assert "done" in header_text(screen) and "playing" not in header_text(screen)
+        await pilot.press("left")
+        await pilot.pause()
+        header = header_text(screen)
+        assert "paused" in header and "instant" not in header and "done" not in header
+
+
+async def test_save_offers_the_name_automatic_recordings_get(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        await pilot.press("end", "s")
+        await pilot.pause()
+        offered = pilot.app.screen.query_one(Input).value
+        response_id = EVENTS_424[0]["response"]["id"]
+        assert re.fullmatch(rf"mcptui-recordings/\d{{8}}-\d{{6}}-{response_id}\.jsonl", offered)

@@ -7,6 +7,7 @@ internet) and drives the app with keys, as a user would.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -120,15 +121,30 @@ async def test_cancel_key_cancels_a_background_run(tmp_path: Path):
     assert "note:cancel" in types and "response.completed" not in types
 
 
-async def test_rerun_adds_a_second_response_root(tmp_path: Path):
+def shown_request_id(screen: InspectorScreen) -> str:
+    found = re.search(r"x-request-id (\S+)", header_text(screen))
+    assert found, header_text(screen)
+    return found.group(1)
+
+
+async def test_rerun_adds_a_second_response_root_with_its_own_request_id(tmp_path: Path):
     async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
         assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
+        await pilot.pause()
+        first = shown_request_id(screen)
         await pilot.press("r")
         assert await wait_until(
             pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
         await pilot.pause()
         roots = [label for label in labels(screen) if label.startswith("✓ resp_")]
         assert len(roots) == 2 and roots[0] != roots[1]
+        # The header names the answer now shown, not the first one.
+        second = shown_request_id(screen)
+        assert second.startswith("req_") and second != first
+        await pilot.press("home")  # back at the start: the first answer's id again
+        await pilot.press(*["right"] * 3)
+        await pilot.pause()
+        assert shown_request_id(screen) == first
 
     await run_app(tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}'), script)
 

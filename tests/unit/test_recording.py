@@ -18,7 +18,7 @@ from _support import (
 )
 
 from tui.importers import load_path
-from tui.io.recording import RecordingWriter, make_header, save_recording
+from tui.io.recording import RecordingWriter, make_header, recording_name, save_recording
 from tui.model.events import Event, note
 
 
@@ -212,3 +212,56 @@ def test_non_finite_or_huge_arrival_times_are_dropped():
              '{"t": 0.5, "event": {"type": "response.completed"}}']
     loaded = read_recording(enumerate(lines, 1))
     assert [e.t for e in loaded.events] == [None, None, 0.5]
+
+
+# -- names: never over an existing file, one pattern ----------------------------------------------
+
+
+def test_two_runs_in_the_same_second_before_any_response_id_get_two_files(tmp_path: Path):
+    from tui.sources.live import Recorder
+
+    first, second = Recorder(folder=tmp_path), Recorder(folder=tmp_path)
+    second.started = first.started  # the same second: the same automatic name
+    a = first.open(make_header("live"))
+    first.write(Event({"type": "response.created"}, t=0.0))
+    b = second.open(make_header("live"))
+    assert a != b and a.exists() and b.exists()
+    assert b.name == a.name.replace(".jsonl", "-2.jsonl")
+    assert '"response.created"' in a.read_text(encoding="utf-8")  # not overwritten
+    first.close()
+    second.close()
+
+
+def test_a_record_path_that_exists_is_kept_and_a_numbered_one_written(tmp_path: Path):
+    from tui.sources.live import Recorder
+
+    taken = tmp_path / "run.jsonl"
+    taken.write_text("my earlier run\n", encoding="utf-8")
+    recorder = Recorder(taken)
+    written = recorder.open(make_header("live"))
+    recorder.close()
+    assert written == tmp_path / "run-2.jsonl"
+    assert taken.read_text(encoding="utf-8") == "my earlier run\n"
+
+
+def test_attach_names_the_file_after_the_response_at_once(tmp_path: Path):
+    from tui.sources.live import Recorder
+
+    recorder = Recorder(folder=tmp_path, response_id="resp_abc")
+    path = recorder.open(make_header("live"))
+    recorder.close()
+    assert path.name.endswith("-resp_abc.jsonl") and "pending" not in path.name
+    assert recorder.name_after("resp_other") is None  # already named
+
+
+def test_renaming_after_the_response_id_never_overwrites(tmp_path: Path):
+    from tui.sources.live import Recorder
+
+    recorder = Recorder(folder=tmp_path)
+    recorder.open(make_header("live"))
+    existing = tmp_path / recording_name("resp_1", recorder.started)
+    existing.write_text("another run\n", encoding="utf-8")
+    renamed = recorder.name_after("resp_1")
+    recorder.close()
+    assert renamed == existing.with_name(existing.stem + "-2.jsonl")
+    assert existing.read_text(encoding="utf-8") == "another run\n"

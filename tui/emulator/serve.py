@@ -8,6 +8,7 @@ known at once (port 0 picks a free one) and there is no race between choosing an
 
 from __future__ import annotations
 
+import errno
 import socket
 import threading
 import time
@@ -19,15 +20,32 @@ import uvicorn
 DEFAULT_HOST = "127.0.0.1"
 
 
+class PortUnavailable(OSError):
+    """The port cannot be listened on; the message says what to do instead."""
+
+
 def bind(host: str = DEFAULT_HOST, port: int = 0) -> socket.socket:
     """A listening TCP socket on host:port (port 0: a free one)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise PortUnavailable(exc.errno, unavailable(host, port, exc)) from exc
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
+
+
+def unavailable(host: str, port: int, exc: OSError) -> str:
+    """One line for a port that could not be bound, with the way out."""
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} is in use: pass --port, or --port 0 for a free one"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs privileges: pass --port above 1023, or --port 0 for a free one"
+    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
 
 
 def base_url(sock: socket.socket) -> str:

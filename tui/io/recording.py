@@ -92,13 +92,49 @@ def event_line(event: Event) -> str:
     return f'{{"t":{t},"{key}":{body}}}'
 
 
-class RecordingWriter:
-    """Appends a recording line by line; each line is flushed as soon as it is written."""
+DEFAULT_RECORD_DIR = Path("mcptui-recordings")
+"""Where live runs record and Save offers to write, relative to the working directory."""
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = self.path.open("x", encoding="utf-8")
+
+def recording_name(response_id: str | None, when: datetime) -> str:
+    """`<time>-<response id>.jsonl`: the one name pattern of automatic recordings and Save."""
+    name = (response_id or "pending").replace("/", "_").replace(os.sep, "_")
+    return f"{when.strftime('%Y%m%d-%H%M%S')}-{name}.jsonl"
+
+
+def numbered(path: Path, number: int) -> Path:
+    """`name.jsonl`, then `name-2.jsonl`, `name-3.jsonl`…"""
+    return path if number < 2 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
+def unused_path(path: Path) -> Path:
+    """`path`, or the first numbered variant of it that does not exist yet."""
+    number = 1
+    while numbered(path, number).exists():
+        number += 1
+    return numbered(path, number)
+
+
+class RecordingWriter:
+    """Appends a recording line by line; each line is flushed as soon as it is written.
+
+    An existing file is never overwritten: it is an error, or with `unique` the next free
+    numbered name is taken (two runs in the same second, a --record path used twice)."""
+
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any], *,
+                 unique: bool = False) -> None:
+        wanted = Path(path)
+        wanted.parent.mkdir(parents=True, exist_ok=True)
+        number = 1
+        while True:
+            self.path = numbered(wanted, number)
+            try:
+                self._file: IO[str] | None = self.path.open("x", encoding="utf-8")
+                break
+            except FileExistsError:
+                if not unique:
+                    raise
+                number += 1  # "x" mode: a name taken meanwhile by another run is skipped too
         self._write(json.dumps(redact(header), ensure_ascii=False, separators=(",", ":")))
 
     def write(self, event: Event) -> None:

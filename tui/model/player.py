@@ -88,6 +88,16 @@ class Player:
         stream_now = self._anchor_stream + (now - self._anchor_wall) * self.speed
         return max(position, bisect_right(self._times, stream_now))
 
+    def state(self, at_end: bool) -> str:
+        """What the header says of a replay: `done` at the last step, else `playing 2x`,
+        `playing instant`, `paused 2x` or `paused` (instant is a way of playing, so a paused
+        instant replay is just paused)."""
+        if at_end:
+            return "done"
+        if self.playing:
+            return f"playing {self.label}"
+        return "paused" if self.instant else f"paused {self.label}"
+
     @property
     def label(self) -> str:
         if self.instant:

@@ -20,7 +20,13 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Tree
 from textual.widgets.tree import TreeNode
 
-from tui.io.recording import make_header, save_recording
+from tui.io.recording import (
+    DEFAULT_RECORD_DIR,
+    make_header,
+    recording_name,
+    save_recording,
+    unused_path,
+)
 from tui.model.diagnosis import Diagnosis, ItemKey
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
@@ -142,7 +148,7 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         if self.session.live:
             mode = "live: following" if player.playing else "live: paused (space follows)"
         else:
-            mode = ("playing " if player.playing else "paused ") + player.label
+            mode = player.state(timeline.at_end)
         if self.filter_text:
             mode += f"  filter: {visible(self.filter_text)}"
         found = failures(timeline.state, timeline.events)
@@ -293,10 +299,10 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         self.notify(f"Copied {len(text):,} characters of JSON.")
 
     def default_save_path(self) -> Path:
+        """Named as automatic recordings are, in the same folder; never an existing file."""
         resp = self.session.timeline.state.current
-        name = (resp.id if resp and resp.id else "session").replace("/", "_")
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        return Path("mcptui-recordings") / f"{name}-{stamp}.jsonl"
+        name = recording_name(resp.id if resp else None, datetime.now())
+        return unused_path(DEFAULT_RECORD_DIR / name)
 
     def save_to(self, path: Path, *, overwrite: bool = False) -> Path:
         header = make_header("saved", original=self.session.source)

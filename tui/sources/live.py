@@ -23,7 +23,13 @@ from openai import AsyncOpenAI
 from openai.resources.responses import AsyncResponses
 
 from tui.exceptions import describe_exception
-from tui.io.recording import RecordingWriter, make_header
+from tui.io.recording import (
+    DEFAULT_RECORD_DIR,
+    RecordingWriter,
+    make_header,
+    recording_name,
+    unused_path,
+)
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
@@ -33,7 +39,6 @@ from tui.redact import redact, redact_headers
 from tui.session import Session
 from tui.sources.request_file import streams
 
-DEFAULT_RECORD_DIR = Path("mcptui-recordings")
 USEFUL_HEADERS = ("x-request-id", "openai-processing-ms", "openai-version", "openai-model",
                   "openai-organization", "content-type", "retry-after",
                   "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens")
@@ -54,22 +59,26 @@ def split_request(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
 class Recorder:
     """The live recording: opened at the first answer, named after the response once known."""
 
-    def __init__(self, path: Path | None = None, folder: Path = DEFAULT_RECORD_DIR) -> None:
+    def __init__(self, path: Path | None = None, folder: Path = DEFAULT_RECORD_DIR, *,
+                 response_id: str | None = None) -> None:
         self.fixed_path = path
         self.folder = path.parent if path is not None else folder
         self.writer: RecordingWriter | None = None
         self.started = datetime.now()
-        self._named = path is not None
+        self.response_id = response_id
+        """Known before the first answer (`attach`): the file is named after it at once."""
+        self._named = path is not None or response_id is not None
 
     @property
     def path(self) -> Path | None:
         return self.writer.path if self.writer else None
 
     def open(self, header: dict[str, Any]) -> Path:
+        """Create the file; never over an existing one (a numbered name is taken instead)."""
         if self.writer is None:
-            stamp = self.started.strftime("%Y%m%d-%H%M%S")
-            path = self.fixed_path or self.folder / f"{stamp}-pending.jsonl"
-            self.writer = RecordingWriter(path, header)
+            path = self.fixed_path or self.folder / recording_name(self.response_id,
+                                                                   self.started)
+            self.writer = RecordingWriter(path, header, unique=True)
         return self.writer.path
 
     def write(self, event: Event) -> None:
@@ -81,10 +90,8 @@ class Recorder:
         if self._named or self.writer is None:
             return None
         self._named = True
-        stamp = self.started.strftime("%Y%m%d-%H%M%S")
-        target = self.writer.path.with_name(f"{stamp}-{response_id}.jsonl")
-        if target.exists():
-            return None
+        target = unused_path(self.writer.path.with_name(recording_name(response_id,
+                                                                       self.started)))
         self.writer.path.rename(target)  # the open file follows its new name
         self.writer.path = target
         return target

@@ -50,8 +50,9 @@ def status_line(session: Session, failures: int, mode: str,
     extra = Text()
     if session.recording_path:
         extra.append(f"● recording {short_path(visible(session.recording_path))}  ", "red")
-    if session.request_id:
-        extra.append(f"x-request-id {visible(session.request_id)}", "dim")
+    request_id = session.request_id_at(timeline.position)
+    if request_id:
+        extra.append(f"x-request-id {visible(request_id)}", "dim")
     if extra:
         line.append("\n")
         line.append_text(extra)

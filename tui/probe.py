@@ -376,8 +376,8 @@ def parse_arguments(text: str) -> tuple[dict[str, Any] | None, str | None]:
 
 
 def plan_calls(entries: list[dict[str, Any]], *, recording: Loaded | None, tool: str | None,
-               arguments: dict[str, Any] | None, notes: list[str]
-               ) -> dict[int, list[PlannedCall]]:
+               arguments: dict[str, Any] | None, notes: list[str],
+               unmatched: list[str] | None = None) -> dict[int, list[PlannedCall]]:
     """The recorded calls per entry (by position). A named tool is planned once listed.
 
     With both a recording and a tool but no arguments, the tool's recorded failed calls are
@@ -399,6 +399,8 @@ def plan_calls(entries: list[dict[str, Any]], *, recording: Loaded | None, tool:
         if index is None:
             notes.append(f"recorded failed call {call.tool} on {label!r}: the request has no "
                          "mcp tool with that server_label; not called")
+            if unmatched is not None and label not in unmatched:
+                unmatched.append(str(label))
         else:
             planned[index].append(call)
     return planned
@@ -424,9 +426,15 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
         return report
     scrub = _Scrub(v for entry in entries for v in entry_headers(entry)[0].values())
     notes: list[str] = []
+    unmatched: list[str] = []
     plans = plan_calls(entries, recording=recording, tool=tool, arguments=arguments,
-                       notes=notes)
+                       notes=notes, unmatched=unmatched)
     report.notes = [scrub.text(note) for note in notes]
+    if unmatched and not any(plans.values()):  # connecting alone is not "checks out"
+        report.problems.append(scrub.text(
+            "nothing from the recording was checked: its failed calls are on server_label "
+            f"{', '.join(map(repr, unmatched))}, and the request has no mcp tool with that "
+            "label (probe the request the recording was made with)"))
     for index, entry in enumerate(entries):
         named = _named(tool, arguments, plans[index])
         report.servers.append(await _probe_entry(entry, plans[index], named, timeout=timeout,

@@ -87,10 +87,11 @@ def _server_label(server: ServerReport) -> Text:
 
 
 def _add_tools(tree: Tree, server: ServerReport) -> None:
-    head = f"tools: {len(server.tools)} offered"
+    # server.tools are the ones allowed_tools lets through: the server offered those and more.
+    head = f"tools: {len(server.tools) + len(server.skipped_tools)} offered"
     if server.skipped_tools:
-        head += (f", {len(server.skipped_tools)} excluded by allowed_tools: "
-                 + _names(server.skipped_tools))
+        head += (f", {len(server.tools)} allowed, {len(server.skipped_tools)} excluded by "
+                 "allowed_tools: " + _names(server.skipped_tools))
     node = tree.add(Text(head, style="bold"))
     quiet: list[ToolReport] = []
     for tool in server.tools:

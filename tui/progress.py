@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
+from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.textsafe import one_line
 
@@ -46,14 +47,15 @@ def progress_line(event: Event) -> Text | None:
         name = item.get("name") or item.get("server_label") or ""
         text.append(f"  {one_line(str(item.get('type', '?')), 40)} {one_line(str(name), 60)}")
         if item.get("error"):
-            text.append(f"  error: {one_line(str(item['error']), 200)}", "red")
+            text.append(f"  error: {one_line(describe_error(item['error']), 200)}", "red")
     elif isinstance(response, dict):
         text.append(f"  {one_line(str(response.get('id', '')), 80)} "
                     f"{one_line(str(response.get('status', '')), 20)}")
         if response.get("error"):
-            text.append(f"  error: {one_line(str(response['error']), 200)}", "red")
+            text.append(f"  error: {one_line(describe_error(response['error']), 200)}", "red")
     elif kind == "error":
-        text.append(f"  {one_line(str(raw.get('message') or raw.get('error')), 200)}", "red")
+        detail = raw.get("message") or raw.get("error")
+        text.append(f"  {one_line(describe_error(detail), 200)}", "red")
     if "failed" in kind:
         text.stylize("red")
     return text

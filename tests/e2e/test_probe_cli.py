@@ -150,6 +150,23 @@ def test_without_calls_it_connects_and_lists(tmp_path: Path, servers: Servers):
     assert "calls" not in done.stdout
 
 
+def test_allowed_tools_count_what_the_server_offered_not_what_was_let_through(
+        tmp_path: Path, servers: Servers):
+    done = run_probe(tmp_path, request_for(servers.tool(allowed_tools=["search"])))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tools: 8 offered, 1 allowed, 7 excluded by allowed_tools" in done.stdout
+
+
+def test_a_recording_whose_calls_match_no_server_checked_nothing_and_says_so(
+        tmp_path: Path, servers: Servers):
+    """The shipped 424 was made against server label "files"; the request has only "demo"."""
+    recording = Path(__file__).resolve().parents[2] / "recordings/mcp-424-broken-schema.jsonl"
+    done = run_probe(tmp_path, request_for(servers.tool()), "--recording", str(recording))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "everything checks out" not in done.stdout
+    assert "nothing from the recording was checked" in " ".join(done.stdout.split())
+
+
 def test_recording_reruns_the_failed_call_with_its_arguments(tmp_path: Path, servers: Servers):
     """Record the classic 424 with `mcptui run` through the emulator, then probe it."""
     tool = servers.tool()

@@ -179,6 +179,10 @@ def test_broken_schema_is_the_classic_424(tmp_path: Path, servers: Servers):
     assert "response.mcp_call.failed" in done.stdout
     assert "mcp_call broken_schema @demo  ✗ failed" in done.stdout
     assert "424: unhandled errors in a TaskGroup" in done.stdout
+    # The progress line says the error in words, as the summary does, not as a dict repr.
+    assert "error: http_error 424: unhandled errors in a TaskGroup (1 sub-exception)" \
+        in done.stdout
+    assert "{'type'" not in done.stdout and "'code':" not in done.stdout
     assert events(entries)[-1]["type"] == "response.completed"
 
 

@@ -387,7 +387,7 @@ def test_render_shows_the_server_the_call_and_the_cause():
     assert ("✓ files  http://127.0.0.1:8765/mcp  streamable HTTP · protocol 2025-06-18 · "
             "demo 1.0 · init 0.05 s · list 0.01 s") in text
     assert "headers sent (values hidden): Authorization" in text
-    assert "tools: 2 offered, 1 excluded by allowed_tools: hidden" in text
+    assert "tools: 3 offered, 2 allowed, 1 excluded by allowed_tools: hidden" in text
     assert "✗ inputSchema has type 'string'" in text
     assert "1 without remarks: search (1 declare an outputSchema" in text
     assert "✗ broken_schema" in text and "(re-run from the recording)" in text

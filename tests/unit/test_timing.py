@@ -165,6 +165,18 @@ def test_the_pause_before_a_new_request_is_not_a_slow_gap():
     assert report.findings == []
 
 
+def test_a_silence_between_two_responses_is_not_a_slow_gap():
+    """Gaps are measured inside one response's stream: the time between two responses (a
+    recording of two runs, a wait before approving) is a person's."""
+    first = timed(message_stream("hi", response_id="resp_a"), BASE_TIMES)
+    second = timed(message_stream("again", response_id="resp_b"),
+                   [t + 30.0 for t in BASE_TIMES])
+    _, report = report_of([*first, *second])
+
+    assert [(g.after_index, g.before_index) for g in report.gaps] == [(12, 13)]
+    assert report.findings == []
+
+
 # -- likely timeouts --------------------------------------------------------------------------
 
 def test_likely_timeout_on_a_61_second_failure():

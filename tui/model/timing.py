@@ -231,6 +231,9 @@ def _gap_findings(state: SessionState, events: Sequence[Event], gaps: list[Gap]
     owner = _owners(state, {i for gap in gaps for i in (gap.after_index, gap.before_index)})
     out = []
     for gap in gaps:
+        after_owner, before_owner = owner.get(gap.after_index), owner.get(gap.before_index)
+        if after_owner and before_owner and after_owner[0] != before_owner[0]:
+            continue  # between two responses: a person's time, not a stream's silence
         before = events[gap.after_index]
         seq = before.sequence_number
         where = f"{before.type} (seq {seq})" if seq is not None else before.type

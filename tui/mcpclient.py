@@ -422,6 +422,10 @@ class McpLink:
                 message += ": check the URL path (/mcp for streamable HTTP, /sse for SSE)"
             elif code == 421:
                 message += ": the server refused the Host header (DNS-rebinding protection)"
+            elif code in (400, 405) and self.transport == "sse" and \
+                    not urlsplit(self.url).path.rstrip("/").endswith("/sse"):
+                message += (": SSE was asked of a URL that is not an SSE endpoint; try the "
+                            "/sse path, or --transport streamable_http for /mcp")
             else:
                 message += f" ({cause})"
         elif isinstance(real, MCPError) and real.code == mcp.types.CONNECTION_CLOSED:

@@ -61,13 +61,25 @@ def server_tree(server: ServerReport) -> Tree:
     return tree
 
 
+ANSWERED_KINDS = frozenset({"closed", "protocol_error"})
+"""Connection failures in which the server did answer (besides every `http_*` kind)."""
+
+
+def refused(server: ServerReport) -> bool:
+    """A server that answered (HTTP 401, 404, a closed session, a JSON-RPC error) was reached
+    and refused; only one that gave no answer at all is unreachable."""
+    return not server.reachable and (
+        (server.kind or "").startswith("http_") or server.kind in ANSWERED_KINDS)
+
+
 def _server_label(server: ServerReport) -> Text:
     label = Text()
     if not server.reachable:
+        answered = refused(server)
         label.append("✗ ", style="red")
         label.append(one_line(server.server_label, 80), style="bold")
-        label.append(f"  unreachable: {one_line(server.problem or 'not connected', 400)}",
-                     style="red")
+        label.append(f"  {'reachable but refusing' if answered else 'unreachable'}: "
+                     f"{one_line(server.problem or 'not connected', 400)}", style="red")
         return label
     label.append("✓ ", style="green")
     label.append(one_line(server.server_label, 80), style="bold")
@@ -170,7 +182,10 @@ def summary(report: ProbeReport) -> Text:
     reached = sum(1 for s in servers if s.reachable)
     calls = [c for s in servers for c in s.calls]
     failed = sum(1 for c in calls if not c.ok)
-    parts = [f"{reached} of {len(servers)} server{'s' if len(servers) != 1 else ''} reachable"]
+    parts = [f"{reached} of {len(servers)} server{'s' if len(servers) != 1 else ''} usable"]
+    refusing = sum(1 for s in servers if refused(s))
+    if refusing:
+        parts.append(f"{refusing} reached but refusing")
     if calls:
         parts.append(f"{len(calls)} call{'s' if len(calls) != 1 else ''}, {failed} failed")
     code = report.exit_code

@@ -189,11 +189,23 @@ def test_recording_reruns_the_failed_call_with_its_arguments(tmp_path: Path, ser
     assert MISSING in call["checks"][0]["message"]
 
 
+def test_sse_asked_of_the_mcp_path_says_to_try_sse(tmp_path: Path, servers: Servers):
+    done = run_probe(tmp_path, request_for(servers.tool()), "--transport", "sse")
+    assert done.returncode == 1, done.stdout + done.stderr
+    flat = " ".join(done.stdout.split())
+    assert "reachable but refusing" in flat
+    assert "try the /sse path" in flat
+    assert "probe: 0 of 1 server usable · 1 reached but refusing" in flat
+
+
 def test_token_protected_server(tmp_path: Path, servers: Servers):
     url = f"{servers.mcp_token}/mcp"
     refused = run_probe(tmp_path, request_for(servers.tool(url=url)))
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert "answered HTTP 401 Unauthorized: check the token" in refused.stdout
+    # It answered, so it was reached: it refused, which is not "unreachable".
+    assert "reachable but refusing: " in refused.stdout
+    assert "unreachable" not in refused.stdout
     assert as_json(run_probe(tmp_path, request_for(servers.tool(url=url)), "--json"))[
         "servers"][0]["kind"] == "http_401"
     given = (({"authorization": TOKEN}, ()),

@@ -22,7 +22,7 @@ from tui.model.causes import LikelyCause
 from tui.model.diagnosis import Diagnosis, diagnose
 from tui.model.findings import Finding, count_by_severity, suggestion_label
 from tui.model.state import ItemState, ResponseState
-from tui.model.summary import Failure, failures, response_failures, response_json
+from tui.model.summary import Failure, failures, response_failures, response_json, unfinished
 from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
 from tui.model.timing import TimingReport, bar_span
@@ -47,7 +47,9 @@ class Inspection:
         request = (loaded.header or {}).get("request")
         diagnosis = diagnose(timeline.events, timeline.state,
                              request=request if isinstance(request, dict) else None)
-        return cls(loaded, timeline, diagnosis, failures(timeline.state, timeline.events))
+        found = failures(timeline.state, timeline.events)
+        found += unfinished(timeline.state, timeline.events)  # the file is all there is
+        return cls(loaded, timeline, diagnosis, found)
 
     def causes_of(self, failure: Failure) -> list[LikelyCause]:
         if failure.response_key is None:

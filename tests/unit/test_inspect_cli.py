@@ -173,10 +173,16 @@ def test_truncated_input_reports_the_problem_line(upstream_dir: Path, tmp_path: 
     path = tmp_path / "cut.jsonl"
     path.write_text(to_jsonl(raws)[:-50], encoding="utf-8")
 
-    assert main(["inspect", str(path)]) == 0
+    # The cut line was response.completed: the response never finished, which is a failure.
+    assert main(["inspect", str(path)]) == 1
     out = capsys.readouterr().out
     assert "Problems reading the input (1)" in out
     assert "line 11: truncated last line" in out
+    assert "✗ unfinished  never finished: last event response.output_item.done #9" in out
+
+    assert main(["inspect", "--json", str(path)]) == 1
+    (failure,) = json.loads(capsys.readouterr().out)["failures"]
+    assert failure["type"] == "unfinished" and failure["error"].startswith("never finished")
 
 
 def test_response_object_input_says_where_items_came_from(upstream_dir: Path, tmp_path: Path,

@@ -8,7 +8,7 @@ from typing import Any
 
 from tui.model.errors import describe_error
 from tui.model.events import Event
-from tui.model.state import ItemState, ResponseState, SessionState
+from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
 
 
 @dataclass(slots=True, frozen=True)
@@ -64,6 +64,29 @@ def failures(state: SessionState, events: list[Event]) -> list[Failure]:
         for item in resp.items:
             out.extend(item_failures(resp, item))
         out.extend(response_failures(resp, events))
+    return out
+
+
+def unfinished(state: SessionState, events: list[Event]) -> list[Failure]:
+    """Responses whose stream stopped before a terminal event: for a whole file or a run that
+    is over (not for a replay mid-way), a problem the user must see. A Response object that
+    is still in progress, or a request that got no response, is not one; nor is a response
+    whose own error (a disconnect note, an `error` event) is listed already and says why."""
+    out: list[Failure] = []
+    for resp in state.responses:
+        if resp.status in TERMINAL_STATUSES or resp.error_events:
+            continue
+        streamed = [i for i in resp.events if not events[i].is_note]
+        streamed += [i for item in resp.items for i in item.events]
+        if not streamed:
+            continue
+        last = events[max(streamed)]
+        seq = last.sequence_number
+        where = f"{last.type}" + (f" #{seq}" if seq is not None else "")
+        when = f" at {last.t:.2f}s" if last.t is not None else ""
+        out.append(Failure(resp.id, None, "unfinished", None,
+                           f"never finished: last event {where}{when}, status "
+                           f"{resp.status or 'unknown'}", max(streamed), None, resp.key))
     return out
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tui.emulator.demo import DEMO_REQUEST
+from tui.sources.request_file import expand
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_shipped_request_file_is_the_demo_request():
     shipped = json.loads((REPO / "requests" / "demo.json").read_text())
-    assert shipped == DEMO_REQUEST
+    assert expand(shipped, {}) == DEMO_REQUEST  # ${MCP_URL:-…} falls back to the demo's URL
 
 
 def test_demo_without_tui_runs_records_and_leaves_nothing_behind(tmp_path: Path):

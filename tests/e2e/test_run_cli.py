@@ -135,6 +135,43 @@ def test_bad_request_files(tmp_path: Path, servers: Servers):
     assert not (tmp_path / "rec.jsonl").exists()
 
 
+def test_variables_in_the_request_file_come_from_the_environment(tmp_path: Path,
+                                                                servers: Servers):
+    """The shipped requests/approval.json, untouched: its ${MCP_URL:-…} points at the test's
+    demo server; a token in ${…} reaches the server and never the recording."""
+    shipped = Path(__file__).resolve().parents[2] / "requests" / "approval.json"
+    assert "${MCP_URL:-" in shipped.read_text()
+    record = tmp_path / "rec.jsonl"
+    done = run_cli(["run", str(shipped), "--no-tui", "--base-url", servers.emulator,
+                    "--record", str(record)], tmp_path,
+                   cli_env(MCP_URL=f"{servers.mcp}/mcp"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "mcp_approval_request" in done.stdout
+    header, _ = read_recording(record)
+    assert header["request"]["tools"][0]["server_url"] == f"{servers.mcp}/mcp"
+
+    body = request_body(servers, ("search", {"query": "x"}),
+                        tool=servers.tool(url="${MCP_URL}",
+                                          headers={"X-Key": "${DEMO_TOKEN:-fallback}"}))
+    write_request(tmp_path, body)
+    record.unlink()
+    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
+                    "--record", str(record)], tmp_path,
+                   cli_env(MCP_URL=f"{servers.mcp}/mcp", DEMO_TOKEN="tok-SECRET-123"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tok-SECRET-123" not in record.read_text() + done.stdout + done.stderr
+
+
+def test_a_variable_that_is_not_set_is_named(tmp_path: Path, servers: Servers):
+    body = request_body(servers, tool=servers.tool(headers={"Authorization": "${NOPE_TOKEN}"}))
+    write_request(tmp_path, body)
+    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
+                    "--record", "rec.jsonl"], tmp_path)
+    assert_refused(done, "${NOPE_TOKEN} is not set", "tools[0].headers.Authorization",
+                   "${NOPE_TOKEN:-default}")
+    assert not (tmp_path / "rec.jsonl").exists()
+
+
 def test_missing_api_key(tmp_path: Path, servers: Servers):
     write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
     done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,

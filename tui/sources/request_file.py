@@ -1,14 +1,21 @@
 """Read a Responses request body from a file, with messages a user can act on.
 
 `mcptui run` must explain a bad request file in one line (missing, not JSON with the line and
-column, not an object, no model or input) instead of a traceback or an HTTP 400.
+column, not an object, no model or input, a variable that is not set) instead of a traceback
+or an HTTP 400. String values may use `${NAME}` and `${NAME:-default}`, expanded from the
+environment, so MCP tokens and URLs stay out of the JSON.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
 class RequestFileError(ValueError):
@@ -33,6 +40,12 @@ def load_request(path: str | Path) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise RequestFileError(f"{path}: a request must be a JSON object (a Responses API "
                                f"request body), not {type(request).__name__}")
+    try:
+        request = expand(request, os.environ)
+    except KeyError as exc:
+        name, where = exc.args
+        raise RequestFileError(f"{path}: ${{{name}}} is not set (in {where}): export it, or "
+                               f"write ${{{name}:-default}}") from None
     if not request.get("model"):
         raise RequestFileError(f'{path}: the request has no "model"')
     if request.get("input") in (None, "", []) and not request.get("previous_response_id"):
@@ -43,3 +56,26 @@ def load_request(path: str | Path) -> dict[str, Any]:
 def streams(request: dict[str, Any]) -> bool:
     """Whether the run streams: always, except a background run that asked not to (polled)."""
     return not (request.get("background") and request.get("stream") is False)
+
+
+def expand(value: Any, env: Mapping[str, str], where: str = "") -> Any:
+    """`value` with `${NAME}` / `${NAME:-default}` in every string replaced from `env`.
+
+    A variable that is not set and has no default raises KeyError(name, where it was)."""
+    if isinstance(value, dict):
+        return {key: expand(item, env, f"{where}.{key}" if where else str(key))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [expand(item, env, f"{where}[{index}]") for index, item in enumerate(value)]
+    if not isinstance(value, str) or "${" not in value:
+        return value
+
+    def substitute(found: re.Match[str]) -> str:
+        name, default = found.group(1), found.group(2)
+        if name in env:
+            return env[name]
+        if default is not None:
+            return default
+        raise KeyError(name, where or "the request")
+
+    return VARIABLE.sub(substitute, value)

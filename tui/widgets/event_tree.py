@@ -66,6 +66,16 @@ def _sync_error_node(parent: TreeNode[NodeRef], node: TreeNode[NodeRef] | None,
     return node
 
 
+def _children_in_order(resp: ResponseState) -> list[tuple[str, int]]:
+    """A response's children in timeline order: ("item", item key) by the item's first event
+    (one with none yet first), ("event", timeline index) for its own events."""
+    order = sorted(
+        [(item.events[0] if item.events else -1, 0, ("item", item.key)) for item in resp.items]
+        + [(index, 1, ("event", index)) for index in resp.events]
+    )
+    return [key for _, _, key in order]
+
+
 def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
     """Set a label only when it changed: a new label repaints every line below the node."""
     if node.label != label:
@@ -160,8 +170,7 @@ class EventTree(Tree[NodeRef]):
             resp = state.responses[view.node.data.response]
             for (kind, key), node in zip(view.children, view.child_nodes, strict=False):
                 if kind == "event":
-                    _relabel(node, event_label(events[key], is_failure_event(events[key]),
-                                               self._event_findings(key)))
+                    _relabel(node, self._event_label(key))
             for key, item_view in view.items.items():
                 item = resp.items[key]
                 _relabel(item_view.node, item_label(item, self._item_findings(item)))
@@ -174,6 +183,11 @@ class EventTree(Tree[NodeRef]):
 
     def _event_findings(self, index: int) -> list[Finding]:
         return self.diagnosis.by_event.get(index, []) if self.diagnosis else []
+
+    def _event_label(self, index: int) -> Text:
+        """The label of a response-level (or filtered) event node."""
+        event = self.timeline.events[index]
+        return event_label(event, is_failure_event(event), self._event_findings(index))
 
     def _item_findings(self, item: ItemState) -> list[Finding]:
         if self.diagnosis is None:
@@ -221,11 +235,7 @@ class EventTree(Tree[NodeRef]):
         if counts == view.counts:
             return
         view.counts = counts
-        order = sorted(
-            [(item.events[0] if item.events else -1, 0, ("item", item.key)) for item in resp.items]
-            + [(index, 1, ("event", index)) for index in resp.events]
-        )
-        expected = [key for _, _, key in order]
+        expected = _children_in_order(resp)
         keep = 0
         for old, new in zip(view.children, expected, strict=False):
             if old != new:
@@ -238,7 +248,6 @@ class EventTree(Tree[NodeRef]):
                 del view.items[key]
         del view.child_nodes[keep:]
         view.children = expected
-        events = self.timeline.events
         for kind, key in expected[keep:]:
             if kind == "item":
                 item = resp.items[key]
@@ -248,10 +257,8 @@ class EventTree(Tree[NodeRef]):
                 item_view = view.items[key] = _ItemView(node)
                 self._refresh_children(resp, item, item_view)
             else:
-                event = events[key]
-                node = view.node.add_leaf(
-                    event_label(event, is_failure_event(event), self._event_findings(key)),
-                    NodeRef("event", resp.key, event=key))
+                node = view.node.add_leaf(self._event_label(key),
+                                          NodeRef("event", resp.key, event=key))
             view.child_nodes.append(node)
 
     def _sync_item(self, resp: ResponseState, item: ItemState) -> None:
@@ -314,27 +321,21 @@ class EventTree(Tree[NodeRef]):
 
     def _build_filtered(self) -> None:
         """Only the events (applied so far) whose type or JSON contains the filter text."""
-        events = self.timeline.events
         shown = 0
         self.filter_matches = 0
         for resp in self.timeline.state.responses:
             resp_node = self.root.add(response_label(resp), NodeRef("response", resp.key),
                                       expand=True)
-            # In timeline order, as the unfiltered tree: response events and items interleaved.
-            children = sorted([(index, None) for index in resp.events]
-                              + [(item.events[0], item) for item in resp.items if item.events],
-                              key=lambda child: child[0])
-            for index, item in children:
-                if item is None:
-                    if self._matches(index):
+            for kind, key in _children_in_order(resp):  # in timeline order, as unfiltered
+                if kind == "event":
+                    if self._matches(key):
                         self.filter_matches += 1
                         if shown < self.MAX_FILTERED_NODES:
                             shown += 1
-                            resp_node.add_leaf(event_label(events[index],
-                                                           is_failure_event(events[index]),
-                                                           self._event_findings(index)),
-                                               NodeRef("event", resp.key, event=index))
+                            resp_node.add_leaf(self._event_label(key),
+                                               NodeRef("event", resp.key, event=key))
                     continue
+                item = resp.items[key]
                 matching = [i for i in item.events if self._matches(i)]
                 if not matching:
                     continue
@@ -345,8 +346,7 @@ class EventTree(Tree[NodeRef]):
                     if shown >= self.MAX_FILTERED_NODES:
                         break
                     shown += 1
-                    item_node.add_leaf(event_label(events[index], is_failure_event(events[index]),
-                                                   self._event_findings(index)),
+                    item_node.add_leaf(self._event_label(index),
                                        NodeRef("event", resp.key, item.key, event=index))
         if self.filter_matches > shown:
             self.root.add_leaf(Text(f"… {self.filter_matches - shown:,} more matches not shown",

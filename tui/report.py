@@ -20,13 +20,22 @@ from rich.tree import Tree
 from tui.io.recording import Loaded, Problem
 from tui.model.causes import LikelyCause
 from tui.model.diagnosis import Diagnosis, diagnose
+from tui.model.events import Event
 from tui.model.findings import Finding, count_by_severity, suggestion_label
 from tui.model.state import ItemState, ResponseState
-from tui.model.summary import Failure, failures, response_failures, response_json, unfinished
+from tui.model.status import item_status
+from tui.model.summary import (
+    Failure,
+    failures,
+    response_failures,
+    response_json,
+    response_notes,
+    unfinished,
+)
 from tui.model.textsafe import one_line, visible
 from tui.model.timeline import Timeline
 from tui.model.timing import TimingReport, bar_span
-from tui.styles import FINDING_MARK, STATUS_MARK, seconds, status_text
+from tui.styles import FINDING_MARK, STATUS_MARK, note_text, seconds, status_text
 
 EXIT_CLEAN, EXIT_FAILURE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -76,7 +85,8 @@ def to_json(inspections: Sequence[Inspection]) -> dict[str, Any]:
     return {
         "files": [{"path": i.loaded.source, "format": i.loaded.format,
                    "events": len(i.loaded.events)} for i in inspections],
-        "responses": [response_json(r) for i in inspections for r in i.timeline.state.responses],
+        "responses": [response_json(r, i.timeline.events)
+                      for i in inspections for r in i.timeline.state.responses],
         "failures": [{**f.as_json(), "likely_causes": [c.as_json() for c in i.causes_of(f)]}
                      for i in inspections for f in i.failures],
         "findings": [{"file": i.loaded.source, **f.as_json()}
@@ -126,9 +136,9 @@ def render(inspection: Inspection) -> RenderableType:
     return Group(*parts)
 
 
-def marked_status(status: str | None) -> Text:
+def marked_status(status: str | None, reason: str | None = None) -> Text:
     """`✓ completed`, `✗ failed`: the mark keeps the status readable without colour."""
-    return Text(f"{STATUS_MARK.get(status or '', '…')} ").append_text(status_text(status))
+    return Text(f"{STATUS_MARK.get(status or '', '…')} ").append_text(status_text(status, reason))
 
 
 def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
@@ -143,11 +153,31 @@ def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
                      f"{_count(resp.usage, 'output_tokens')} total "
                      f"{_count(resp.usage, 'total_tokens')}", "dim")
     tree = Tree(label, guide_style="dim")
-    for item in resp.items:
-        item_node(tree, item)
-    for failure in response_failures(resp, inspection.timeline.events):
-        tree.add(Text(f"✗ {failure.type}  {one_line(failure.error, 300)}", style="bold red"))
+    events = inspection.timeline.events
+    notes = response_notes(resp, events)
+    # Items and the recording's notes in the order they happened (an item at its first event).
+    children: list[tuple[float, int, ItemState | Event]] = [
+        (item.events[0] if item.events else float("inf"), position, item)
+        for position, item in enumerate(resp.items)]
+    children += [(note.index, 0, note) for note in notes]
+    for _, _, child in sorted(children, key=lambda entry: entry[:2]):
+        if isinstance(child, ItemState):
+            item_node(tree, resp, child)
+        else:
+            tree.add(note_label(child))
+    for failure in response_failures(resp, events):
+        if failure.event_index is None or not events[failure.event_index].is_note:
+            tree.add(Text(f"✗ {failure.type}  {one_line(failure.error, 300)}",
+                          style="bold red"))
     return tree
+
+
+def note_label(event: Event) -> Text:
+    """A note with its time: `ℹ note request: POST /responses: HTTP 200 · …  4.20s`."""
+    label = note_text(event, 300)
+    if event.t is not None:
+        label.append(f"  {event.t:.2f}s", "dim")
+    return label
 
 
 def _count(usage: dict[str, Any], key: str) -> str:
@@ -156,7 +186,7 @@ def _count(usage: dict[str, Any], key: str) -> str:
     return str(value) if type(value) is int else "?"
 
 
-def item_node(parent: Tree, item: ItemState) -> None:
+def item_node(parent: Tree, resp: ResponseState, item: ItemState) -> None:
     label = Text(f"#{item.output_index if item.output_index is not None else '?'} ", "dim")
     label.append(visible(item.type), "bold red" if item.failed else "bold")
     if item.name:
@@ -164,7 +194,8 @@ def item_node(parent: Tree, item: ItemState) -> None:
     if item.server_label:
         label.append(f" @{visible(item.server_label)}", "blue")
     label.append("  ")
-    label.append_text(marked_status(item.status))
+    shown = item_status(resp, item)
+    label.append_text(marked_status(shown.word, shown.reason))
     if item.duration is not None:
         label.append(f"  {seconds(item.duration)}", "dim")
     count = "from response object" if item.from_snapshot else f"{len(item.events)} events"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tui.model.events import Event
+from tui.model.textsafe import one_line, visible
+
 STATUS_STYLE = {
     "completed": "green",
     "failed": "bold red",
@@ -11,18 +14,37 @@ STATUS_STYLE = {
     "cancelled": "yellow",
     "in_progress": "cyan",
     "queued": "cyan",
+    "interrupted": "yellow",
+    "awaiting approval": "bold magenta",
+    "approved": "green",
+    "denied": "yellow",
 }
 STATUS_MARK = {"completed": "✓", "failed": "✗", "incomplete": "!", "cancelled": "!",
-               "queued": "…", "in_progress": "…"}
+               "queued": "…", "in_progress": "…", "interrupted": "!",
+               "awaiting approval": "?", "approved": "✓", "denied": "!"}
 ERROR_STYLE = "bold red"
 FINDING_MARK = {"error": ("✗", "bold red"), "warning": ("!", "yellow"), "info": ("i", "blue")}
 """Mark and style of a finding by severity, in `inspect` and the app's findings list."""
 
 
-def status_text(status: str | None) -> Text:
+def status_text(status: str | None, reason: str | None = None) -> Text:
+    """`completed` in its colour; with a reason, `interrupted (response cancelled)`."""
     status = status or "unknown"
-    return Text(status, style=STATUS_STYLE.get(status, "white"))
+    text = Text(status, style=STATUS_STYLE.get(status, "white"))
+    if reason:
+        text.append(f" ({one_line(reason, 120)})", STATUS_STYLE.get(status, "white"))
+    return text
 
 
 def seconds(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}s"
+
+
+def note_text(event: Event, limit: int) -> Text:
+    """A recording's note: `✗ note http_error: …` for errors, `⚠` warnings, `ℹ` the rest."""
+    level = event.raw.get("level")
+    mark = "✗" if level == "error" else "⚠" if level == "warning" else "ℹ"
+    label = Text(f"{mark} note {visible(str(event.note_kind))}: ",
+                 style=ERROR_STYLE if level == "error" else "yellow")
+    label.append(one_line(str(event.raw.get("message", "")), limit))
+    return label

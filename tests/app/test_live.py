@@ -6,9 +6,11 @@ internet) and drives the app with keys, as a user would.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Callable
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from _app_support import footer_actions, header_text, labels, screen_of, wait_un
 from textual.pilot import Pilot
 
 from tui.app import McptuiApp
+from tui.cli import main
 from tui.emulator.demo import demo_servers
 from tui.screens.inspector import InspectorScreen
 from tui.sources.live import Recorder, live_session
@@ -63,7 +66,8 @@ async def test_approve_sends_the_follow_up_into_the_same_session(tmp_path: Path)
     async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
         assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
         await pilot.pause()
-        assert any("mcp_approval_request search" in label for label in labels(screen))
+        (waiting,) = [label for label in labels(screen) if "mcp_approval_request" in label]
+        assert waiting.startswith("? mcp_approval_request search @demo  awaiting approval")
         assert {"approve", "deny"} <= footer_actions(screen)
         await pilot.press("a")
         assert await wait_until(
@@ -71,6 +75,11 @@ async def test_approve_sends_the_follow_up_into_the_same_session(tmp_path: Path)
         await pilot.pause()
         shown = "\n".join(labels(screen))
         assert shown.count("✓ resp_") == 2
+        first = screen.session.timeline.state.responses[0]
+        (answered,) = [label for label in labels(screen) if "mcp_approval_request" in label]
+        assert answered.startswith("✓ mcp_approval_request search @demo  approved")
+        (request_note,) = [label for label in labels(screen) if "note request" in label]
+        assert "approves search (mcpr_" in request_note and f"of {first.id}" in request_note
         second = screen.session.timeline.state.responses[1]
         assert second.previous_response_id == screen.session.timeline.state.responses[0].id
         (call,) = [item for item in second.items if item.type == "mcp_call"]
@@ -89,6 +98,27 @@ async def test_approve_sends_the_follow_up_into_the_same_session(tmp_path: Path)
                     and e["note"]["kind"] == "request"]
     assert follow_up["input"] == [{"type": "mcp_approval_response",
                                    "approval_request_id": approval_id, "approve": True}]
+    # `inspect` tells the same story, the request note in its place between the responses.
+    text = inspect_text(recording)
+    assert "mcp_approval_request search  ✓ approved" in text
+    assert text.index("approved") < text.index(f"note request: POST /responses: HTTP 200 · "
+                                               f"approves search ({approval_id})") \
+        < text.rindex("resp_")
+
+
+def inspect_text(path: Path) -> str:
+    """What `mcptui inspect PATH` prints, read the way a user would (no colour)."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["inspect", str(path)])
+    return out.getvalue()
+
+
+def inspect_json(path: Path) -> dict[str, Any]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["inspect", "--json", str(path)])
+    return json.loads(out.getvalue())
 
 
 async def test_deny_answers_without_a_call(tmp_path: Path):
@@ -100,6 +130,10 @@ async def test_deny_answers_without_a_call(tmp_path: Path):
             pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
         second = screen.session.timeline.state.responses[1]
         assert [item.type for item in second.items] == ["mcp_list_tools", "message"]
+        (answered,) = [label for label in labels(screen) if "mcp_approval_request" in label]
+        assert "  denied" in answered and "awaiting" not in answered
+        (request_note,) = [label for label in labels(screen) if "note request" in label]
+        assert "denies search (mcpr_" in request_note
 
     await run_app(tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}',
                                                 require_approval="always"), script)
@@ -108,17 +142,33 @@ async def test_deny_answers_without_a_call(tmp_path: Path):
 async def test_cancel_key_cancels_a_background_run(tmp_path: Path):
     async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
         assert await wait_until(pilot, lambda: "cancel_run" in footer_actions(screen), 10)
+        assert await wait_until(pilot, lambda: any(
+            "mcp_call slow_search" in label for label in labels(screen)), 10)
         await pilot.press("x")
         assert await wait_until(pilot, settled(screen, lambda s: s == ["cancelled"]), 10)
         await pilot.pause()
         assert "cancelled" in header_text(screen)
         assert "cancel_run" not in footer_actions(screen)
+        # The call was still running: the final Response object lists it in_progress.
+        (call,) = [label for label in labels(screen) if "mcp_call slow_search" in label]
+        assert call.startswith("! mcp_call slow_search @demo  interrupted (response cancelled)")
+        assert "completed" not in call
 
     recording = await run_app(
         tmp_path, lambda mcp: request(mcp, 'call slow_search {"query": "x", "delay_s": 5}',
                                       background=True), script)
     types = recorded_types(recording)
     assert "note:cancel" in types and "response.completed" not in types
+    text = inspect_text(recording)
+    assert "mcp_call slow_search @demo  ! interrupted (response cancelled)" in text
+    assert "note cancel: cancel requested" in text
+    (response,) = inspect_json(recording)["responses"]
+    (call,) = [item for item in response["items"] if item["type"] == "mcp_call"]
+    assert (call["status"], call["shown_status"], call["status_reason"]) == (
+        "in_progress", "interrupted", "response cancelled")
+    kinds = [note["kind"] for note in response["notes"]]
+    assert kinds == sorted(kinds, key=["cancel", "status"].index), kinds  # in order
+    assert "cancel" in kinds, kinds
 
 
 def shown_request_id(screen: InspectorScreen) -> str:

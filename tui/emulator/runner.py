@@ -19,7 +19,6 @@ from tui.emulator.builder import approx_tokens, tokenize, usage
 from tui.emulator.script import (
     PlannedCall,
     answer,
-    approval_responses,
     compact,
     default_arguments,
     input_text,
@@ -28,6 +27,7 @@ from tui.emulator.script import (
 )
 from tui.emulator.store import Store, StoredResponse
 from tui.mcpclient import McpLink, McpUnavailable, request_headers, tool_entry
+from tui.model.status import approval_responses
 
 log = logging.getLogger("mcptui.emulator")
 

@@ -43,14 +43,6 @@ def input_text(value: Any) -> str:
     return "\n".join(parts)
 
 
-def approval_responses(value: Any) -> list[dict[str, Any]]:
-    """The `mcp_approval_response` items of a request's input."""
-    if not isinstance(value, list):
-        return []
-    return [item for item in value
-            if isinstance(item, dict) and item.get("type") == "mcp_approval_response"]
-
-
 def planned_calls(text: str) -> list[PlannedCall]:
     """The `call` lines of the input, checked to be valid JSON objects."""
     calls: list[PlannedCall] = []

@@ -19,6 +19,7 @@ from tui.model.state import (
     ResponseState,
     SessionState,
 )
+from tui.model.status import approval_answers
 from tui.redact import redact
 
 _MISSING = object()
@@ -214,6 +215,7 @@ class Reducer:
                     str(snapshot.get("status"))), polled=True)
             elif resp is None:
                 resp = self._new_response()
+            self._answer_approvals(raw.get("request"))
             self._push(resp.events, event.index)
             if raw.get("level") == ERROR_NOTE_LEVEL:
                 self._push(resp.error_events, event.index)
@@ -283,6 +285,15 @@ class Reducer:
                 self._set(item, "error", raw["error"])
         return resp, item
 
+    def _answer_approvals(self, request: Any) -> None:
+        """A follow-up request answers earlier approval requests: mark them approved/denied."""
+        for request_id, approved in approval_answers(request):
+            for resp in reversed(self.state.responses):
+                item = resp.by_item_id.get(request_id)
+                if item is not None:
+                    self._set(item, "answer", approved)
+                    break
+
     def _record_on_item(self, item: ItemState, event: Event) -> None:
         """The item owns the event: it joins its list and stretches its timing."""
         self._push(item.events, event.index)
@@ -321,11 +332,11 @@ class Reducer:
         if kind == "response.created":
             self._set(resp, "created_seen", True)
         snapshot = raw.get("response")
-        if isinstance(snapshot, dict):
-            self._update_response(resp, snapshot, kind)
         status = RESPONSE_STATUS_BY_TYPE.get(kind)
         if status is not None and (not isinstance(snapshot, dict) or not snapshot.get("status")):
-            self._set(resp, "status", status)
+            self._set(resp, "status", status)  # first: reconciling the output reads it
+        if isinstance(snapshot, dict):
+            self._update_response(resp, snapshot, kind)
         if kind == "error":
             self._push(resp.error_events, event.index)
 
@@ -345,6 +356,9 @@ class Reducer:
         error = snapshot.get("error")
         if error:
             self._set(resp, "error", error)
+        details = snapshot.get("incomplete_details")
+        if isinstance(details, dict) and isinstance(details.get("reason"), str):
+            self._set(resp, "incomplete_reason", details["reason"])
         tools = snapshot.get("tools")
         if isinstance(tools, list) and tools and not resp.tools:
             self._set(resp, "tools", redact(tools))
@@ -353,7 +367,11 @@ class Reducer:
             self._reconcile_output(resp, snapshot.get("output"), from_snapshot=polled)
 
     def _reconcile_output(self, resp: ResponseState, output: Any, *, from_snapshot: bool) -> None:
-        """Take items the stream never announced (or never finished) from the final output."""
+        """Take items the stream never announced (or never finished) from the final output.
+
+        An item keeps the status the API gave it (`in_progress` in a cancelled response stays
+        so: the view calls it interrupted); one the output lists without a status is complete
+        only if the response completed."""
         if not isinstance(output, list):
             return
         for index, obj in enumerate(output):
@@ -369,8 +387,10 @@ class Reducer:
             if item.final is None:
                 self._set(item, "final", obj)
                 self._update_item(item, obj)
-                if item.status not in TERMINAL_STATUSES:
-                    self._set(item, "status", "failed" if item.failed else "completed")
+                if item.failed and item.status != "failed":
+                    self._set(item, "status", "failed")
+                elif not isinstance(obj.get("status"), str) and resp.status == "completed":
+                    self._set(item, "status", "completed")
 
     def _item_for(self, resp: ResponseState, item_id: Any, output_index: Any, kind: str
                   ) -> ItemState:

@@ -49,6 +49,8 @@ class ItemState:
     last_t: float | None = None
     from_snapshot: bool = False
     """True when the item came from a Response object, with no event timeline."""
+    answer: bool | None = None
+    """For an `mcp_approval_request`: approved (True) or denied by a later request."""
 
     @property
     def failed(self) -> bool:
@@ -122,6 +124,8 @@ class ResponseState:
     usage: dict[str, Any] | None = field(default=None, repr=False)
     error: Any = None
     """`response.error` from a terminal `response.failed`."""
+    incomplete_reason: str | None = None
+    """`incomplete_details.reason` of an incomplete response (`max_output_tokens`, …)."""
     background: bool | None = None
     previous_response_id: str | None = None
     items: list[ItemState] = field(default_factory=list, repr=False)

@@ -9,6 +9,7 @@ from typing import Any
 from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
+from tui.model.status import item_status
 
 
 @dataclass(slots=True, frozen=True)
@@ -90,7 +91,8 @@ def unfinished(state: SessionState, events: list[Event]) -> list[Failure]:
     return out
 
 
-def item_json(item: ItemState) -> dict[str, Any]:
+def item_json(resp: ResponseState, item: ItemState) -> dict[str, Any]:
+    shown = item_status(resp, item)
     return {
         "index": item.output_index,
         "id": item.item_id,
@@ -98,13 +100,28 @@ def item_json(item: ItemState) -> dict[str, Any]:
         "name": item.name,
         "server_label": item.server_label,
         "status": item.status,
+        "shown_status": shown.word,
+        "status_reason": shown.reason,
         "error": item.error,
         "events": len(item.events),
         "duration_s": item.duration,
     }
 
 
-def response_json(resp: ResponseState) -> dict[str, Any]:
+def note_json(event: Event) -> dict[str, Any]:
+    raw = event.raw
+    return {"event_index": event.index, "t": event.t, "kind": event.note_kind,
+            "level": raw.get("level") if isinstance(raw.get("level"), str) else "info",
+            "message": str(raw.get("message", ""))}
+
+
+def response_notes(resp: ResponseState, events: list[Event]) -> list[Event]:
+    """The recording's notes about this response (requests, disconnects, resumes, HTTP
+    errors, malformed lines), in timeline order."""
+    return [events[i] for i in resp.events if events[i].is_note]
+
+
+def response_json(resp: ResponseState, events: list[Event]) -> dict[str, Any]:
     return {
         "id": resp.id,
         "status": resp.status,
@@ -113,5 +130,6 @@ def response_json(resp: ResponseState) -> dict[str, Any]:
         "usage": resp.usage,
         "duration_s": resp.duration,
         "events": len(resp.events) + sum(len(item.events) for item in resp.items),
-        "items": [item_json(item) for item in resp.items],
+        "items": [item_json(resp, item) for item in resp.items],
+        "notes": [note_json(event) for event in response_notes(resp, events)],
     }

@@ -19,6 +19,7 @@ from operator import sub
 from tui.model.events import ARGUMENT_DONE, Event
 from tui.model.findings import Finding, ordered
 from tui.model.state import ItemState, SessionState
+from tui.model.status import item_status
 from tui.model.textsafe import one_line
 
 GAP_THRESHOLD = 5.0
@@ -121,20 +122,21 @@ def _scan_call(item: ItemState, events: Sequence[Event]) -> _CallScan:
     return scan
 
 
-def _timing(item: ItemState, scan: _CallScan | None) -> ItemTiming:
+def _timing(item: ItemState, scan: _CallScan | None, status: str | None = None) -> ItemTiming:
     tool_seconds = tool_start = None
     if scan is not None and scan.tool_start is not None and scan.tool_end is not None:
         tool_start = scan.tool_start
         tool_seconds = max(0.0, scan.tool_end - scan.tool_start)
     return ItemTiming(
         response_key=item.response_key, item_key=item.key, output_index=item.output_index,
-        type=item.type, name=item.name, status=item.status, failed=item.failed,
+        type=item.type, name=item.name, status=status or item.status, failed=item.failed,
         start=item.first_t, end=item.last_t, tool_seconds=tool_seconds, tool_start=tool_start)
 
 
-def item_timing(item: ItemState, events: Sequence[Event]) -> ItemTiming:
+def item_timing(item: ItemState, events: Sequence[Event], status: str | None = None
+                ) -> ItemTiming:
     """The span of one item; `events` is the timeline its `events` indexes point into."""
-    return _timing(item, _scan_call(item, events) if item.type == "mcp_call" else None)
+    return _timing(item, _scan_call(item, events) if item.type == "mcp_call" else None, status)
 
 
 def timing_report(state: SessionState, events: Sequence[Event], *,
@@ -155,11 +157,12 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
     findings: list[Finding] = []
     for resp in state.responses:
         for item in resp.items:
+            status = item_status(resp, item).word
             if item.type != "mcp_call":
-                items.append(_timing(item, None))
+                items.append(_timing(item, None, status))
                 continue
             scan = _scan_call(item, events)
-            timing = _timing(item, scan)
+            timing = _timing(item, scan, status)
             items.append(timing)
             if has_timing:
                 finding = _call_finding(item, timing, scan)

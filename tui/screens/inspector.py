@@ -30,6 +30,7 @@ from tui.io.recording import (
 from tui.model.diagnosis import Diagnosis, ItemKey
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
+from tui.model.status import item_status
 from tui.model.summary import failures
 from tui.model.textsafe import visible
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
@@ -212,7 +213,8 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         elif key in self.probing:
             probe = self.probing_note(item.name)
         self.detail.show_item(
-            item, causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
+            item, item_status(resp, item),
+            causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
             tool_seconds=timing.tool_seconds if timing else None, probe=probe,
             can_probe=self._probe_target() is not None)
 

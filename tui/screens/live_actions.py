@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tui.model.state import ItemState, ResponseState
+from tui.model.status import APPROVAL_REQUEST
 from tui.model.textsafe import visible
 
 if TYPE_CHECKING:
     from tui.screens.inspector import InspectorScreen
     from tui.sources.live import LiveRun
-
-APPROVAL_REQUEST = "mcp_approval_request"
 
 
 class LiveActionsMixin:
@@ -44,14 +43,18 @@ class LiveActionsMixin:
         if ref is not None and ref.item is not None and ref.response < len(state.responses):
             resp = state.responses[ref.response]
             item = resp.items[ref.item] if ref.item < len(resp.items) else None
-            if item is not None and item.type == APPROVAL_REQUEST and \
-                    item.item_id not in self.answered:
+            if item is not None and self._unanswered(item):
                 return resp, item
         for resp in reversed(state.responses):
             for item in reversed(resp.items):
-                if item.type == APPROVAL_REQUEST and item.item_id not in self.answered:
+                if self._unanswered(item):
                     return resp, item
         return None
+
+    def _unanswered(self: InspectorScreen, item: ItemState) -> bool:
+        """An approval request neither answered here nor by a request in the recording."""
+        return item.type == APPROVAL_REQUEST and item.answer is None and \
+            item.item_id not in self.answered
 
     def _answer(self: InspectorScreen, approve: bool) -> None:
         live, pending = self.live, self.pending_approval()

@@ -34,6 +34,7 @@ from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
 from tui.model.state import TERMINAL_STATUSES
+from tui.model.status import request_purpose
 from tui.model.timeline import Timeline
 from tui.redact import redact, redact_headers
 from tui.session import Session
@@ -180,9 +181,12 @@ class LiveRun:
         if self.requests > 1:
             details: dict[str, Any] = {"http_status": status,
                                        "http_headers": redact_headers(headers)}
+            purpose = ""
             if request is not None:
                 details["request"] = redact(request)
-            self._note("request", f"{what}: HTTP {status}", **details)
+                purpose = request_purpose(request, self.session.timeline.state)
+            self._note("request", f"{what}: HTTP {status}" + (f" · {purpose}" if purpose else ""),
+                       **details)
             return
         header = make_header("live", request=request, endpoint=self.endpoint,
                              http_status=status, http_headers=headers, **source)

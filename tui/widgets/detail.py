@@ -27,6 +27,7 @@ from tui.model.events import Event
 from tui.model.findings import Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState, parse_json_text
+from tui.model.status import ShownStatus
 from tui.model.textsafe import visible
 from tui.report import add_causes
 from tui.widgets.findings import finding_text
@@ -138,7 +139,7 @@ class DetailPane(VerticalScroll):
                 parts.append(delta)
         return "".join(parts)
 
-    def show_item(self, item: ItemState, *, causes: list[LikelyCause] = (),
+    def show_item(self, item: ItemState, shown: ShownStatus, *, causes: list[LikelyCause] = (),
                   tool_seconds: float | None = None, probe: RenderableType | None = None,
                   can_probe: bool = False) -> None:
         """An item; for a failure first its error, the probe's result once run, and the likely
@@ -156,7 +157,7 @@ class DetailPane(VerticalScroll):
                            "arguments", "dim"), Text("")]
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(item.type), "bold")),
-            ("status", status_text(item.status)),
+            ("status", status_text(shown.word, shown.reason)),
         ]
         for key, value in (("id", item.item_id), ("name", item.name),
                            ("server", item.server_label),

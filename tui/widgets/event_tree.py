@@ -173,7 +173,7 @@ class EventTree(Tree[NodeRef]):
                     _relabel(node, self._event_label(key))
             for key, item_view in view.items.items():
                 item = resp.items[key]
-                _relabel(item_view.node, item_label(item, self._item_findings(item)))
+                _relabel(item_view.node, item_label(resp, item, self._item_findings(item)))
                 if item_view.groups is not None:
                     for position, node in enumerate(item_view.group_nodes):
                         group = item_view.groups.groups[position]
@@ -251,7 +251,7 @@ class EventTree(Tree[NodeRef]):
         for kind, key in expected[keep:]:
             if kind == "item":
                 item = resp.items[key]
-                node = view.node.add(item_label(item, self._item_findings(item)),
+                node = view.node.add(item_label(resp, item, self._item_findings(item)),
                                      NodeRef("item", resp.key, item.key),
                                      allow_expand=bool(item.events) or item.failed)
                 item_view = view.items[key] = _ItemView(node)
@@ -264,7 +264,7 @@ class EventTree(Tree[NodeRef]):
     def _sync_item(self, resp: ResponseState, item: ItemState) -> None:
         item_view = self._views[resp.key].items.get(item.key)
         if item_view is not None:
-            _relabel(item_view.node, item_label(item, self._item_findings(item)))
+            _relabel(item_view.node, item_label(resp, item, self._item_findings(item)))
             item_view.node.allow_expand = bool(item.events) or item.failed
             self._refresh_children(resp, item, item_view)
 
@@ -340,7 +340,7 @@ class EventTree(Tree[NodeRef]):
                 if not matching:
                     continue
                 self.filter_matches += len(matching)
-                item_node = resp_node.add(item_label(item, self._item_findings(item)),
+                item_node = resp_node.add(item_label(resp, item, self._item_findings(item)),
                                           NodeRef("item", resp.key, item.key), expand=True)
                 for index in matching:
                     if shown >= self.MAX_FILTERED_NODES:

@@ -13,8 +13,9 @@ from tui.model.events import Event
 from tui.model.findings import SEVERITY_RANK, Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState
+from tui.model.status import item_status
 from tui.model.textsafe import one_line, visible
-from tui.styles import ERROR_STYLE, STATUS_MARK, STATUS_STYLE, seconds, status_text
+from tui.styles import ERROR_STYLE, STATUS_MARK, STATUS_STYLE, note_text, seconds, status_text
 
 
 def response_label(resp: ResponseState) -> Text:
@@ -55,18 +56,20 @@ def findings_mark(findings: list[Finding]) -> Text:
     return Text(f"  ⚠ {what}", FINDING_STYLE[worst.severity])
 
 
-def item_label(item: ItemState, findings: list[Finding] = ()) -> Text:
+def item_label(resp: ResponseState, item: ItemState, findings: list[Finding] = ()) -> Text:
     failed = item.failed
+    shown = item_status(resp, item)
     style = ERROR_STYLE if failed else "bold"
-    label = Text(f"{STATUS_MARK.get(item.status, '•')} ",
-                 style=ERROR_STYLE if failed else STATUS_STYLE.get(item.status, "white"))
+    label = Text(f"{STATUS_MARK.get(shown.word, '•')} ",
+                 style=ERROR_STYLE if failed else STATUS_STYLE.get(shown.word, "white"))
     label.append(visible(item.type), style)
     if item.name:
         label.append(f" {visible(item.name)}", style)
     if item.server_label:
         label.append(f" @{visible(item.server_label)}", "red" if failed else "blue")
     label.append("  ")
-    label.append_text(Text("failed", ERROR_STYLE) if failed else status_text(item.status))
+    label.append_text(Text("failed", ERROR_STYLE) if failed
+                      else status_text(shown.word, shown.reason))
     index = "?" if item.output_index is None else str(item.output_index)
     details = [f"#{index}"]
     if item.duration is not None:
@@ -82,12 +85,7 @@ def event_label(event: Event, failing: bool, findings: list[Finding] = ()) -> Te
     """A single event (response-level, or a group of one)."""
     style = ERROR_STYLE if failing else ""
     if event.is_note:
-        level = event.raw.get("level")
-        mark = "✗" if level == "error" else "⚠" if level == "warning" else "ℹ"
-        label = Text(f"{mark} note {visible(str(event.note_kind))}: ",
-                     style=ERROR_STYLE if level == "error" else "yellow")
-        label.append(one_line(str(event.raw.get("message", "")), 160))
-        return label
+        return note_text(event, 160)
     label = Text(visible(event.type), style=style or _event_style(event.type))
     seq = event.sequence_number
     if seq is not None:

@@ -27,6 +27,8 @@ from _support import (
 )
 
 from tui.cli import main
+from tui.io.recording import event_line, make_header
+from tui.model.events import Event, note
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -418,3 +420,34 @@ def test_odd_headers_and_usage_do_not_break_the_report(tmp_path: Path, capsys):
     out = capsys.readouterr().out
     assert "\x1b" not in out
     assert "tokens in ? out 3" in out
+
+
+def test_a_live_recordings_notes_show_in_order_in_the_tree_and_json(tmp_path: Path, capsys):
+    """A resumed background run: a malformed line, a disconnect and a resume between events.
+    `inspect` tells them in the order they happened, in the tree and in --json."""
+    raws = message_stream("hello there")
+    notes = {3: note("malformed", "SSE data is not JSON: 'data: {oops'", level="warning"),
+             5: note("disconnect", "the connection broke mid-stream: peer closed",
+                     level="warning"),
+             6: note("resume", "resuming resp_synthetic after sequence number 4")}
+    entries = []
+    for position, raw in enumerate(raws):
+        if position in notes:
+            entries.append(event_line(notes[position]))
+        entries.append(event_line(Event(raw, t=position * 0.1)))
+    path = tmp_path / "resumed.jsonl"
+    path.write_text("\n".join([json.dumps(make_header("live")), *entries]) + "\n")
+
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    order = [out.index(text) for text in (
+        "mcp_call lookup", "note malformed: SSE data is not JSON", "note disconnect: the "
+        "connection broke", "note resume: resuming resp_synthetic", "message")]
+    assert order == sorted(order), out
+
+    code, report = inspect_json(capsys, str(path))
+    assert code == 0
+    (response,) = report["responses"]
+    assert [(n["kind"], n["level"]) for n in response["notes"]] == [
+        ("malformed", "warning"), ("disconnect", "warning"), ("resume", "info")]
+    assert response["notes"][2]["message"] == "resuming resp_synthetic after sequence number 4"

@@ -79,7 +79,14 @@ async def test_the_classic_424_shows_its_likely_cause_beside_the_failure():
 async def test_a_timeout_shows_in_the_header_the_tree_and_the_waterfall():
     async with app_for(SAMPLE_TIMEOUT).run_test(size=SIZE) as pilot:
         screen = await at_end_diagnosed(pilot)
-        assert "1 warning" in header_text(screen)
+        assert "1 failure  1 warning  done" in header_text(screen)
+        # Counted like failures, up to the current step: before the timeout, neither.
+        await pilot.press("home", *["right"] * 13)
+        assert "0 failures so far" in header_text(screen)
+        assert "warning" not in header_text(screen)
+        await pilot.press("right")  # mcp_call.failed: the failure and its warning
+        assert "1 failure  1 warning so far" in header_text(screen)
+        await pilot.press("end")
         failed = find_node(screen, lambda t: t.startswith("response.mcp_call.failed"))
         assert "⚠ likely_timeout" in label_of(failed)
         await select(pilot, find_node(screen, failed_call, kind="item"))

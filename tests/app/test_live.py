@@ -216,3 +216,28 @@ async def test_an_http_error_before_the_stream_is_shown_with_its_body(tmp_path: 
     header = json.loads(recording.read_text().splitlines()[0])
     assert header["http"]["status"] == 424
     assert recorded_types(recording) == ["note:http_error"]
+
+
+async def test_the_clock_runs_while_a_slow_tool_keeps_the_stream_silent(tmp_path: Path):
+    """slow_search takes 4 s and nothing arrives meanwhile: the header's clock, the call's
+    duration in the tree and the header's `waiting N s for slow_search` move on anyway."""
+    async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+        def call() -> str:
+            return next((label for label in labels(screen) if "mcp_call slow_search" in label),
+                        "")
+
+        assert await wait_until(pilot, lambda: "in_progress" in call(), 10)
+        assert await wait_until(pilot, lambda: "waiting 2 s for slow_search" in
+                                header_text(screen), 10)
+        clock = float(re.search(r"t=([\d.]+)s", header_text(screen)).group(1))
+        shown = float(re.search(r"([\d.]+)s · \d+ ev", call()).group(1))
+        assert clock >= 2.0 and shown >= 2.0, (header_text(screen), call())
+        # the last event is seconds old: its own time is far behind the clock
+        last_t = screen.session.timeline.events[-1].t - screen.session.player.zero
+        assert clock - last_t >= 2.0
+        assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
+        await pilot.pause(0.3)
+        assert "waiting" not in header_text(screen)
+
+    await run_app(tmp_path, lambda mcp: request(
+        mcp, 'call slow_search {"query": "x", "delay_s": 4}'), script)

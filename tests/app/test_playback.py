@@ -6,6 +6,7 @@ tests wait for is exactly the one the recorded `t` values and the speed give.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,15 @@ from _app_support import (
     SAMPLE_TIMEOUT,
     SIZE,
     FakeClock,
+    detail_text,
     events_until,
     header_text,
     index_of,
+    labels,
     recorded_events,
+    rendered_lines,
     screen_of,
+    stream_times,
     wait_until,
 )
 from textual.app import App
@@ -157,3 +162,75 @@ async def test_space_at_the_end_replays_from_the_start(frozen_clock: FakeClock):
         await settle_at(pilot, events_until(SAMPLE_SUCCESS, 0.0))
         frozen_clock.advance(2.0)
         await settle_at(pilot, events_until(SAMPLE_SUCCESS, 2.0))
+
+
+def header_clock(screen: InspectorScreen) -> tuple[float, float]:
+    """The header's `t=NOW / TOTAL`, as numbers."""
+    found = re.search(r"t=([\d.]+)s / ([\d.]+)s", header_text(screen))
+    assert found, header_text(screen)
+    return float(found.group(1)), float(found.group(2))
+
+
+def call_label(screen: InspectorScreen) -> str:
+    return next(label for label in labels(screen) if "mcp_call slow_report" in label)
+
+
+async def test_a_replay_clock_runs_on_through_a_recorded_silence():
+    """The timeout sample waits 60 s for slow_report. Played at 1x, 40 s into that silence the
+    header's clock, the call's duration and its waterfall bar have moved on with time; paused,
+    they stand at the step's own time again."""
+    clock = FakeClock()
+    app = PlaybackApp(SAMPLE_TIMEOUT, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        before_silence = events_until(SAMPLE_TIMEOUT, 2.0)
+        clock.advance(2.0)
+        await settle_at(pilot, before_silence)
+        reached = screen.session.player.stream_time(before_silence)
+        call_started = stream_times(SAMPLE_TIMEOUT)[
+            index_of(recorded_events(SAMPLE_TIMEOUT), "response.mcp_call.in_progress")]
+
+        clock.advance(40.0)
+        await settle_at(pilot, before_silence)  # no event in the silence
+        assert await wait_until(pilot, lambda: header_clock(screen)[0] == 42.0)
+        assert "waiting 40 s for slow_report" in header_text(screen)
+        assert f"{42.0 - call_started:.2f}s" in call_label(screen)
+        await pilot.press("v", "v")  # the waterfall: the call's bar has grown with the clock
+        assert await wait_until(pilot, lambda: f"{42.0 - call_started:.2f}s" in waterfall_row(
+            screen, "slow_report"))
+
+        await pilot.press("space")  # paused: the clock stands at the step again
+        assert await wait_until(pilot, lambda: header_clock(screen)[0] == round(reached, 2))
+        assert "waiting" not in header_text(screen)
+        assert f"{42.0 - call_started:.2f}s" not in call_label(screen)
+
+
+async def test_header_detail_and_waterfall_share_one_zero_and_one_end(frozen_clock: FakeClock):
+    """At any step the header's t= and the detail pane's `since start` are the same number,
+    and the waterfall's axis ends at the header's total: all count from the first event."""
+    app = McptuiApp(open_session(str(SAMPLE_TIMEOUT), instant=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: screen.session.timeline.at_end
+                                and screen.diagnosis is not None)
+        await pilot.press("home", *["right"] * 14)  # mcp_call.failed, after the silence
+        await pilot.pause()
+        now, total = header_clock(screen)
+        assert now > 60
+        since = re.search(r"time\s+([\d.]+)s since start", detail_text(screen))
+        assert since, detail_text(screen)
+        assert round(float(since.group(1)), 2) == now
+        await pilot.press("v", "v")
+        await pilot.pause()
+        axis = waterfall_axis(screen).split()
+        assert axis[0] == "0s" and axis[-1] == f"{total:.2f}s"
+
+
+def waterfall_row(screen: InspectorScreen, name: str) -> str:
+    return next((line for line in rendered_lines(screen.query_one("#waterfall Static"))
+                 if name in line), "")
+
+
+def waterfall_axis(screen: InspectorScreen) -> str:
+    """The waterfall's first line as drawn: `0s ┈┈┈ 42.00s`."""
+    return rendered_lines(screen.query_one("#waterfall Static"))[0]

@@ -55,7 +55,8 @@ SAMPLE = report(
 def test_one_row_per_item_with_header_and_legend():
     lines = render(WaterfallChart(SAMPLE))
 
-    assert "0s" in lines[0] and "64.00s" in lines[0]  # the axis
+    # The axis counts from the first event (at 0.4 s), as the header's clock does.
+    assert lines[0].split() == ["0s", lines[0].split()[1], "63.60s"]
     assert "the tool's own time" in lines[1]  # the legend
     assert [row.split()[:2] for row in rows(lines)] == \
         [["#0", "mcp_list_tools"], ["#1", "mcp_call"], ["#2", "message"]]
@@ -127,3 +128,32 @@ def test_timeout_recording_renders_its_failed_call():
     [call_row] = [row for row in rows(lines) if "mcp_call" in row]
     assert "slow_report" in call_row
     assert call_row.rstrip().endswith("60.31s (60.24s)")
+
+
+def test_a_running_call_grows_to_the_clocks_now():
+    """A live run waiting on a slow tool: the call is still in progress at its last event
+    (8.0 s), the clock says 30 s. Its bar, its duration and the tool's time reach 30 s."""
+    waiting = report(timing(0, "mcp_list_tools", 0.0, 0.5),
+                     timing(1, "mcp_call", 1.0, 8.0, name="slow_search", status="in_progress",
+                            tool=(2.0, 6.0)))
+    still = rows(render(WaterfallChart(waiting)))[1]
+    assert still.rstrip().endswith("7.00s (6.00s)")
+    assert render(WaterfallChart(waiting))[0].split()[-1] == "8.00s"
+
+    lines = render(WaterfallChart(waiting, now=30.0))
+    assert lines[0].split()[-1] == "30.00s"
+    call = rows(lines)[1]
+    assert call.rstrip().endswith("29.00s (28.00s)")
+    axis_end = len(lines[0].rstrip()) - 1  # the last column of the axis's "30.00s"
+    assert bar_end(call) == axis_end  # the bar reaches now
+
+
+def bar_end(row: str) -> int:
+    return max(i for i, c in enumerate(row) if c in BAR_CELLS)
+
+
+def test_finished_and_failed_items_do_not_grow():
+    done = report(timing(0, "mcp_call", 0.0, 4.0, name="a", status="failed"),
+                  timing(1, "message", 4.0, 5.0))
+    assert [row.split()[-1] for row in rows(render(WaterfallChart(done, now=60.0)))] == \
+        ["4.00s", "1.00s"]

@@ -23,18 +23,20 @@ class Player:
         self.instant = instant
         self.playing = False
         self._times: list[float] = []
+        self.zero: float | None = None
+        """The recorded `t` of the session's first timed event: every time shown counts from
+        it (the header's clock, the detail pane, the waterfall's axis)."""
         self._anchor_wall = 0.0
         self._anchor_stream = 0.0
 
     def extend(self, events: list[Event]) -> None:
         """Learn the stream times of events appended to the timeline (call in order)."""
         times = self._times
-        base = times[0] if times else None
         for event in events[len(times):]:
             if event.t is not None:
-                if base is None:
-                    base = event.t
-                stream_t = max(event.t - base, times[-1] if times else 0.0)
+                if self.zero is None:
+                    self.zero = event.t
+                stream_t = max(event.t - self.zero, times[-1] if times else 0.0)
             else:
                 stream_t = (times[-1] + UNTIMED_GAP) if times else 0.0
             times.append(stream_t)
@@ -44,6 +46,20 @@ class Player:
         if position <= 0 or not self._times:
             return 0.0
         return self._times[min(position, len(self._times)) - 1]
+
+    def now(self, position: int, wall: float) -> float:
+        """The stream clock at wall time `wall`: while playing it runs on through a recorded
+        silence (never past the next event's time), else it shows step `position`'s time."""
+        reached = self.stream_time(position)
+        if not self.playing or self.instant:
+            return reached
+        running = self._anchor_stream + (wall - self._anchor_wall) * self.speed
+        following = self._times[position] if position < len(self._times) else self.duration
+        return min(max(running, reached), max(following, reached))
+
+    def since_start(self, t: float | None) -> float | None:
+        """A recorded time on the session's clock (0 at the first timed event)."""
+        return None if t is None or self.zero is None else t - self.zero
 
     @property
     def duration(self) -> float:

@@ -78,6 +78,22 @@ def response_reason(resp: ResponseState) -> str:
     return f"response {status}"
 
 
+def is_open(resp: ResponseState, item: ItemState) -> bool:
+    """Still running: the item's clock keeps counting while the response's does."""
+    return resp.status not in TERMINAL_STATUSES and item_status(resp, item).word in (
+        "in_progress", "queued")
+
+
+def waiting_for(resp: ResponseState | None) -> str:
+    """What a silence waits on: the newest running tool call's name, else the newest running
+    item's type, else `the next event`."""
+    running = [item for item in (resp.items if resp is not None else []) if is_open(resp, item)]
+    calls = [item for item in running if item.name]
+    if calls:
+        return calls[-1].name or ""
+    return running[-1].type if running else "the next event"
+
+
 def item_status(resp: ResponseState, item: ItemState) -> ShownStatus:
     """What the item came to, as far as the events applied so far tell."""
     if item.failed:

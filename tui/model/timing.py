@@ -83,7 +83,7 @@ class TimingReport:
     items: list[ItemTiming]
     """Every output item of every response, in order."""
     start: float | None
-    """Earliest arrival time over all events (notes included)."""
+    """The first event's arrival time (notes included): the zero of every clock shown."""
     end: float | None
     """Latest arrival time over all events."""
     gaps: list[Gap]
@@ -139,6 +139,16 @@ def item_timing(item: ItemState, events: Sequence[Event], status: str | None = N
     return _timing(item, _scan_call(item, events) if item.type == "mcp_call" else None, status)
 
 
+def spans_at_step(state: SessionState, events: Sequence[Event], start: float | None,
+                  end: float | None) -> TimingReport:
+    """The items' spans as of a step, for the waterfall: `state` folded to that step, the
+    clock's zero `start` and the step's time `end`. No gaps or findings (the checks of the
+    whole stream give those), so it costs only the items' own events, whatever the step."""
+    items = [item_timing(item, events, item_status(resp, item).word)
+             for resp in state.responses for item in resp.items]
+    return TimingReport(items, start, end, [], [], start is not None)
+
+
 def timing_report(state: SessionState, events: Sequence[Event], *,
                   gap_threshold: float = GAP_THRESHOLD) -> TimingReport:
     """Spans, silences and timing findings for a folded session.
@@ -179,7 +189,8 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
                and events[gap.before_index].note_kind != "request"]
     if flagged:
         findings.extend(_gap_findings(state, events, flagged))
-    return TimingReport(items, min(known), max(known), gaps, ordered(findings), True)
+    # One zero for every clock shown: the first timed event (as the player counts).
+    return TimingReport(items, known[0], max(known), gaps, ordered(findings), True)
 
 
 def _gaps(times: list[float | None], all_known: bool, threshold: float) -> list[Gap]:

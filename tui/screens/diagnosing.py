@@ -14,7 +14,6 @@ from tui.model.diagnosis import Diagnosis, ItemKey, diagnose_events, diagnose_pa
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.textsafe import visible
 from tui.widgets.findings import FindingsList
-from tui.widgets.waterfall import Waterfall
 
 if TYPE_CHECKING:
     from tui.screens.inspector import InspectorScreen
@@ -90,7 +89,6 @@ class DiagnosisMixin:
         self.diagnosis = diagnosis
         self.tree.set_diagnosis(diagnosis)
         self.query_one(FindingsList).show(diagnosis.findings)
-        self.query_one(Waterfall).show(diagnosis.timing)
         self.refresh_header()
         self.show_detail(self.tree.cursor_node)
 

@@ -31,8 +31,8 @@ from tui.model.diagnosis import Diagnosis, ItemKey
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
-from tui.model.summary import failures
 from tui.model.textsafe import visible
+from tui.screens.clock import CLOCK_SECONDS, ClockMixin
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
 from tui.screens.playback import TICK_SECONDS, PlaybackMixin
@@ -48,7 +48,7 @@ SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfal
 """The right pane's views, in the order `v` cycles through them."""
 
 
-class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[None]):
+class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixin, Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
@@ -138,24 +138,11 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
             self.session.player.play(self.session.timeline.position, self.clock())
         self.refresh_header()
         self.set_interval(TICK_SECONDS, self._tick, name="playback")
+        self.set_interval(CLOCK_SECONDS, self.advance_clock, name="clock")
         self.query_one(FindingsList).show([], pending=True)
         self.show_view("detail")
         self.diagnose()
         self.set_interval(DIAGNOSE_EVERY, self.diagnose, name="diagnose")
-
-    def refresh_header(self) -> None:
-        player = self.session.player
-        timeline = self.session.timeline
-        if self.session.live:
-            mode = "live: following" if player.playing else "live: paused (space follows)"
-        else:
-            mode = player.state(timeline.at_end)
-        if self.filter_text:
-            mode += f"  filter: {visible(self.filter_text)}"
-        found = failures(timeline.state, timeline.events)
-        self.query_one(StatusHeader).show(
-            self.session, len(found), mode,
-            None if self.diagnosis is None else self.diagnosis.findings)
 
     # -- detail ------------------------------------------------------------------------------
 
@@ -171,6 +158,7 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
 
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None
+        self.detail.zero = self.session.player.zero or 0.0
         if ref is None:
             self.detail.show_nothing()
             return
@@ -273,6 +261,7 @@ class InspectorScreen(PlaybackMixin, DiagnosisMixin, LiveActionsMixin, Screen[No
         for key, label in SIDE_VIEWS.items():
             title.append(f" {label} ", "reverse bold" if key == name else "dim")
         side.border_title = title
+        self.refresh_waterfall()
 
     def action_cycle_view(self) -> None:
         """Detail → Findings → Waterfall → Detail."""

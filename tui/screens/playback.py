@@ -70,7 +70,7 @@ class PlaybackMixin:
         self.after_step()
 
     def after_step(self: InspectorScreen) -> None:
-        self.refresh_header()
+        self.refresh_clock()
         if self.live is not None and self._live_keys() != self._shown_live_keys:
             self._shown_live_keys = self._live_keys()
             self.refresh_bindings()
@@ -106,7 +106,7 @@ class PlaybackMixin:
                 self.go_to(0)
             self.follow = True
             player.play(timeline.position, self.clock())
-        self.refresh_header()
+        self.refresh_clock()
 
     def _manual(self: InspectorScreen) -> None:
         self.session.player.pause()
@@ -130,18 +130,18 @@ class PlaybackMixin:
 
     def action_faster(self: InspectorScreen) -> None:
         self.session.player.faster(self.session.timeline.position, self.clock())
-        self.refresh_header()
+        self.refresh_clock()
 
     def action_slower(self: InspectorScreen) -> None:
         self.session.player.slower(self.session.timeline.position, self.clock())
-        self.refresh_header()
+        self.refresh_clock()
 
     def action_instant(self: InspectorScreen) -> None:
         player = self.session.player
         player.instant = True
         player.play(self.session.timeline.position, self.clock())
         self.follow = True
-        self.refresh_header()
+        self.refresh_clock()
 
     # -- failure stops ------------------------------------------------------------------------
 

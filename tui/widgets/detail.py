@@ -69,6 +69,10 @@ class DetailPane(VerticalScroll):
     DetailPane > #detail-body { width: 1fr; }
     """
 
+    zero = 0.0
+    """The recorded time of the session's first timed event: times shown count from it, as
+    the header's clock and the waterfall's axis do."""
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a node to see its details.", "dim"), id="detail-body")
 
@@ -102,7 +106,7 @@ class DetailPane(VerticalScroll):
         if event.sequence_number is not None:
             rows.append(("sequence", str(event.sequence_number)))
         if event.t is not None:
-            rows.append(("time", f"{event.t:.3f}s since start"))
+            rows.append(("time", f"{event.t - self.zero:.3f}s since start"))
             if previous is not None and previous.t is not None:
                 rows.append(("gap", f"{(event.t - previous.t) * 1000:.1f} ms since previous"))
         if event.line is not None:
@@ -119,7 +123,8 @@ class DetailPane(VerticalScroll):
             ("steps", f"{group.first + 1} – {group.last + 1}"),
         ]
         if first.t is not None and last.t is not None:
-            rows.append(("time", f"{first.t:.3f}s – {last.t:.3f}s ({last.t - first.t:.3f}s)"))
+            rows.append(("time", f"{first.t - self.zero:.3f}s – {last.t - self.zero:.3f}s "
+                                 f"({last.t - first.t:.3f}s)"))
         assembled = self.assembled(group, events, item)
         self.show(Group(facts(rows), Text(""), Text("assembled text", "dim"),
                         Text(visible(assembled))))

@@ -26,6 +26,7 @@ from tui.model.findings import Finding
 from tui.model.groups import EventGroup, GroupIndex
 from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
+from tui.model.status import is_open
 from tui.model.timeline import Timeline
 from tui.widgets.labels import (
     error_label,
@@ -128,6 +129,9 @@ class EventTree(Tree[NodeRef]):
         self._haystacks: dict[int, str] = {}
         self.diagnosis: Diagnosis | None = None
         """Findings to mark on nodes; None until the checks have run."""
+        self.now: float | None = None
+        """The recorded clock now, while it runs on through a silence (a live run waiting, a
+        replay playing through a gap): open items' durations count up to it."""
 
     # -- whole-tree operations ---------------------------------------------------------------
 
@@ -156,6 +160,26 @@ class EventTree(Tree[NodeRef]):
             if child.is_expanded:
                 yield from EventTree._walk(child)
 
+    def _item_label(self, resp: ResponseState, item: ItemState) -> Text:
+        return item_label(resp, item, self._item_findings(item), now=self.now)
+
+    def tick_open_items(self, now: float | None) -> None:
+        """The clock moved on with no event: relabel the items still running (their duration
+        counts up to `now`); None when the clock stands at the current step again."""
+        if now == self.now:
+            return
+        self.now = now
+        state = self.timeline.state
+        for view in self._views:
+            ref = view.node.data
+            if ref is None or ref.response >= len(state.responses):
+                continue
+            resp = state.responses[ref.response]
+            for key, item_view in view.items.items():
+                item = resp.items[key]
+                if is_open(resp, item):
+                    _relabel(item_view.node, self._item_label(resp, item))
+
     def set_diagnosis(self, diagnosis: Diagnosis) -> None:
         """Mark events, runs and items that have findings (relabels the nodes built so far)."""
         self.diagnosis = diagnosis
@@ -173,7 +197,7 @@ class EventTree(Tree[NodeRef]):
                     _relabel(node, self._event_label(key))
             for key, item_view in view.items.items():
                 item = resp.items[key]
-                _relabel(item_view.node, item_label(resp, item, self._item_findings(item)))
+                _relabel(item_view.node, self._item_label(resp, item))
                 if item_view.groups is not None:
                     for position, node in enumerate(item_view.group_nodes):
                         group = item_view.groups.groups[position]
@@ -251,7 +275,7 @@ class EventTree(Tree[NodeRef]):
         for kind, key in expected[keep:]:
             if kind == "item":
                 item = resp.items[key]
-                node = view.node.add(item_label(resp, item, self._item_findings(item)),
+                node = view.node.add(self._item_label(resp, item),
                                      NodeRef("item", resp.key, item.key),
                                      allow_expand=bool(item.events) or item.failed)
                 item_view = view.items[key] = _ItemView(node)
@@ -264,7 +288,7 @@ class EventTree(Tree[NodeRef]):
     def _sync_item(self, resp: ResponseState, item: ItemState) -> None:
         item_view = self._views[resp.key].items.get(item.key)
         if item_view is not None:
-            _relabel(item_view.node, item_label(resp, item, self._item_findings(item)))
+            _relabel(item_view.node, self._item_label(resp, item))
             item_view.node.allow_expand = bool(item.events) or item.failed
             self._refresh_children(resp, item, item_view)
 
@@ -340,7 +364,7 @@ class EventTree(Tree[NodeRef]):
                 if not matching:
                     continue
                 self.filter_matches += len(matching)
-                item_node = resp_node.add(item_label(resp, item, self._item_findings(item)),
+                item_node = resp_node.add(self._item_label(resp, item),
                                           NodeRef("item", resp.key, item.key), expand=True)
                 for index in matching:
                     if shown >= self.MAX_FILTERED_NODES:

@@ -13,7 +13,7 @@ from tui.model.events import Event
 from tui.model.findings import SEVERITY_RANK, Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState
-from tui.model.status import item_status
+from tui.model.status import is_open, item_status
 from tui.model.textsafe import one_line, visible
 from tui.styles import ERROR_STYLE, STATUS_MARK, STATUS_STYLE, note_text, seconds, status_text
 
@@ -56,7 +56,10 @@ def findings_mark(findings: list[Finding]) -> Text:
     return Text(f"  ⚠ {what}", FINDING_STYLE[worst.severity])
 
 
-def item_label(resp: ResponseState, item: ItemState, findings: list[Finding] = ()) -> Text:
+def item_label(resp: ResponseState, item: ItemState, findings: list[Finding] = (),
+               now: float | None = None) -> Text:
+    """`✓ mcp_call search @demo  completed  #2 · 1.20s · 9 ev`; a running item's duration
+    counts up to `now` (the recorded clock, while it runs on through a silence)."""
     failed = item.failed
     shown = item_status(resp, item)
     style = ERROR_STYLE if failed else "bold"
@@ -72,8 +75,11 @@ def item_label(resp: ResponseState, item: ItemState, findings: list[Finding] = (
                       else status_text(shown.word, shown.reason))
     index = "?" if item.output_index is None else str(item.output_index)
     details = [f"#{index}"]
-    if item.duration is not None:
-        details.append(seconds(item.duration))
+    duration = item.duration
+    if now is not None and item.first_t is not None and is_open(resp, item):
+        duration = max(duration or 0.0, now - item.first_t)
+    if duration is not None:
+        details.append(seconds(duration))
     details.append("snapshot" if item.from_snapshot else f"{len(item.events)} ev")
     label.append(f"  {' · '.join(details)}", "dim")
     if findings:

@@ -12,10 +12,12 @@ from tui.widgets.labels import ERROR_STYLE, STATUS_STYLE
 
 
 def status_line(session: Session, failures: int, mode: str,
-                findings: list[Finding] | None = None) -> Text:
-    """The response; playback position, failures, findings, play state and filter, stream
-    time; then request id and recording path when there are any. Each on its own line, cut
-    rather than wrapped, so none pushes another away."""
+                findings: list[Finding] | None = None, *, clock: float | None = None,
+                so_far: bool = False) -> Text:
+    """The response; playback position, failures and findings (`so far`: up to this step),
+    play state and filter, the clock (seconds since the session's first event); then request
+    id and recording path when there are any. Each on its own line, cut rather than wrapped,
+    so none pushes another away."""
     timeline = session.timeline
     state = timeline.state
     resp = state.current
@@ -44,9 +46,12 @@ def status_line(session: Session, failures: int, mode: str,
             line.append(f"  {errors} conformance error{'s' if errors != 1 else ''}", "red")
         if warnings:
             line.append(f"  {warnings} warning{'s' if warnings != 1 else ''}", "yellow")
+    if so_far:
+        line.append(" so far", "dim")
     line.append(f"  {mode}", "cyan")  # before the clock: on 80 columns the filter must show
-    stream_t = session.player.stream_time(timeline.position)
-    line.append(f"  t={stream_t:.2f}s / {session.player.duration:.2f}s", "dim")
+    player = session.player
+    now = player.stream_time(timeline.position) if clock is None else clock
+    line.append(f"  t={now:.2f}s / {max(player.duration, now):.2f}s", "dim")
     extra = Text()
     if session.recording_path:
         extra.append(f"● recording {short_path(visible(session.recording_path))}  ", "red")
@@ -76,5 +81,6 @@ class StatusHeader(Static):
     """
 
     def show(self, session: Session, failures: int, mode: str,
-             findings: list[Finding] | None = None) -> None:
-        self.update(status_line(session, failures, mode, findings))
+             findings: list[Finding] | None = None, *, clock: float | None = None,
+             so_far: bool = False) -> None:
+        self.update(status_line(session, failures, mode, findings, clock=clock, so_far=so_far))

@@ -9,6 +9,8 @@ scrolls it. Names come from the stream: they pass through `visible()` into `Text
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -36,6 +38,18 @@ def bar_style(timing: ItemTiming) -> str:
     return {"completed": "green", "in_progress": "cyan"}.get(timing.status, "yellow")
 
 
+def running_until(timing: ItemTiming, now: float | None) -> ItemTiming:
+    """A running item's span (and a called tool's own time) stretched to the clock's `now`:
+    a bar that grows while a live run waits, or a replay plays through a silence."""
+    if now is None or timing.failed or timing.status != "in_progress" or timing.start is None \
+            or timing.end is None or now <= timing.end:
+        return timing
+    tool_seconds = timing.tool_seconds
+    if timing.type == "mcp_call" and timing.tool_start is not None:
+        tool_seconds = now - timing.tool_start
+    return replace(timing, end=now, tool_seconds=tool_seconds)
+
+
 def duration_text(timing: ItemTiming) -> str:
     """`1.23s`, and for an mcp_call the tool's own time in parentheses: `61.20s (60.24s)`."""
     if timing.duration is None:
@@ -58,31 +72,35 @@ class WaterfallChart:
     """The waterfall as a Rich renderable: a header with the axis and a legend, then a row per
     item (label, bar, duration), with a label line per response when there are several."""
 
-    def __init__(self, report: TimingReport, *, selected: tuple[int, int] | None = None
-                 ) -> None:
+    def __init__(self, report: TimingReport, *, selected: tuple[int, int] | None = None,
+                 now: float | None = None) -> None:
         self.report = report
         self.selected = selected
         """(response_key, item_key) of the row to highlight."""
+        self.now = now
+        """The recorded clock now, when it runs on past the last event (running items grow
+        to it); the axis starts at the first event, as every clock shown does."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         report = self.report
         if not report.has_timing:
             yield Text(NO_TIMESTAMPS, style="dim")
             return
-        axis_start = min(0.0, report.start or 0.0)  # t counts from the stream's start
-        axis_end = max(report.end or 0.0, axis_start)
-        durations = [duration_text(timing) for timing in report.items]
+        timings = [running_until(timing, self.now) for timing in report.items]
+        axis_start = report.start or 0.0  # the session's first event: the header's zero
+        axis_end = max(report.end or 0.0, self.now or 0.0, axis_start)
+        durations = [duration_text(timing) for timing in timings]
         duration_width = max([6, *map(len, durations)])
         bar_width = max(MIN_BAR_WIDTH, options.max_width - LABEL_WIDTH - duration_width - 3)
 
         yield _line(Text(" " * (LABEL_WIDTH + 1)), _axis(axis_start, axis_end, bar_width))
         yield _legend()
-        if not report.items:
+        if not timings:
             yield Text("No output items.", style="dim")
             return
         several = len({timing.response_key for timing in report.items}) > 1
         response_key = None
-        for timing, duration in zip(report.items, durations, strict=True):
+        for timing, duration in zip(timings, durations, strict=True):
             if several and timing.response_key != response_key:
                 response_key = timing.response_key
                 yield Text(f"response {response_key + 1}", style="bold")
@@ -120,8 +138,8 @@ def _bar(timing: ItemTiming, style: str, axis_start: float, axis_end: float, wid
 
 
 def _axis(axis_start: float, axis_end: float, width: int) -> Text:
-    left = f"{axis_start:g}s" if axis_start else "0s"
-    right = seconds(axis_end)
+    left = "0s"
+    right = seconds(axis_end - axis_start)
     rule = max(1, width - len(left) - len(right) - 2)
     return Text(f"{left} {'┈' * rule} {right}", style="dim")
 
@@ -161,5 +179,6 @@ class Waterfall(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield self._chart
 
-    def show(self, report: TimingReport, *, selected: tuple[int, int] | None = None) -> None:
-        self._chart.update(WaterfallChart(report, selected=selected))
+    def show(self, report: TimingReport, *, selected: tuple[int, int] | None = None,
+             now: float | None = None) -> None:
+        self._chart.update(WaterfallChart(report, selected=selected, now=now))

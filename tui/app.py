@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Iterable
+from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -13,6 +15,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
+from tui.io.recording import DEFAULT_RECORD_DIR, unused_path
+from tui.io.redact import REDACTED, redact_text
 from tui.model.textsafe import visible
 from tui.screens.inspector import InspectorScreen
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
@@ -118,6 +122,29 @@ class McptuiApp(App[None]):
         session.player.instant = True
         self.session = session
         self.switch_screen(InspectorScreen(session))
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's Screenshot: an SVG saved next to the recordings (not ~/Downloads,
+        which may not exist), redacted as a recording is, and never over another file."""
+        folder = Path(path) if path else (
+            Path(self.session.recording_path).parent if self.session.recording_path
+            else DEFAULT_RECORD_DIR)
+        name = filename or datetime.now().strftime("%Y%m%d-%H%M%S-mcptui.svg")
+        svg = redact_text(self.export_screenshot())
+        known = self.live.secrets if self.live is not None else []
+        for secret in known:
+            svg = svg.replace(secret, REDACTED)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            target = unused_path(folder / name)
+            target.write_text(svg, encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"Could not save the screenshot in {folder}: {exc.strerror or exc}",
+                        severity="error")
+            return None
+        self.notify(f"Screenshot saved to {target}")
+        return str(target)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -115,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_server_options(demo_server, DEMO_SERVER_PORT)
     demo_server.add_argument("--token", metavar="T",
                              help="refuse requests without Authorization: Bearer T")
+    demo_server.add_argument("--path-token", metavar="T",
+                             help="serve under /s/T/ (a secret in the URL's path)")
 
     demo = commands.add_parser(
         "demo", help="try mcptui without an API key: emulator + demo server + live view",
@@ -174,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_emulate(args.host, args.port, args.tool_timeout)
             from tui.emulator.demo_server import run_demo_server
 
-            run_demo_server(args.host, args.port, args.token)
+            run_demo_server(args.host, args.port, args.token, args.path_token)
             return 0
         except PortUnavailable as exc:
             print(f"mcptui: {exc.strerror}", file=sys.stderr)

@@ -23,6 +23,7 @@ from tui.io.recording import (
     json_error_reason,
     read_recording,
 )
+from tui.io.redact import redact, redact_event, request_secrets
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.sse import parse_sse
@@ -64,9 +65,17 @@ def load_bytes(data: bytes, source: str = "") -> Loaded:
 
 
 def load_text(text: str, source: str = "") -> Loaded:
-    """Sniff the format of `text` and parse it."""
+    """Sniff the format of `text` and parse it; credentials in it are redacted on the way in,
+    so the screen, a copy, a save and a screenshot show them as a recording would."""
     with collector_paused():
-        return _load_text(text, source)
+        loaded = _load_text(text, source)
+    known = request_secrets((loaded.header or {}).get("request"))
+    for event in loaded.events:
+        event.raw = redact_event(event.raw, known)
+    loaded.snapshots = [redact(snapshot) for snapshot in loaded.snapshots]
+    if loaded.header is not None:
+        loaded.header = redact(loaded.header)
+    return loaded
 
 
 def _load_text(text: str, source: str) -> Loaded:

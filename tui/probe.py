@@ -30,6 +30,7 @@ import mcp.types
 
 from tui.exceptions import describe_exception
 from tui.io.recording import Loaded
+from tui.io.redact import REDACTED, redact_text
 from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
 from tui.model.causes import ProbeEvidence, mcp_entries
 from tui.model.textsafe import one_line
@@ -58,7 +59,6 @@ from tui.probe_checks import (
     tool_checks,
     worst,
 )
-from tui.redact import REDACTED, redact_text
 
 __all__ = [
     "CONTENT_TYPES", "OPENAI_TIMEOUT", "PREVIEW_CHARS", "SIZE_WARNING", "SLOW_WARNING",
@@ -526,6 +526,12 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
         server.problem = (scrub.text(f"connector {connector!r}: only OpenAI can reach its "
                                      "connectors")
                           if connector else "the tool entry has no server_url")
+        return server
+    if REDACTED in url or "%3Credacted%3E" in url:
+        server.kind = "redacted_url"
+        server.problem = ("the server_url was redacted in the source (it held a secret): "
+                          "probe with the request file that has the real URL, "
+                          "`mcptui probe REQUEST.json --recording FILE`")
         return server
     try:
         link = McpLink(url, headers=headers, timeout=timeout, transport=transport)

@@ -63,6 +63,8 @@ def server_tree(server: ServerReport) -> Tree:
 
 ANSWERED_KINDS = frozenset({"closed", "protocol_error"})
 """Connection failures in which the server did answer (besides every `http_*` kind)."""
+NOT_TRIED_KINDS = frozenset({"no_url", "redacted_url", "bad_transport"})
+"""No connection was tried: there was nothing (usable) to connect to."""
 
 
 def refused(server: ServerReport) -> bool:
@@ -75,10 +77,11 @@ def refused(server: ServerReport) -> bool:
 def _server_label(server: ServerReport) -> Text:
     label = Text()
     if not server.reachable:
-        answered = refused(server)
+        verdict = ("not probed" if server.kind in NOT_TRIED_KINDS
+                   else "reachable but refusing" if refused(server) else "unreachable")
         label.append("✗ ", style="red")
         label.append(one_line(server.server_label, 80), style="bold")
-        label.append(f"  {'reachable but refusing' if answered else 'unreachable'}: "
+        label.append(f"  {verdict}: "
                      f"{one_line(server.problem or 'not connected', 400)}", style="red")
         return label
     label.append("✓ ", style="green")

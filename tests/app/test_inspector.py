@@ -621,3 +621,54 @@ async def test_detail_pane_does_not_show_events_that_are_not_applied():
         await pilot.pause()
         assert labels(screen) == []
         assert "search_files" not in detail_text(screen)
+
+
+# -- secrets in an imported file ----------------------------------------------------------------
+
+LEAKY = ("AUTHSECRET9", "URLSECRET1", "PATHSECRET3", "sk-proj-LEAKLEAKLEAK1234")
+
+
+def leaky_dump(tmp_path: Path) -> Path:
+    """A dump someone made with another tool: the request's MCP headers, a secret URL and an
+    API key, as sent, inside the response the stream echoes."""
+    raws = [dict(e) for e in EVENTS_424]
+    created = json.loads(json.dumps(raws[0]))
+    tools = [{"type": "mcp", "server_label": "files",
+              "server_url": "https://mcp.example.com/s/PATHSECRET3/mcp?api_key=URLSECRET1",
+              "headers": {"Authorization": "Bearer AUTHSECRET9"}}]
+    # First in the object, so that the detail pane (and the screenshot) shows them on top.
+    rest = {k: v for k, v in created["response"].items() if k not in ("tools", "metadata")}
+    created["response"] = {"tools": tools, "metadata": {"note": "sk-proj-LEAKLEAKLEAK1234"},
+                           **rest}
+    raws[0] = created
+    assert all(secret in json.dumps(raws) for secret in LEAKY)
+    return write_chunks(tmp_path / "leaky.txt", raws)
+
+
+async def test_an_imported_files_secrets_are_redacted_on_screen_in_copies_and_screenshots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_for(leaky_dump(tmp_path))
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        await pilot.press("right")  # response.created
+        await select(pilot, find_node(screen, lambda t: t.startswith("response.created")))
+        shown = detail_text(screen)
+        assert '"Authorization": "<redacted>"' in shown
+        assert "s/<redacted>/mcp?api_key=<redacted>" in shown
+        await pilot.press("c")
+        await pilot.pause()
+        assert copied and "<redacted>" in copied[0]
+
+        await pilot.press("ctrl+p", *"Screenshot")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        assert await wait_until(pilot, lambda: any("Screenshot saved to" in t
+                                                   for t in toasts(pilot)), 5)
+        (svg,) = (tmp_path / "mcptui-recordings").glob("*.svg")
+
+    for text in (shown, *copied, svg.read_text()):
+        assert not any(secret in text for secret in LEAKY)
+    assert "mcp.example.com/s/&lt;redacted&gt;/mcp" in svg.read_text()  # the pane was in it

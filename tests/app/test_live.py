@@ -14,12 +14,25 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from _app_support import footer_actions, header_text, labels, screen_of, wait_until
+import pytest
+from _app_support import (
+    detail_text,
+    find_node,
+    footer_actions,
+    header_text,
+    labels,
+    screen_of,
+    select,
+    toasts,
+    wait_until,
+)
 from textual.pilot import Pilot
 
 from tui.app import McptuiApp
 from tui.cli import main
 from tui.emulator.demo import demo_servers
+from tui.emulator.demo_server import build_app
+from tui.emulator.serve import ServerThread
 from tui.screens.inspector import InspectorScreen
 from tui.sources.live import Recorder, live_session
 
@@ -241,3 +254,38 @@ async def test_the_clock_runs_while_a_slow_tool_keeps_the_stream_silent(tmp_path
 
     await run_app(tmp_path, lambda mcp: request(
         mcp, 'call slow_search {"query": "x", "delay_s": 4}'), script)
+
+
+async def test_a_screenshot_of_a_run_with_a_secret_server_url_holds_none_of_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The palette's Screenshot, taken on a live run whose MCP server URL holds secrets in
+    its path and query: saved next to the recording, and redacted like it."""
+    monkeypatch.chdir(tmp_path)
+    secrets = ("URLSECRET1", "URLSECRET2", "PATHSECRET3xk7q")
+    with ServerThread(build_app(path_token="PATHSECRET3xk7q")) as server:
+        url = f"{server.url}/s/PATHSECRET3xk7q/mcp?api_key=URLSECRET1&token=URLSECRET2"
+
+        async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
+            assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
+            await select(pilot, find_node(screen, lambda t: t.startswith("response.created")))
+            shown = detail_text(screen)
+            assert "/s/<redacted>/mcp?api_key=<redacted>" in shown
+            # Scrolled to the tools, so the screenshot has the URL in it.
+            line = next(n for n, text in enumerate(shown.splitlines()) if "server_url" in text)
+            screen.detail.scroll_to(y=max(0, line - 5), animate=False)
+            await pilot.press("ctrl+p", *"Screenshot")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            assert await wait_until(pilot, lambda: any(
+                "Screenshot saved to" in t for t in toasts(pilot)), 5)
+
+        def secret_url_request(_mcp: str) -> dict[str, Any]:
+            body = request("unused", 'call search {"query": "x"}')
+            body["tools"][0]["server_url"] = url
+            return body
+
+        recording = await run_app(tmp_path, secret_url_request, script)
+    (svg,) = tmp_path.glob("*.svg")  # beside the recording
+    assert "s/&lt;redacted&gt;/mcp" in svg.read_text()
+    for path in (svg, recording):
+        assert not [s for s in secrets if s in path.read_text()], path

@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from tui.emulator.demo_server import build_app
 from tui.emulator.serve import ServerThread
 
 API_KEY = "sk-test-cli-0123456789"
@@ -357,6 +358,39 @@ def test_secrets_never_reach_the_recording_or_the_screen(tmp_path: Path, servers
     (sent,) = header["request"]["tools"]
     assert sent["headers"] == {"X-Api-Key": "<redacted>"}
     assert sent["authorization"] == "<redacted>"
+
+
+URL_SECRETS = ("URLSECRET1", "URLSECRET2", "PATHSECRET3xk7q")
+
+
+def test_secrets_in_the_server_url_reach_no_file_the_run_writes(tmp_path: Path,
+                                                                 servers: Servers):
+    """An MCP server reached at `/s/<token>/mcp?api_key=…&token=…`: the run works, and not
+    one of the URL's secrets is in any file it writes (the automatic recording, its name) or
+    in what it prints. The rest of the URL stays readable."""
+    with ServerThread(build_app(path_token="PATHSECRET3xk7q")) as secret_server:
+        url = (f"{secret_server.url}/s/PATHSECRET3xk7q/mcp"
+               "?api_key=URLSECRET1&token=URLSECRET2")
+        write_request(tmp_path, request_body(servers, ("search", {"query": "x"}),
+                                             tool=servers.tool(url=url)))
+        done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator],
+                       tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "mcp_call search @demo  ✓ completed" in done.stdout
+    written = [path for path in tmp_path.rglob("*") if path.is_file()
+               and path.name != "request.json"]
+    (recording,) = [path for path in written if path.suffix == ".jsonl"]
+    for path in written:
+        text = path.read_text()
+        assert not [s for s in URL_SECRETS if s in text or s in path.name], path
+    for secret in URL_SECRETS:
+        assert secret not in done.stdout + done.stderr
+    header, entries = read_recording(recording)
+    (sent,) = header["request"]["tools"]
+    assert sent["server_url"] == (f"{secret_server.url}/s/<redacted>/mcp"
+                                  "?api_key=<redacted>&token=<redacted>")
+    echoed = [e["response"]["tools"] for e in events(entries) if e["type"] == "response.created"]
+    assert echoed and echoed[0][0]["server_url"] == sent["server_url"]
 
 
 # -- configuration ------------------------------------------------------------------------------

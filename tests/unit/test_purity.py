@@ -21,7 +21,8 @@ NOT_IMPORTABLE = {"tui.__main__"}
 """`python -m tui` runs the command line when imported; it is covered by the CLI tests."""
 REQUIRED = {"tui.model", "tui.model.events", "tui.model.errors", "tui.model.state",
             "tui.model.reducer", "tui.model.timeline", "tui.model.sse", "tui.model.summary",
-            "tui.model.textsafe", "tui.io.recording", "tui.importers", "tui.redact", "tui.report"}
+            "tui.model.textsafe", "tui.io.recording", "tui.importers", "tui.io.redact",
+            "tui.report"}
 REPO = Path(__file__).resolve().parents[2]
 
 

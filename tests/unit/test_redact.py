@@ -1,12 +1,23 @@
-"""tui.redact: credential values go, names and structure stay, everything else is untouched."""
+"""tui.io.redact: credential values go, names and structure stay, everything else is untouched."""
 
 from __future__ import annotations
 
 import copy
 
+import pytest
+
 from tui.io.recording import event_line
+from tui.io.redact import (
+    REDACTED,
+    needs_redaction,
+    redact,
+    redact_event,
+    redact_headers,
+    redact_text,
+    redact_url,
+    request_secrets,
+)
 from tui.model.events import Event
-from tui.redact import REDACTED, needs_redaction, redact, redact_headers, redact_text
 
 
 def test_mcp_tool_headers_and_authorization_are_hidden_names_kept():
@@ -114,3 +125,69 @@ def test_tool_input_schema_with_a_password_property_is_kept():
         "type": "object",
         "properties": {"password": {"type": "string", "description": "Protects the link"}}}}]}
     assert redact(listing) == listing
+
+
+# -- URLs ------------------------------------------------------------------------------------
+
+SECRET_URL = "https://mcp.example.com/s/PATHSECRET3/mcp?api_key=URLSECRET1&token=URLSECRET2&q=hi"
+
+
+def test_a_server_url_loses_its_query_secrets_and_token_like_path_segments():
+    request = {"tools": [{"type": "mcp", "server_label": "x", "server_url": SECRET_URL}]}
+
+    (tool,) = redact(request)["tools"]
+
+    assert tool["server_url"] == (
+        "https://mcp.example.com/s/<redacted>/mcp?api_key=<redacted>&token=<redacted>&q=hi")
+
+
+@pytest.mark.parametrize("url", [
+    "http://127.0.0.1:8765/mcp",
+    "https://mcp.example.com/v1/2025-06-18/sse",
+    "https://docs.example.com/my-server/search_files?limit=10&q=retry",
+])
+def test_a_server_url_without_secrets_is_kept_as_written(url: str):
+    assert redact({"server_url": url}) == {"server_url": url}
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("https://user:hunter2@host.io/mcp", "https://user:<redacted>@host.io/mcp"),
+    ("https://host.io/3f2a9c1e-8b7d-4c2a-9e1f-0a1b2c3d4e5f/mcp", "https://host.io/<redacted>/mcp"),
+    ("https://host.io/mcp/Zx9k2LmQ8vR4tY7wPq3N", "https://host.io/mcp/<redacted>"),
+    ("https://host.io/mcp?sig=abc&session=1&v=2", "https://host.io/mcp?sig=<redacted>&"
+     "session=<redacted>&v=2"),
+])
+def test_strict_url_redaction(url: str, shown: str):
+    assert redact_url(url, strict=True) == shown
+
+
+def test_content_urls_keep_their_paths_but_not_named_secrets():
+    """A web search result's article id is not a secret; an `api_key=` in any URL is."""
+    text = ("see https://apnews.com/article/ecf774eea5cdc7cbf88adf3887102d9b and "
+            "https://cdn.example/favicon-32x32.png?token=abc123, then stop.")
+
+    assert redact_text(text) == (
+        "see https://apnews.com/article/ecf774eea5cdc7cbf88adf3887102d9b and "
+        "https://cdn.example/favicon-32x32.png?token=<redacted>, then stop.")
+
+
+def test_notes_about_a_server_redact_its_url_strictly():
+    message = f"POST /mcp: could not reach {SECRET_URL}: connection refused"
+    shown = redact_text(message, strict_urls=True)
+    assert not any(s in shown for s in ("PATHSECRET3", "URLSECRET1", "URLSECRET2"))
+    assert shown.endswith(": connection refused")
+
+
+def test_secrets_of_a_requests_urls_are_hidden_wherever_they_are_echoed():
+    request = {"tools": [{"type": "mcp", "server_label": "x", "server_url": SECRET_URL}]}
+    known = request_secrets(request)
+    assert set(known) == {"PATHSECRET3", "URLSECRET1", "URLSECRET2"}
+    echoed = {"type": "response.mcp_call.failed", "item_id": "mcp_1", "error": {
+        "message": "MCP server at mcp.example.com/s/PATHSECRET3 said 404"}}
+    delta = {"type": "response.output_text.delta", "item_id": "m", "delta": "URLSECRET1!"}
+
+    assert redact_event(echoed, known)["error"]["message"] == \
+        "MCP server at mcp.example.com/s/<redacted> said 404"
+    assert redact_event(delta, known)["delta"] == "<redacted>!"
+    plain = {"type": "response.output_text.delta", "item_id": "m", "delta": "hello"}
+    assert redact_event(plain, known) is plain  # nothing to hide: not even copied

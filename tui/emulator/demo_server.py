@@ -251,8 +251,31 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": body})
 
 
-def build_app(token: str | None = None) -> ASGIApp:
-    """One ASGI app: streamable HTTP at /mcp, SSE at /sse, optional bearer token on everything."""
+class PathToken:
+    """ASGI middleware: the server lives under `/s/<token>/` (a secret in the URL's path, as
+    some hosted MCP servers hand out); any other path gets 404."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.prefix = f"/s/{token}"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        if not path.startswith(self.prefix + "/"):
+            await send({"type": "http.response.start", "status": 404,
+                        "headers": [(b"content-length", b"0")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        inner = path[len(self.prefix):]
+        await self.app({**scope, "path": inner, "raw_path": inner.encode()}, receive, send)
+
+
+def build_app(token: str | None = None, path_token: str | None = None) -> ASGIApp:
+    """One ASGI app: streamable HTTP at /mcp, SSE at /sse, optional bearer token on everything,
+    optionally under a secret path `/s/<path_token>/`."""
     server = build_server()
     http_app = server.streamable_http_app(streamable_http_path=MCP_PATH,
                                           transport_security=_security())
@@ -261,26 +284,30 @@ def build_app(token: str | None = None) -> ASGIApp:
     manager = server.session_manager  # exists once streamable_http_app() has run
     app = Starlette(routes=[*http_app.routes, *sse_app.routes],
                     lifespan=lambda _app: manager.run())
-    return BearerAuth(app, token) if token else app
+    served: ASGIApp = BearerAuth(app, token) if token else app
+    return PathToken(served, path_token) if path_token else served
 
 
-def banner(token: str | None) -> str:
+def banner(token: str | None, path_token: str | None = None) -> str:
     """The start-up text; `{url}` is filled in by serve_forever once the socket is bound."""
     auth = ("  auth:             Authorization: Bearer <your --token> required\n" if token
             else "  auth:             none\n")
+    prefix = f"/s/{path_token}" if path_token else ""
     return ("mcptui demo MCP server\n"
-            f"  streamable HTTP:  {{url}}{MCP_PATH}\n"
-            f"  SSE:              {{url}}{SSE_PATH}\n"
+            f"  streamable HTTP:  {{url}}{prefix}{MCP_PATH}\n"
+            f"  SSE:              {{url}}{prefix}{SSE_PATH}\n"
             f"{auth}"
             f"  tools:            {', '.join(TOOL_NAMES)}\n"
             "Ctrl+C to stop.")
 
 
-def run_demo_server(host: str, port: int, token: str | None) -> None:
+def run_demo_server(host: str, port: int, token: str | None,
+                    path_token: str | None = None) -> None:
     """Serve the demo server in the foreground (`mcptui demo-server`).
 
     Server-side tool failures are logged to stderr, so the real cause that OpenAI's error hides
     (e.g. failing_api's exception) can be read beside it.
     """
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    serve_forever(build_app(token), host, port, banner=banner(token))
+    serve_forever(build_app(token, path_token), host, port,
+                  banner=banner(token, path_token))

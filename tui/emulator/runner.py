@@ -26,6 +26,7 @@ from tui.emulator.script import (
     split_arguments,
 )
 from tui.emulator.store import Store, StoredResponse
+from tui.io.redact import redact_text
 from tui.mcpclient import McpLink, McpUnavailable, request_headers, tool_entry
 from tui.model.status import approval_responses
 
@@ -162,8 +163,8 @@ class Run:
             await stack.enter_async_context(link)
             tools = await link.list_tools()
         except McpUnavailable as exc:
-            log.warning("emulator: listing tools of %r at %s failed: %s", server.label, url,
-                        exc.cause)
+            log.warning("emulator: listing tools of %r at %s failed: %s", server.label,
+                        redact_text(str(url), strict_urls=True), exc.cause)
             server.error = tool_list_message(server.label)
             return
         server.link = link

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from tui import __version__
+from tui.io.redact import needs_redaction, redact, redact_headers, redact_text
 from tui.model.events import Event
-from tui.redact import needs_redaction, redact, redact_headers
 
 FORMAT_NAME = "recording"
 FORMAT_VERSION = 1
@@ -71,12 +71,12 @@ def make_header(
         "format": FORMAT_VERSION,
         "mcptui_version": __version__,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "source": {"kind": source_kind, **source},
+        "source": redact({"kind": source_kind, **source}),
     }
     if request is not None:
         header["request"] = redact(request)
     if endpoint is not None:
-        header["endpoint"] = endpoint
+        header["endpoint"] = redact_text(endpoint)
     if http_status is not None or http_headers:
         header["http"] = {"status": http_status, "headers": redact_headers(http_headers or {})}
     return header

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.io.redact import redact
 from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event
 from tui.model.state import (
     TERMINAL_STATUSES,
@@ -20,7 +21,6 @@ from tui.model.state import (
     SessionState,
 )
 from tui.model.status import approval_answers
-from tui.redact import redact
 
 _MISSING = object()
 

@@ -30,13 +30,13 @@ from tui.io.recording import (
     recording_name,
     unused_path,
 )
+from tui.io.redact import redact, redact_event, redact_headers, redact_text, request_secrets
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
 from tui.model.state import TERMINAL_STATUSES
 from tui.model.status import request_purpose
 from tui.model.timeline import Timeline
-from tui.redact import redact, redact_headers
 from tui.session import Session
 from tui.sources.request_file import streams
 
@@ -155,12 +155,16 @@ class LiveRun:
         """The response followed last (what cancel cancels)."""
         self._turn: asyncio.Lock | None = None
         """One send at a time: concurrent streams would interleave in one timeline."""
+        self.secrets: list[str] = []
+        """Secret parts of the requests' MCP server URLs: hidden wherever they are echoed."""
 
     def now(self) -> float:
         return self.clock() - self.start
 
     def add(self, event: Event) -> None:
-        """Timeline, recording, listener: in that order, for every entry."""
+        """Timeline, recording, listener: in that order, for every entry; redacted first, so
+        what is shown, copied and saved is what the recording holds."""
+        event.raw = redact_event(event.raw, self.secrets)
         self.session.timeline.append(event, follow=False)
         if self.recorder is not None:
             self.recorder.write(event)
@@ -168,7 +172,8 @@ class LiveRun:
             self.on_event(event)
 
     def _note(self, kind: str, message: str, **details: Any) -> None:
-        self.add(note(kind, message, self.now(), **details))
+        """A note: its URLs are about servers mcptui talks to, so redacted strictly."""
+        self.add(note(kind, redact_text(message, strict_urls=True), self.now(), **details))
 
     @property
     def endpoint(self) -> str:
@@ -220,6 +225,7 @@ class LiveRun:
     async def _send(self, request: dict[str, Any]) -> str | None:
         if self.first_request is None:
             self.first_request = request
+        self.secrets = sorted({*self.secrets, *request_secrets(request)}, key=len, reverse=True)
         tracked = self.current = Tracked(background=bool(request.get("background")))
         if not streams(request):
             await self._poll_create(request, tracked)

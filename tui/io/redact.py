@@ -1,0 +1,263 @@
+"""Redaction: the one function every writer and exporter passes data through.
+
+Requests carry API keys and MCP credentials (`tools[].headers`, `tools[].authorization`), and
+recordings, reports, logs and screenshots get shared in forum posts. Names and structure stay so
+a reader can still see *that* a header was sent; values become `<redacted>`.
+
+URLs carry secrets too: MCP servers are often reached at `…/mcp?api_key=…` or at a path with a
+token in it (`/s/<token>/mcp`). In every URL (any string holding `://`) the values of
+secret-named query parameters and a password in the user part become `<redacted>`. A server's
+own URL (`server_url`, an endpoint, and the URLs in mcptui's notes) is redacted strictly: also
+every path segment and query value that mixes letters and digits like a token. Content URLs
+(web search results, citations) keep their paths: an article id is not a secret. The parts
+redacted from a request's server URLs are then hidden wherever else they appear
+(`Scrubber`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+REDACTED = "<redacted>"
+
+CREDENTIAL_KEYS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "x-api-key",
+        "api-key",
+        "api_key",
+        "apikey",
+        "openai-api-key",
+        "cookie",
+        "set-cookie",
+        "x-auth-token",
+        "access_token",
+        "refresh_token",
+        "client_secret",
+        "password",
+        "secret",
+    }
+)
+"""Keys whose values are credentials wherever they appear (compared case-insensitively)."""
+
+SECRET_QUERY_NAME = re.compile(
+    r"key|token|secret|passw|pwd|auth|sig|credential|session|code|jwt|access|private",
+    re.IGNORECASE)
+"""Query parameter names whose values are credentials (`api_key`, `token`, `sig`, `code`…)."""
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>`]*[^\s\"'<>`.,:;!?)\]}]")
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-.~%+=]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX = re.compile(r"[0-9a-fA-F]{24,}")
+_SEPARATORS = re.compile(r"[-_.~%+=]")
+_VERSION = re.compile(r"v?\d+(\.\d+)*[a-z]?\d*|20\d\d-\d\d-\d\d")
+
+_API_KEY = re.compile(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{10,}")
+# "Bearer"/"Basic" as headers spell them take any token; lower-case "bearer" only a token with
+# a digit in it ("bearer instruments" is prose).
+_BEARER = re.compile(
+    r"\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-]{12,}"
+    r"|\b(bearer)\s+(?=[A-Za-z._~+/=\-]*\d)[A-Za-z0-9._~+/=\-]{12,}"
+)
+
+
+def redact(value: Any) -> Any:
+    """A copy of `value` with every credential replaced by `<redacted>`.
+
+    Covers credential-named keys at any depth, every value under an MCP tool's `headers`, the
+    tool's `authorization`, and API-key-like or bearer strings anywhere.
+    """
+    return _redact(value, in_headers=False)
+
+
+STRICT_URL_KEYS = frozenset({"server_url", "base_url", "endpoint"})
+"""Keys whose values are a server's own URL: redacted strictly (`redact_url(strict=True)`)."""
+
+
+def looks_random(part: str) -> bool:
+    """A path segment or query value that reads like a token, not a name: a UUID, a long hex
+    string, or a long unbroken run of letters and digits mixed the way generated ids are
+    (`Zx9k2LmQ8vR4tY7w`), unlike `favicon-32x32.png`, `my-server-2024` or `search_files`."""
+    if len(part) < 16 or not _TOKEN_CHARS.fullmatch(part):
+        return False
+    if _UUID.fullmatch(part) or _HEX.fullmatch(part):
+        return True
+    for run in _SEPARATORS.split(part):
+        if len(run) < 16:
+            continue
+        classes = ["d" if c.isdigit() else "u" if c.isupper() else "l" for c in run]
+        switches = sum(1 for a, b in pairwise(classes) if a != b)
+        if switches >= 5 and "d" in classes:
+            return True
+    return False
+
+
+def looks_secret(part: str) -> bool:
+    """Strict: a part of a server's own URL that may be a credential: random-looking, or
+    eight characters or more mixing letters and digits (`PATHSECRET3`, `k8Xw2pQz`)."""
+    if looks_random(part):
+        return True
+    return len(part) >= 8 and any(c.isdigit() for c in part) and \
+        any(c.isalpha() for c in part) and not _VERSION.fullmatch(part)
+
+
+def url_secrets(url: str) -> list[str]:
+    """The parts of a server's URL that strict redaction hides, as written in it."""
+    redacted = redact_url(url, strict=True)
+    if redacted == url:
+        return []
+    kept = set(re.split(r"[/?&=#:@]", redacted))
+    return [part for part in re.split(r"[/?&=#:@]", url)
+            if part and part not in kept and len(part) >= 4]
+
+
+def redact_url(url: str, *, strict: bool = False) -> str:
+    """`https://user:<redacted>@host/s/<redacted>/mcp?api_key=<redacted>&q=x`: credentials
+    and (with `strict`, for a server's own URL) token-like parts of one URL hidden, the rest
+    kept as written."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    rest, hash_sign, fragment = rest.partition("#")
+    rest, question, query = rest.partition("?")
+    authority, slash, path = rest.partition("/")
+    if "@" in authority:
+        user, _, host = authority.rpartition("@")
+        name, colon, _password = user.partition(":")
+        authority = f"{name}{colon}{REDACTED if colon else ''}@{host}"
+    if path and strict:
+        path = "/".join(REDACTED if looks_secret(part) else part for part in path.split("/"))
+    if query:
+        query = "&".join(_redact_parameter(pair, strict) for pair in query.split("&"))
+    if fragment and "=" in fragment:
+        fragment = "&".join(_redact_parameter(pair, strict) for pair in fragment.split("&"))
+    return f"{scheme}{sep}{authority}{slash}{path}{question}{query}{hash_sign}{fragment}"
+
+
+def _redact_parameter(pair: str, strict: bool) -> str:
+    name, equals, value = pair.partition("=")
+    if equals and value and (SECRET_QUERY_NAME.search(name)
+                             or (strict and looks_secret(value))):
+        return f"{name}={REDACTED}"
+    return pair
+
+
+def redact_text(text: str, *, strict_urls: bool = False) -> str:
+    """Redact key-like and bearer strings, and the secrets in URLs, in free text (log lines,
+    error messages); `strict_urls` for text about a server's own URL (mcptui's notes)."""
+    if "://" in text:
+        text = _URL.sub(lambda m: redact_url(m.group(0), strict=strict_urls), text)
+    if "sk-" in text:
+        text = _API_KEY.sub(REDACTED, text)
+    if "earer" in text or "Basic" in text:
+        text = _BEARER.sub(lambda m: f"{m.group(1) or m.group(2)} {REDACTED}", text)
+    return text
+
+
+def redact_headers(headers: Any) -> dict[str, str]:
+    """HTTP headers with credential values hidden, e.g. for a recording's response headers."""
+    return {str(k): (REDACTED if str(k).lower() in CREDENTIAL_KEYS else redact_text(str(v)))
+            for k, v in dict(headers).items()}
+
+
+def needs_redaction(serialized: str) -> bool:
+    """Cheap pre-check on serialized JSON: could `redact` change anything?
+
+    Lets a writer skip the deep copy on the hot path: most stream events hold no credentials.
+    """
+    lowered = serialized.lower()
+    return (
+        "sk-" in serialized
+        or "://" in serialized
+        or "earer" in lowered
+        or "basic " in lowered
+        or '"headers"' in lowered
+        or any(f'"{key}"' in lowered for key in CREDENTIAL_KEYS)
+    )
+
+
+def _redact(value: Any, *, in_headers: bool) -> Any:
+    if isinstance(value, dict):
+        # An MCP tool's headers are all credentials as far as we can know; other `headers`
+        # (HTTP response headers) keep their harmless values such as x-request-id.
+        is_tool = value.get("type") == "mcp" or "server_url" in value
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            lowered = key.lower() if isinstance(key, str) else key
+            if in_headers:
+                out[key] = _redact(item, in_headers=True) if isinstance(item, dict | list) else (
+                    None if item is None else REDACTED)
+            elif lowered in CREDENTIAL_KEYS:
+                out[key] = _redact_leaf(item)
+            elif lowered == "headers" and is_tool:
+                out[key] = _redact(item, in_headers=True)
+            elif lowered in STRICT_URL_KEYS and isinstance(item, str):
+                out[key] = redact_text(item, strict_urls=True)
+            else:
+                out[key] = _redact(item, in_headers=False)
+        return out
+    if isinstance(value, list):
+        return [_redact(item, in_headers=in_headers) for item in value]
+    if isinstance(value, str):
+        return REDACTED if in_headers else redact_text(value)
+    return value
+
+
+def _redact_leaf(value: Any) -> Any:
+    """Hide a credential's value (None stays None: nothing was sent).
+
+    A structured value under a credential-like name (an input schema's `api_key` property,
+    say) is not itself a credential: it is searched like any other value.
+    """
+    if value is None:
+        return None
+    if isinstance(value, dict | list):
+        return _redact(value, in_headers=False)
+    return REDACTED
+
+
+def request_secrets(request: Any) -> list[str]:
+    """The secret parts of a request's MCP server URLs (`url_secrets`), to hide wherever they
+    are echoed (an error message, a tool's output)."""
+    tools = request.get("tools") if isinstance(request, dict) else None
+    found: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        url = tool.get("server_url") if isinstance(tool, dict) else None
+        if isinstance(url, str):
+            found += url_secrets(url)
+    return sorted(set(found), key=len, reverse=True)
+
+
+def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, Any]:
+    """An event or note as it may be kept, shown, copied and written: `raw` itself when it
+    holds nothing to hide (the common case, checked without serialising a delta). `known`
+    secrets (`request_secrets`) are hidden wherever they appear."""
+    delta = raw.get("delta")
+    if type(delta) is str and len(raw) <= 8 and raw.get("type", "").endswith(".delta"):
+        if not needs_redaction(delta) and not any(secret in delta for secret in known):
+            return raw
+        text = delta
+    else:
+        text = json.dumps(raw, ensure_ascii=False, default=str)
+        if not needs_redaction(text) and not any(secret in text for secret in known):
+            return raw
+    out = redact(raw)
+    if any(secret in text for secret in known):
+        out = _replace_known(out, known)
+    return out
+
+
+def _replace_known(value: Any, known: Sequence[str]) -> Any:
+    if isinstance(value, str):
+        for secret in known:
+            value = value.replace(secret, REDACTED)
+        return value
+    if isinstance(value, dict):
+        return {_replace_known(k, known): _replace_known(v, known) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_known(item, known) for item in value]
+    return value

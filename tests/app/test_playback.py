@@ -18,12 +18,14 @@ from _app_support import (
     FakeClock,
     detail_text,
     events_until,
+    find_node,
     header_text,
     index_of,
     labels,
     recorded_events,
     rendered_lines,
     screen_of,
+    select,
     stream_times,
     wait_until,
 )
@@ -199,6 +201,13 @@ async def test_a_replay_clock_runs_on_through_a_recorded_silence():
         assert await wait_until(pilot, lambda: f"{42.0 - call_started:.2f}s" in waterfall_row(
             screen, "slow_report"))
 
+        await pilot.press("v")  # the detail of the call: its duration and tool time run on
+        await select(pilot, find_node(screen, lambda t: "mcp_call slow_report" in t,
+                                      kind="item"))
+        clock.advance(1.0)
+        assert await wait_until(pilot, lambda: f"duration      {43.0 - call_started:.2f}s so "
+                                               "far" in detail_text(screen))
+        assert "to now (still running)" in detail_text(screen)
         await pilot.press("space")  # paused: the clock stands at the step again
         assert await wait_until(pilot, lambda: header_clock(screen)[0] == round(reached, 2))
         assert "waiting" not in header_text(screen)

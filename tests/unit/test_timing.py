@@ -105,7 +105,9 @@ def test_tool_seconds_unknown_without_a_call_end():
     _, report = report_of(timed(raws, times))
 
     call = report.items[0]
-    assert call.tool_seconds is None and call.tool_start is None
+    assert call.tool_seconds is None  # unknown: no end
+    assert call.tool_start == BASE_TIMES[ARGS_DONE]  # when it began is known: a running tool
+    assert call.until(9.0).tool_seconds is None  # completed items do not run on
     assert call.duration is not None
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import compress, islice
 from operator import sub
 
@@ -63,6 +63,17 @@ class ItemTiming:
         if self.start is None or self.end is None:
             return None
         return self.end - self.start
+
+    def until(self, now: float | None) -> ItemTiming:
+        """A running item's span (and a called tool's own time) stretched to the clock's
+        `now`: a bar that grows while a live run waits, or a replay plays through a silence."""
+        if now is None or self.failed or self.status != "in_progress" or self.start is None \
+                or self.end is None or now <= self.end:
+            return self
+        tool_seconds = self.tool_seconds
+        if self.type == "mcp_call" and self.tool_start is not None:
+            tool_seconds = now - self.tool_start
+        return replace(self, end=now, tool_seconds=tool_seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +134,9 @@ def _scan_call(item: ItemState, events: Sequence[Event]) -> _CallScan:
 
 
 def _timing(item: ItemState, scan: _CallScan | None, status: str | None = None) -> ItemTiming:
-    tool_seconds = tool_start = None
+    tool_seconds = None
+    tool_start = scan.tool_start if scan is not None else None  # the tool may still be running
     if scan is not None and scan.tool_start is not None and scan.tool_end is not None:
-        tool_start = scan.tool_start
         tool_seconds = max(0.0, scan.tool_end - scan.tool_start)
     return ItemTiming(
         response_key=item.response_key, item_key=item.key, output_index=item.output_index,

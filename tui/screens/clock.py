@@ -64,9 +64,14 @@ class ClockMixin:
         through a silence) and, if shown, the waterfall."""
         now, silence = self.clock_now()
         zero = self.session.player.zero
+        before = self.tree.now
         self.tree.tick_open_items(now + zero if silence > 0 and zero is not None else None)
         self.refresh_header(now, silence)
         self.refresh_waterfall(now)
+        node = self.tree.cursor_node
+        if self.tree.now != before and node is not None and node.data is not None \
+                and node.data.kind == "item":
+            self.show_detail(node)  # its duration and tool time run on too
 
     def refresh_waterfall(self: InspectorScreen, now: float | None = None) -> None:
         """The waterfall as of the current step (as the tree is), its running bars grown to

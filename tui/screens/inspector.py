@@ -32,6 +32,7 @@ from tui.model.reducer import is_failure_event
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
 from tui.model.textsafe import visible
+from tui.model.timing import item_timing
 from tui.screens.clock import CLOCK_SECONDS, ClockMixin
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
@@ -190,7 +191,9 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         """An item with, for a failure, its likely causes and the probe's result."""
         key = (resp.key, item.key)
         diagnosis = self.diagnosis
-        timing = diagnosis.item_timing.get(key) if diagnosis else None
+        shown = item_status(resp, item)
+        # As of this step (the checks' timing is the whole stream's), running on with the clock.
+        timing = item_timing(item, self.session.timeline.events, shown.word).until(self.tree.now)
         probe = None
         if key in self.probes:
             # Imported only once there is a report: it loads the mcp SDK (measured 1.4 s),
@@ -201,9 +204,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         elif key in self.probing:
             probe = self.probing_note(item.name)
         self.detail.show_item(
-            item, item_status(resp, item),
-            causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
-            tool_seconds=timing.tool_seconds if timing else None, probe=probe,
+            item, shown, causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
+            timing=timing, probe=probe,
             can_probe=self._probe_target() is not None)
 
     def _event_index(self, ref: NodeRef) -> int | None:

@@ -29,6 +29,7 @@ from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.status import ShownStatus
 from tui.model.textsafe import visible
+from tui.model.timing import ItemTiming
 from tui.report import add_causes
 from tui.widgets.findings import finding_text
 from tui.widgets.labels import ERROR_STYLE, seconds, status_text
@@ -145,7 +146,7 @@ class DetailPane(VerticalScroll):
         return "".join(parts)
 
     def show_item(self, item: ItemState, shown: ShownStatus, *, causes: list[LikelyCause] = (),
-                  tool_seconds: float | None = None, probe: RenderableType | None = None,
+                  timing: ItemTiming | None = None, probe: RenderableType | None = None,
                   can_probe: bool = False) -> None:
         """An item; for a failure first its error, the probe's result once run, and the likely
         causes (on a small terminal they are what fits on the first screen)."""
@@ -170,11 +171,14 @@ class DetailPane(VerticalScroll):
                             else str(item.output_index))):
             if value:
                 rows.append((key, value))
-        if item.duration is not None:
-            rows.append(("duration", seconds(item.duration)))
-        if tool_seconds is not None:
-            rows.append(("tool time", f"{seconds(tool_seconds)} from arguments.done to "
-                                      f"{'failed' if item.failed else 'completed'}"))
+        duration = timing.duration if timing is not None else item.duration
+        running = shown.word == "in_progress"
+        if duration is not None:
+            rows.append(("duration", seconds(duration) + (" so far" if running else "")))
+        if timing is not None and timing.tool_seconds is not None:
+            end = "now (still running)" if running else shown.word
+            rows.append(("tool time", f"{seconds(timing.tool_seconds)} from arguments.done "
+                                      f"to {end}"))
         rows.append(("events", "from a Response object" if item.from_snapshot
                      else str(len(item.events))))
         parts.append(facts(rows))

@@ -9,8 +9,6 @@ scrolls it. Names come from the stream: they pass through `visible()` into `Text
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -21,7 +19,8 @@ from tui.model.timing import ItemTiming, TimingReport, bar_span
 from tui.styles import seconds
 
 LABEL_WIDTH = 28
-"""Cells for `#index type name`; longer labels end in an ellipsis."""
+"""Cells for `#index type name`; longer labels end in an ellipsis. In a narrow pane (an
+80-column terminal) labels shrink (to 12 cells) before the bars drop under 20."""
 MIN_BAR_WIDTH = 10
 ITEM_CELL = "█"
 """An item's span."""
@@ -36,18 +35,6 @@ def bar_style(timing: ItemTiming) -> str:
     if timing.failed:
         return "red"
     return {"completed": "green", "in_progress": "cyan"}.get(timing.status, "yellow")
-
-
-def running_until(timing: ItemTiming, now: float | None) -> ItemTiming:
-    """A running item's span (and a called tool's own time) stretched to the clock's `now`:
-    a bar that grows while a live run waits, or a replay plays through a silence."""
-    if now is None or timing.failed or timing.status != "in_progress" or timing.start is None \
-            or timing.end is None or now <= timing.end:
-        return timing
-    tool_seconds = timing.tool_seconds
-    if timing.type == "mcp_call" and timing.tool_start is not None:
-        tool_seconds = now - timing.tool_start
-    return replace(timing, end=now, tool_seconds=tool_seconds)
 
 
 def duration_text(timing: ItemTiming) -> str:
@@ -86,14 +73,15 @@ class WaterfallChart:
         if not report.has_timing:
             yield Text(NO_TIMESTAMPS, style="dim")
             return
-        timings = [running_until(timing, self.now) for timing in report.items]
+        timings = [timing.until(self.now) for timing in report.items]
         axis_start = report.start or 0.0  # the session's first event: the header's zero
         axis_end = max(report.end or 0.0, self.now or 0.0, axis_start)
         durations = [duration_text(timing) for timing in timings]
         duration_width = max([6, *map(len, durations)])
-        bar_width = max(MIN_BAR_WIDTH, options.max_width - LABEL_WIDTH - duration_width - 3)
+        label_width = max(12, min(LABEL_WIDTH, options.max_width - duration_width - 23))
+        bar_width = max(MIN_BAR_WIDTH, options.max_width - label_width - duration_width - 3)
 
-        yield _line(Text(" " * (LABEL_WIDTH + 1)), _axis(axis_start, axis_end, bar_width))
+        yield _line(Text(" " * (label_width + 1)), _axis(axis_start, axis_end, bar_width))
         yield _legend()
         if not timings:
             yield Text("No output items.", style="dim")
@@ -104,14 +92,15 @@ class WaterfallChart:
             if several and timing.response_key != response_key:
                 response_key = timing.response_key
                 yield Text(f"response {response_key + 1}", style="bold")
-            yield self._row(timing, duration, axis_start, axis_end, bar_width, duration_width)
+            yield self._row(timing, duration, axis_start, axis_end, bar_width, duration_width,
+                            label_width)
 
     def _row(self, timing: ItemTiming, duration: str, axis_start: float, axis_end: float,
-             bar_width: int, duration_width: int) -> Text:
+             bar_width: int, duration_width: int, label_width: int) -> Text:
         chosen = self.selected == (timing.response_key, timing.item_key)
         style = bar_style(timing)
         label = Text(row_label(timing), style="reverse" if chosen else "")
-        label.truncate(LABEL_WIDTH, overflow="ellipsis", pad=True)
+        label.truncate(label_width, overflow="ellipsis", pad=True)
         bar = Text(" ")
         if timing.start is not None and timing.end is not None:
             bar.append_text(_bar(timing, style, axis_start, axis_end, bar_width))

@@ -44,15 +44,16 @@ class GroupIndex:
         groups = self.groups
         changed = len(groups)
         target = len(indexes)
-        while self.seen > target:
-            self.seen -= 1
-            group = groups[-1]
-            group.count -= 1
-            if group.count == 0:
-                groups.pop()
-            else:
-                group.last = indexes[self.seen - 1]
-            changed = min(changed, len(groups) - (1 if group.count else 0))
+        if self.seen > target:
+            while self.seen > target:
+                self.seen -= 1
+                group = groups[-1]
+                group.count -= 1
+                if group.count == 0:
+                    groups.pop()
+                changed = min(changed, len(groups) - (1 if group.count else 0))
+            if groups:  # the runs cover indexes[:seen]: the last one ends at its end
+                groups[-1].last = indexes[target - 1]
         if self.seen < target:
             changed = min(changed, max(len(groups) - 1, 0))
             for index in indexes[self.seen:]:

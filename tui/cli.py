@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tui import __version__
+from tui.model.jsonsafe import loads
 
 if TYPE_CHECKING:
     from tui.app import McptuiApp
@@ -305,7 +306,6 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
 
 def run_probe(args: argparse.Namespace) -> int:
     """`mcptui probe`: option and file errors are one line on stderr and exit 2."""
-    import json
 
     from tui.sources.request_file import RequestFileError, load_request
 
@@ -324,7 +324,7 @@ def run_probe(args: argparse.Namespace) -> int:
         if args.tool is None:
             return refuse("--args needs --tool NAME (the tool to call with them)")
         try:
-            arguments = json.loads(args.args)
+            arguments = loads(args.args)
         except ValueError as exc:
             return refuse(f"--args is not valid JSON: {exc}")
         if not isinstance(arguments, dict):

@@ -26,6 +26,7 @@ from tui.io.recording import (
 from tui.io.redact import redact, redact_event, request_secrets
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
+from tui.model.jsonsafe import TooDeep, loads, raw_decode
 from tui.model.sse import parse_sse
 
 ACCEPTED_FORMATS = (
@@ -127,7 +128,7 @@ def _failed(source: str, message: str) -> Loaded:
 
 def _try_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        return loads(text)
     except ValueError:
         return None
 
@@ -159,9 +160,10 @@ def _read_json_lines(lines: list[str], source: str) -> Loaded:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads(line)
         except ValueError as exc:
-            what = "truncated last line" if number == last else "invalid JSON"
+            what = ("truncated last line" if number == last and not isinstance(exc, TooDeep)
+                    else "invalid JSON")
             loaded.problems.append(Problem(number, f"{what} ({json_error_reason(exc)})"))
             continue
         _event_from(obj, number, loaded)
@@ -174,7 +176,7 @@ def _read_sse(text: str, source: str) -> Loaded:
         if message.data.startswith("[DONE]"):
             continue
         try:
-            obj = json.loads(message.data)
+            obj = loads(message.data)
         except ValueError as exc:
             reason = json_error_reason(exc)
             loaded.problems.append(Problem(message.line, f"data is not JSON ({reason})"))
@@ -209,7 +211,7 @@ def _read_pasted(text: str, start: int, source: str) -> Loaded:
             break
         line = text.count("\n", 0, position) + 1
         try:
-            obj, next_position = decoder.raw_decode(text, position)
+            obj, next_position = raw_decode(decoder, text, position)
         except ValueError as exc:
             resume = text.find("\n{", position + 1)
             loaded.problems.append(Problem(line, f"invalid JSON ({json_error_reason(exc)})"))

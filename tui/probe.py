@@ -20,7 +20,6 @@ never raised.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from tui.io.recording import Loaded
 from tui.io.redact import REDACTED, redact_text
 from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
 from tui.model.causes import ProbeEvidence, mcp_entries
+from tui.model.jsonsafe import loads
 from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
 from tui.probe_checks import (
@@ -367,7 +367,7 @@ def parse_arguments(text: str) -> tuple[dict[str, Any] | None, str | None]:
     if not text.strip():
         return {}, None
     try:
-        value = json.loads(text)
+        value = loads(text)
     except ValueError as exc:
         return None, f"the recorded arguments are not valid JSON ({exc}): {text[:80]!r}"
     if not isinstance(value, dict):

@@ -24,6 +24,7 @@ from typing import IO, Any
 from tui import __version__
 from tui.io.redact import needs_redaction, redact, redact_headers, redact_text
 from tui.model.events import Event
+from tui.model.jsonsafe import loads
 
 FORMAT_NAME = "recording"
 FORMAT_VERSION = 1
@@ -197,7 +198,7 @@ def read_recording(lines: Iterable[tuple[int, str]], source: str = "") -> Loaded
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads(line)
         except ValueError as exc:
             loaded.problems.append(Problem(number, f"invalid JSON ({json_error_reason(exc)})"))
             continue

@@ -12,11 +12,11 @@ permanent generation with `gc.freeze()`; reference counting still frees anything
 from __future__ import annotations
 
 import gc
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tui.model.events import Event, note
+from tui.model.jsonsafe import loads
 from tui.model.sse import SSEDecoder, SSEMessage
 
 FREEZE_EVERY = 20_000
@@ -47,7 +47,6 @@ class StreamIngester:
         if not messages:
             return []
         t = self._now()
-        loads = json.loads
         out: list[Event] = []
         for message in messages:
             data = message.data

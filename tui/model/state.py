@@ -7,11 +7,11 @@ chunks and joined on demand: appending is O(1) per delta and popping undoes it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui.model.errors import describe_error
+from tui.model.jsonsafe import loads
 
 TERMINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
 """Statuses after which a response or an item changes no more."""
@@ -193,6 +193,6 @@ def _content_text(item: dict[str, Any] | None) -> str:
 def parse_json_text(text: str) -> Any:
     """Arguments and outputs are JSON text when well-formed; otherwise the text itself."""
     try:
-        return json.loads(text)
+        return loads(text)
     except (ValueError, TypeError):
         return text

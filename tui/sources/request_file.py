@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tui.model.jsonsafe import loads
+
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -33,7 +35,7 @@ def load_request(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise RequestFileError(f"{path}: cannot read it ({exc})") from None
     try:
-        request = json.loads(text)
+        request = loads(text)
     except json.JSONDecodeError as exc:
         raise RequestFileError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
                                f"{exc.msg}") from None

@@ -1,0 +1,66 @@
+"""JSON parsing with a nesting bound, for everything read from a file, a stream or a flag.
+
+Hostile (or broken) input nests arrays 10 000 deep. The json module parses up to about 990
+levels and then raises RecursionError; what parses is still a trap for every recursive step
+after it (redaction, pretty-printing, Rich). So nothing deeper than `MAX_DEPTH` is parsed: it
+is refused like any invalid JSON (`TooDeep` is a `JSONDecodeError`), and the reader keeps the
+line as a problem. The check costs one `str.count` unless a text has that many brackets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 100
+"""Deepest nesting accepted: real events nest about 10 levels, tool arguments a few more."""
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+
+
+class TooDeep(json.JSONDecodeError):
+    """JSON nested deeper than `MAX_DEPTH`: refused as invalid, never parsed."""
+
+    def __init__(self, doc: str, pos: int) -> None:
+        super().__init__(f"nested more than {MAX_DEPTH} levels deep", doc, pos)
+
+
+def too_deep_at(text: str, start: int = 0, end: int | None = None) -> int | None:
+    """Where `text[start:end]` first nests deeper than `MAX_DEPTH`, or None."""
+    end = len(text) if end is None else end
+    if text.count("{", start, end) + text.count("[", start, end) <= MAX_DEPTH:
+        return None
+    depth = 0
+    for match in _TOKENS.finditer(text, start, end):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif token in "]}":
+            depth -= 1
+    return None
+
+
+def loads(text: str) -> Any:
+    """`json.loads`, refusing (with `TooDeep`) what nests deeper than `MAX_DEPTH`."""
+    position = too_deep_at(text)
+    if position is not None:
+        raise TooDeep(text, position)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise TooDeep(text, 0) from None
+
+
+def raw_decode(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int]:
+    """`decoder.raw_decode` with the same bound, for objects pasted one after another."""
+    try:
+        obj, end = decoder.raw_decode(text, start)
+    except RecursionError:
+        raise TooDeep(text, start) from None
+    position = too_deep_at(text, start, end)
+    if position is not None:
+        raise TooDeep(text, position)
+    return obj, end

@@ -404,7 +404,7 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) ->
     # Piped output is for grep and scripts: don't wrap lines at 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     if as_json:
-        print_json(inspections, console)
+        print_json(inspections, sys.stdout)
     else:
         for inspection in inspections:
             console.print(render(inspection))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
@@ -32,7 +32,7 @@ from tui.model.summary import (
     response_notes,
     unfinished,
 )
-from tui.model.textsafe import one_line, visible
+from tui.model.textsafe import json_safe, one_line, visible
 from tui.model.timeline import Timeline
 from tui.model.timing import TimingReport, bar_span
 from tui.styles import FINDING_MARK, STATUS_MARK, note_text, seconds, status_text
@@ -89,12 +89,46 @@ def to_json(inspections: Sequence[Inspection]) -> dict[str, Any]:
                       for i in inspections for r in i.timeline.state.responses],
         "failures": [{**f.as_json(), "likely_causes": [c.as_json() for c in i.causes_of(f)]}
                      for i in inspections for f in i.failures],
-        "findings": [{"file": i.loaded.source, **f.as_json()}
-                     for i in inspections for f in i.diagnosis.findings],
+        "findings": [entry for i in inspections for entry in folded_findings(i)],
         "timing": [timing_json(i.diagnosis.timing, i.loaded.source) for i in inspections],
-        "problems": [{"file": i.loaded.source, "line": p.line, "message": p.message}
-                     for i in inspections for p in i.loaded.problems],
+        "problems": [entry for i in inspections for entry in folded_problems(i)],
     }
+
+
+SAMPLE = 20
+"""How many event indexes (or lines) a folded finding (or problem) lists."""
+
+
+def folded_findings(inspection: Inspection) -> list[dict[str, Any]]:
+    """Identical findings (severity, code, message) as one entry: the first one's fields,
+    `count`, and the first `SAMPLE` event indexes. 100k events without a type are one entry,
+    not 100k (which took 95 s and 5 GB to print)."""
+    folded: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for finding in inspection.diagnosis.findings:
+        key = (finding.severity, finding.code, finding.message)
+        entry = folded.get(key)
+        if entry is None:
+            entry = folded[key] = {"file": inspection.loaded.source, **finding.as_json(),
+                                   "count": 0, "event_indexes": []}
+        entry["count"] += 1
+        if finding.event_index is not None and len(entry["event_indexes"]) < SAMPLE:
+            entry["event_indexes"].append(finding.event_index)
+    return list(folded.values())
+
+
+def folded_problems(inspection: Inspection) -> list[dict[str, Any]]:
+    """Problems with the same message as one entry: the first line, `count`, sample lines."""
+    folded: dict[str, dict[str, Any]] = {}
+    for problem in inspection.loaded.problems:
+        entry = folded.get(problem.message)
+        if entry is None:
+            entry = folded[problem.message] = {"file": inspection.loaded.source,
+                                               "line": problem.line, "message": problem.message,
+                                               "count": 0, "lines": []}
+        entry["count"] += 1
+        if problem.line is not None and len(entry["lines"]) < SAMPLE:
+            entry["lines"].append(problem.line)
+    return list(folded.values())
 
 
 def timing_json(report: TimingReport, source: str | None) -> dict[str, Any]:
@@ -112,8 +146,12 @@ def timing_json(report: TimingReport, source: str | None) -> dict[str, Any]:
     }
 
 
-def print_json(inspections: Sequence[Inspection], console: Console) -> None:
-    console.print_json(json.dumps(to_json(inspections), ensure_ascii=False, default=str))
+def print_json(inspections: Sequence[Inspection], out: TextIO) -> None:
+    """The report as indented JSON, written with the stdlib (Rich's `print_json` re-parses and
+    highlights it: minutes on a big file) and inert on a terminal (`json_safe`)."""
+    out.write(json_safe(json.dumps(to_json(inspections), ensure_ascii=False, indent=2,
+                                   default=str)))
+    out.write("\n")
 
 
 def render(inspection: Inspection) -> RenderableType:
@@ -167,7 +205,7 @@ def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
             tree.add(note_label(child))
     for failure in response_failures(resp, events):
         if failure.event_index is None or not events[failure.event_index].is_note:
-            tree.add(Text(f"✗ {failure.type}  {one_line(failure.error, 300)}",
+            tree.add(Text(f"✗ {visible(failure.type)}  {one_line(failure.error, 300)}",
                           style="bold red"))
     return tree
 

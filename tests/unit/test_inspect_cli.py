@@ -451,3 +451,40 @@ def test_a_live_recordings_notes_show_in_order_in_the_tree_and_json(tmp_path: Pa
     assert [(n["kind"], n["level"]) for n in response["notes"]] == [
         ("malformed", "warning"), ("disconnect", "warning"), ("resume", "info")]
     assert response["notes"][2]["message"] == "resuming resp_synthetic after sequence number 4"
+
+
+HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b]8;;http://x\x1b\\\x1b]52;c;ZXZpbA==\x07\x9b31m\u202eevil"
+
+
+def hostile_recording(tmp_path: Path) -> Path:
+    """Every string a report shows, from the stream or the recording, carrying terminal
+    escapes (title, clear screen, hyperlink, clipboard write), a C1 CSI and a bidi override."""
+    h = HOSTILE
+    raws = with_failed_mcp_call(message_stream(f"text {h}", response_id=f"resp_{h}",
+                                               tool_name=f"tool{h}"), {"message": f"err {h}"})[0]
+    raws[0]["response"]["model"] = f"model{h}"
+    raws.insert(3, {"type": f"response.custom{h}", "sequence_number": 3})
+    lines = [json.dumps(make_header("live")), *(
+        event_line(Event(raw, t=n * 0.1)) for n, raw in enumerate(raws))]
+    lines.insert(2, event_line(note(f"kind{h}", f"message {h}", 0.05, level="error")))
+    lines.insert(3, f"not json {h}")
+    path = tmp_path / "hostile.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("mode", [[], ["--json"]])
+def test_no_control_character_from_the_input_reaches_the_terminal(tmp_path: Path, capsys,
+                                                                   mode: list[str]):
+    path = hostile_recording(tmp_path)
+    main(["inspect", *mode, str(path)])
+    out = capsys.readouterr()
+    shown = out.out + out.err
+
+    assert "kind" in shown and "tool" in shown and "evil" in shown  # the fields are there
+    bad = sorted({hex(ord(c)) for c in shown
+                  if (ord(c) < 0x20 and c not in "\n") or 0x7F <= ord(c) <= 0x9F
+                  or c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"})
+    assert bad == []
+    if mode:
+        json.loads(out.out)  # still valid JSON, the characters escaped

@@ -9,14 +9,31 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""C0 and C1 controls (ESC, BEL, the one-byte CSI U+009B…) and the bidi controls that reorder
+what follows them (U+202E RIGHT-TO-LEFT OVERRIDE…): none may act on a terminal."""
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def visible(text: str) -> str:
-    """`text` with control characters (ESC, BEL, CSI, …) replaced by `\\xNN` escapes."""
+    """`text` with control characters (ESC, BEL, CSI, bidi overrides…) replaced by `\\xNN`
+    or `\\uNNNN` escapes: the one function for text from the network that reaches a terminal."""
     if not _CONTROL.search(text):
         return text
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _CONTROL.sub(_escape, text)
+
+
+def json_safe(text: str) -> str:
+    """JSON text (from `json.dumps`, which escapes C0 already) with DEL, C1 and bidi controls
+    written as `\\uNNNN`: the same JSON, inert on a terminal."""
+    if not _JSON_UNSAFE.search(text):
+        return text
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def one_line(text: str, limit: int = 200) -> str:

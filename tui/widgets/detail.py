@@ -28,7 +28,7 @@ from tui.model.findings import Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.status import ShownStatus
-from tui.model.textsafe import visible
+from tui.model.textsafe import json_safe, visible
 from tui.model.timing import ItemTiming
 from tui.report import add_causes
 from tui.widgets.findings import finding_text
@@ -40,7 +40,8 @@ wrapping 200k characters takes over a second."""
 
 
 def pretty_json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """Indented JSON; C0 (by json), C1 and bidi controls (by `json_safe`) written escaped."""
+    return json_safe(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def json_view(value: Any) -> RenderableType:

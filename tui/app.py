@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Iterable
 from datetime import datetime
 from pathlib import Path
@@ -34,7 +35,7 @@ class McptuiApp(App[None]):
     events stream into the session as they arrive.
     """
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere too
     TITLE = "mcptui"
     BINDINGS = [
         Binding("question_mark,f1", "help", "Keys", id="help", key_display="?"),
@@ -56,6 +57,21 @@ class McptuiApp(App[None]):
         self.live = live
         self.first_request = request
         self.attach_to = attach
+
+    crash: str | None = None
+    """After an internal error: the one line to print once the terminal is restored."""
+
+    def _fatal_error(self) -> None:
+        """An unhandled exception (Textual's hook; its own prints a traceback with local
+        variables, API keys included): the traceback goes to the error log, redacted, and
+        the app exits 3 with one line."""
+        from tui.crash import EXIT_INTERNAL, crash_line, log_crash
+
+        exc = self._exception or sys.exc_info()[1] or RuntimeError("unknown error")
+        self.crash = crash_line(exc, log_crash(exc))
+        self.bell()
+        self._return_code = EXIT_INTERNAL
+        self._close_messages_no_wait()
 
     def on_mount(self) -> None:
         self.push_screen(InspectorScreen(self.session, paused=self.start_paused))

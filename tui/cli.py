@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Summarise stream dumps: items, failures with their likely causes, "
                     "timing, and conformance findings (each event checked against the installed "
                     "openai SDK's types). Exit 0: no failure; 1: a failure is present (with "
-                    "--strict, also any error-level finding); 2: nothing usable could be read.")
+                    "--strict, also any error-level finding); 2: a file could not be used (the "
+                    "others are still reported); 3: an internal error.")
     inspect.add_argument("files", nargs="+", metavar="FILE",
                          help="a recording or dump; - for stdin")
     inspect.add_argument("--json", action="store_true", help="print a JSON summary instead")
@@ -157,10 +158,21 @@ def fault_help() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit codes: 0 clean, 1 a failure in the stream, 2 unusable input or options, 3 an
+    internal error (one line on stderr, the traceback in mcptui-recordings/mcptui-error.log)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     args = build_parser().parse_args(argv)
+    try:
+        return dispatch(args)
+    except Exception as exc:  # a bug: never a bare traceback, never exit 1 ("a failure")
+        from tui.crash import report_crash
+
+        return report_crash(exc)
+
+
+def dispatch(args: argparse.Namespace) -> int:
     if args.command == "inspect":
         return run_inspect(args.files, as_json=args.json, strict=args.strict)
     if args.command == "replay":
@@ -389,15 +401,19 @@ def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:
 
 
 def run_app(app: McptuiApp) -> int:
-    """Run the TUI; a crash (Textual prints its traceback) exits 1, never 0."""
+    """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0."""
     app.run()
+    if app.crash is not None:
+        print(app.crash, file=sys.stderr)
     return app.return_code or 0
 
 
 def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) -> int:
     from rich.console import Console
+    from rich.text import Text
 
     from tui.importers import load_path
+    from tui.model.textsafe import visible
     from tui.report import Inspection, exit_code, print_json, render
 
     inspections = [Inspection.of(load_path(path)) for path in paths]
@@ -409,8 +425,12 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) ->
         for inspection in inspections:
             console.print(render(inspection))
     code = exit_code(inspections, strict=strict)
-    if code == 2 and not as_json:
-        Console(stderr=True).print("mcptui: nothing usable could be read", style="bold red",
+    unusable = [i.loaded.source for i in inspections if not i.loaded.usable]
+    if unusable and not as_json:
+        what = ("nothing usable could be read" if len(unusable) == len(inspections) else
+                f"{len(unusable)} of {len(inspections)} files could not be used: "
+                f"{', '.join(unusable[:3])}")
+        Console(stderr=True).print(Text(visible(f"mcptui: {what}")), style="bold red",
                                    highlight=False)
     return code
 

@@ -71,8 +71,9 @@ class Inspection:
 
 
 def exit_code(inspections: Sequence[Inspection], *, strict: bool = False) -> int:
-    """0 clean, 1 a failure (or with `strict`, an error-level finding), 2 nothing usable."""
-    if not any(i.loaded.usable for i in inspections):
+    """0 clean, 1 a failure (or with `strict`, an error-level finding), 2 a file that could
+    not be used (the others are still reported)."""
+    if not all(i.loaded.usable for i in inspections):
         return EXIT_UNUSABLE
     if any(i.failures for i in inspections):
         return EXIT_FAILURE

@@ -135,15 +135,24 @@ async def test_ctrl_c_quits_even_from_the_filter_box():
     assert app._exit
 
 
-def test_a_crash_exits_non_zero(monkeypatch: pytest.MonkeyPatch):
+def test_a_crash_exits_3_with_one_line_and_a_logged_traceback(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    monkeypatch.chdir(tmp_path)
+
     class Broken(McptuiApp):
         def on_mount(self) -> None:
-            raise RuntimeError("boom")
+            api_key = "sk-proj-NEVERSHOWN12345"  # a local a traceback with locals would show
+            raise RuntimeError(f"boom {len(api_key)}")
 
     app = Broken(open_session(str(SAMPLE_SUCCESS)))
     headless = App.run
     monkeypatch.setattr(App, "run", lambda self: headless(self, headless=True))
-    assert run_app(app) == 1
+    assert run_app(app) == 3
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mcptui: internal error: RuntimeError: boom 23") and "\n" not in err
+    log = (tmp_path / "mcptui-recordings" / "mcptui-error.log").read_text()
+    assert "Traceback" in log and "RuntimeError: boom 23" in log and "on_mount" in log
+    assert "NEVERSHOWN" not in err + log
 
 
 # -- footer at 80 columns ------------------------------------------------------------------------

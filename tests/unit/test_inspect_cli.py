@@ -488,3 +488,32 @@ def test_no_control_character_from_the_input_reaches_the_terminal(tmp_path: Path
     assert bad == []
     if mode:
         json.loads(out.out)  # still valid JSON, the characters escaped
+
+
+def test_a_missing_file_beside_a_good_one_exits_2_and_both_are_reported(tmp_path: Path,
+                                                                        capsys):
+    good = REPO / "recordings" / "mcp-success.jsonl"
+    code = main(["inspect", str(good), str(tmp_path / "missing.jsonl")])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "mcp_call" in out.out  # the good file is reported
+    assert "no such file" in out.out
+    assert "1 of 2 files could not be used" in out.err
+
+
+def test_an_internal_error_exits_3_with_one_line_and_a_log(tmp_path: Path, capsys,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    from tui import report
+
+    monkeypatch.chdir(tmp_path)
+
+    def broken(_loaded):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(report.Inspection, "of", broken)
+    code = main(["inspect", str(REPO / "recordings" / "mcp-success.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert err.startswith("mcptui: internal error: ZeroDivisionError: a bug") and \
+        err.count("\n") == 1
+    assert "ZeroDivisionError" in (tmp_path / "mcptui-recordings" / "mcptui-error.log").read_text()

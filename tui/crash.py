@@ -1,0 +1,49 @@
+"""An internal error (a bug in mcptui, not a problem with the input): exit 3, one line on
+stderr, the traceback in a log file a user can attach to a bug report.
+
+The log is redacted like a recording, and carries no local variables (Textual's own crash
+screen prints them, API keys included).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from datetime import datetime
+from pathlib import Path
+
+from tui import __version__
+from tui.exceptions import describe_exception
+from tui.io.recording import DEFAULT_RECORD_DIR
+from tui.io.redact import redact_text
+from tui.model.textsafe import one_line
+
+EXIT_INTERNAL = 3
+ERROR_LOG = DEFAULT_RECORD_DIR / "mcptui-error.log"
+
+
+def log_crash(exc: BaseException, log: Path = ERROR_LOG) -> Path | None:
+    """Append the redacted traceback to `log`; the path, or None when it cannot be written."""
+    text = "".join(traceback.format_exception(exc))
+    entry = (f"--- {datetime.now().isoformat(timespec='seconds')}  mcptui {__version__}  "
+             f"{redact_text(' '.join(sys.argv))}\n{redact_text(text)}\n")
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a", encoding="utf-8") as out:
+            out.write(entry)
+    except OSError:
+        return None
+    return log
+
+
+def crash_line(exc: BaseException, log: Path | None) -> str:
+    """`mcptui: internal error: RuntimeError: boom (traceback in …)`: one safe line."""
+    where = f"the traceback is in {log}" if log else "the traceback could not be written"
+    return one_line(f"mcptui: internal error: {redact_text(describe_exception(exc))} "
+                    f"({where}; please attach it to a bug report)", 400)
+
+
+def report_crash(exc: BaseException) -> int:
+    """Log `exc`, say so on stderr, and give the exit code for it."""
+    print(crash_line(exc, log_crash(exc)), file=sys.stderr)
+    return EXIT_INTERNAL

@@ -93,3 +93,20 @@ def test_fields_comments_and_multiline_data():
 
 def test_event_fields_without_data_are_not_a_message():
     assert parse_sse("event: ping\nid: 3\n\n: keepalive\n\n") == []
+
+
+def test_a_blank_line_split_across_chunks_ends_the_block():
+    """`\\n` at the end of one chunk and `\\n` at the start of the next is a blank line."""
+    decoder = SSEDecoder()
+    assert decoder.feed(b'data: {"a": 1}\n') == []
+    assert [m.data for m in decoder.feed(b'\ndata: {"b": 2}\n')] == ['{"a": 1}']
+    assert [m.data for m in decoder.feed(b"\n")] == ['{"b": 2}']
+
+
+def test_a_long_line_in_many_chunks_is_one_message():
+    line = b'data: {"delta": "' + b"x" * 300_000 + b'"}\n\n'
+    decoder = SSEDecoder()
+    out = []
+    for offset in range(0, len(line), 1000):
+        out += decoder.feed(line[offset:offset + 1000])
+    assert [len(m.data) for m in out + decoder.finish()] == [len(line) - 8]

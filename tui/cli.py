@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "call per input line `call <tool> <json arguments>`.\n\nFaults, per "
                     "request in metadata.mcptui_fault (comma-separated):\n" + fault_help())
     add_server_options(emulate, EMULATOR_PORT)
+    emulate.add_argument("--keep", type=int, default=1000, metavar="N",
+                         help="finished responses kept for GET and resume (default 1000; "
+                              "the least recently used go first)")
     emulate.add_argument("--tool-timeout", type=float, default=60.0, metavar="S",
                          help="seconds before a tool call fails with the 424 (default 60)")
 
@@ -186,7 +189,10 @@ def dispatch(args: argparse.Namespace) -> int:
 
         try:
             if args.command == "emulate":
-                return run_emulate(args.host, args.port, args.tool_timeout)
+                if args.keep < 1:
+                    print("mcptui: --keep must be at least 1", file=sys.stderr)
+                    return 2
+                return run_emulate(args.host, args.port, args.tool_timeout, args.keep)
             from tui.emulator.demo_server import run_demo_server
 
             run_demo_server(args.host, args.port, args.token, args.path_token)
@@ -200,7 +206,7 @@ def dispatch(args: argparse.Namespace) -> int:
     return 2
 
 
-def run_emulate(host: str, port: int, tool_timeout: float) -> int:
+def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000) -> int:
     import logging
 
     from tui.emulator.app import Emulator
@@ -210,7 +216,7 @@ def run_emulate(host: str, port: int, tool_timeout: float) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     banner = ("mcptui emulator: {url}/v1  (export OPENAI_BASE_URL={url}/v1; any API key works; "
               "Ctrl+C stops)")
-    serve_forever(Emulator(RunConfig(tool_timeout=tool_timeout)).app, host, port,
+    serve_forever(Emulator(RunConfig(tool_timeout=tool_timeout), keep=keep).app, host, port,
                   banner=banner)
     return 0
 

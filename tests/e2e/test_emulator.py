@@ -12,6 +12,9 @@ import pytest
 from _e2e_support import TOKEN, TOOL_TIMEOUT, Servers, calls, items_done, raw_events
 from openai import OpenAI
 
+from tui.emulator.app import Emulator
+from tui.emulator.runner import RunConfig
+from tui.emulator.serve import ServerThread
 from tui.model.sdktypes import response_errors, validation_errors
 
 HTTP_424 = {"type": "http_error", "code": 424,
@@ -419,3 +422,22 @@ async def test_async_clients_cannot_leave_loopback_either():
         reasons.append(str(exc))
         exc = exc.__cause__ or exc.__context__
     assert any("must stay on loopback" in reason for reason in reasons)
+
+
+def test_the_emulator_keeps_only_the_newest_finished_responses(servers: Servers):
+    """--keep N: a long-lived emulator forgets the least recently used finished responses
+    (404 for them, as the API answers for an unknown id) instead of growing without bound."""
+    config = RunConfig(tool_timeout=TOOL_TIMEOUT, delta_delay=0.0, queue_delay=0.0)
+    with ServerThread(Emulator(config, keep=2).app) as emulator, \
+            OpenAI(base_url=f"{emulator.url}/v1", api_key="sk-test", max_retries=0) as sdk:
+        tool = servers.tool()
+        ids = [sdk.responses.create(model="gpt-5-mini", input=f"hello {n}", tools=[tool]).id
+               for n in range(3)]
+        assert sdk.responses.retrieve(ids[1]).id == ids[1]  # now the most recently used
+        sdk.responses.create(model="gpt-5-mini", input="hello 3", tools=[tool])
+
+        with pytest.raises(openai.NotFoundError):
+            sdk.responses.retrieve(ids[0])
+        with pytest.raises(openai.NotFoundError):
+            sdk.responses.retrieve(ids[2])
+        assert sdk.responses.retrieve(ids[1]).status == "completed"

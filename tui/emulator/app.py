@@ -26,7 +26,7 @@ from tui.emulator.builder import ResponseBuilder
 from tui.emulator.faults import MALFORMED_AFTER, FaultError, Faults, parse_faults
 from tui.emulator.runner import Run, RunConfig
 from tui.emulator.script import ScriptError, input_text, planned_calls
-from tui.emulator.store import TERMINAL, Store, StoredResponse
+from tui.emulator.store import KEEP, TERMINAL, Store, StoredResponse
 
 log = logging.getLogger("mcptui.emulator")
 
@@ -71,9 +71,10 @@ def sse(event: Json) -> bytes:
 class Emulator:
     """State and handlers; `app` is the ASGI application."""
 
-    def __init__(self, config: RunConfig | None = None, *, seed: int | None = None) -> None:
+    def __init__(self, config: RunConfig | None = None, *, seed: int | None = None,
+                 keep: int = KEEP) -> None:
         self.config = config or RunConfig()
-        self.store = Store()
+        self.store = Store(keep)
         self.rng = random.Random(seed)
         self.app = Starlette(routes=[
             Route("/v1/responses", self.create, methods=["POST"]),

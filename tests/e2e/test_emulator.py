@@ -335,15 +335,19 @@ def fault(client: OpenAI, servers: Servers, name: str, **body) -> list[dict]:
                       metadata={"mcptui_fault": name}, **body)
 
 
-def test_fault_drop_after_closes_a_plain_stream(client: OpenAI, servers: Servers):
+@pytest.mark.parametrize(("after", "expected"), [
+    (3, ["response.created", "response.in_progress", "response.output_item.added"]),
+    (0, []),  # drop_after:0 sends nothing (it used to send one event)
+])
+def test_fault_drop_after_closes_a_plain_stream(client: OpenAI, servers: Servers, after: int,
+                                                expected: list[str]):
     received = []
     with pytest.raises(openai.APIConnectionError):
         for event in client.responses.create(
                 model="gpt-5-mini", stream=True, tools=[servers.tool()], input="q",
-                metadata={"mcptui_fault": "drop_after:3"}):
+                metadata={"mcptui_fault": f"drop_after:{after}"}):
             received.append(event.type)
-    assert received == ["response.created", "response.in_progress",
-                        "response.output_item.added"]
+    assert received == expected
 
 
 def test_fault_stall_pauses_mid_stream(client: OpenAI, servers: Servers):

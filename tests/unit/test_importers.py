@@ -358,3 +358,9 @@ def test_a_missing_path_is_not_usable(tmp_path: Path):
     [problem] = loaded.problems
     assert problem.message == f"{missing}: no such file"
 
+
+
+def test_a_json_error_names_its_column_once():
+    loaded = load_text('{"type": "response.created"}\n{"a": "x\x01y"}\n{"type": "x"}\n')
+    (problem,) = loaded.problems
+    assert problem.message == "invalid JSON (Invalid control character at column 9)"

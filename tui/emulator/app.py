@@ -196,6 +196,8 @@ async def tail(stored: StoredResponse, after: int, faults: Faults) -> AsyncItera
     """The response's events after sequence number `after`, as they happen, until it ends."""
     position = max(after + 1, 0)
     sent = 0
+    if faults.drop_after == 0:
+        raise DroppedConnection("dropped before any event (mcptui_fault)")
     while True:
         changed = stored.changed()
         events = stored.builder.events

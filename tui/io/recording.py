@@ -237,6 +237,6 @@ def arrival_time(value: Any) -> float | None:
 
 def json_error_reason(exc: ValueError) -> str:
     """Why a JSON text failed to parse, with the column: for problem messages."""
-    message = getattr(exc, "msg", None) or str(exc)
+    message = (getattr(exc, "msg", None) or str(exc)).removesuffix(" at")  # json's own "…at"
     column = getattr(exc, "colno", None)
     return f"{message} at column {column}" if column else message

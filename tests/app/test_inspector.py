@@ -672,3 +672,33 @@ async def test_an_imported_files_secrets_are_redacted_on_screen_in_copies_and_sc
     for text in (shown, *copied, svg.read_text()):
         assert not any(secret in text for secret in LEAKY)
     assert "mcp.example.com/s/&lt;redacted&gt;/mcp" in svg.read_text()  # the pane was in it
+
+
+# -- large content ------------------------------------------------------------------------------
+
+
+async def test_a_multi_megabyte_delta_shows_its_first_screenfuls_and_more_on_m(tmp_path: Path):
+    """One 2 MB delta: the message's detail shows the first 20,000 characters and says how
+    many more there are; m shows five times as much. (Wrapping all of it on every repaint
+    took over a minute per step with 10 MB.)"""
+    raws = [dict(e) for e in EVENTS_424]
+    delta_at = index_of(raws, "response.output_text.delta")
+    raws[delta_at] = {**raws[delta_at], "delta": "word " * 400_000}
+    total = sum(len(e["delta"]) for e in raws if e["type"] == "response.output_text.delta")
+    app = app_for(write_chunks(tmp_path / "big.txt", raws))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        await pilot.press("end")
+        await select(pilot, find_node(screen, lambda t: "message" in t, kind="item"))
+        shown = detail_text(screen)
+        assert f"… {total - 20_000:,} more characters not shown: press m to show more" in shown
+        assert shown.count("word") < 5_000
+
+        await pilot.press("m")
+        await pilot.pause()
+        assert f"… {total - 100_000:,} more characters not shown" in detail_text(screen)
+
+        await pilot.press("up")  # another selection starts short again
+        await pilot.press("down")
+        await pilot.pause()
+        assert f"… {total - 20_000:,} more characters" in detail_text(screen)

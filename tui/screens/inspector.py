@@ -38,7 +38,7 @@ from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
 from tui.screens.playback import TICK_SECONDS, PlaybackMixin
 from tui.session import Session
-from tui.widgets.detail import DetailPane, pretty_json
+from tui.widgets.detail import MAX_JSON_CHARS, DetailPane, pretty_json
 from tui.widgets.event_tree import EventTree, NodeRef
 from tui.widgets.findings import FindingsList
 from tui.widgets.footer import FittingFooter
@@ -72,6 +72,7 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         Binding("v", "cycle_view", "View", id="cycle_view"),
         Binding("p", "probe", "Probe", id="probe"),
         Binding("c", "copy", "Copy", id="copy"),
+        Binding("m", "more", "More", show=False, id="more"),
         # Priority for the same reason: a path pasted right after `s` / `o` goes to the prompt.
         Binding("s", "save", "Save", priority=True, id="save"),
         Binding("o", "open", "Open", priority=True, id="open"),
@@ -104,6 +105,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         """Probe reports (tui.probe.ServerReport) of failed calls, by (response, item) key."""
         self.probing: set[ItemKey] = set()
         self._can_probe = False
+        self._detail_ref: NodeRef | None = None
+        """What the detail pane shows (`m` shows more of it until the selection changes)."""
         self.land_from = 0
         """Failures from this event on are landed on when the run ends (see playback)."""
 
@@ -160,6 +163,9 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None
         self.detail.zero = self.session.player.zero or 0.0
+        if ref != self._detail_ref:  # a new selection starts with the first screenfuls
+            self._detail_ref = ref
+            self.detail.limit = MAX_JSON_CHARS
         if ref is None:
             self.detail.show_nothing()
             return
@@ -281,6 +287,11 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.show_view("detail")
         self.tree.focus()
         self.move_cursor(self.tree.reveal(index))
+
+    def action_more(self) -> None:
+        """Five times as much of the long texts and JSON of the selection."""
+        self.detail.limit *= 5
+        self.show_detail(self.tree.cursor_node)
 
     def action_copy(self) -> None:
         text = self.selected_event_json()

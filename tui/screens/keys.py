@@ -36,6 +36,7 @@ ACTION_HELP: dict[str, tuple[str, str]] = {
     "cycle_view": ("Cycle view", "Right pane: detail, findings, waterfall"),
     "probe": ("Probe", "Call the selected failed mcp_call's tool directly (failed calls only)"),
     "copy": ("Copy event JSON", "Copy the selected event's JSON to the clipboard"),
+    "more": ("Show more", "Show more of a long text or JSON in the detail pane"),
     "save": ("Save recording", "Save this session as an mcptui recording"),
     "open": ("Open recording", "Open another recording or stream dump"),
     "approve": ("Approve", "Approve the selected approval request (live runs)"),
@@ -47,7 +48,7 @@ ACTION_HELP: dict[str, tuple[str, str]] = {
 
 PALETTE_ACTIONS = ("toggle_play", "step_forward", "step_back", "first", "last", "next_failure",
                    "previous_failure", "faster", "slower", "instant", "filter", "clear_filter",
-                   "cycle_view", "copy", "save", "open")
+                   "cycle_view", "more", "copy", "save", "open")
 """The inspector actions offered in the command palette (ctrl+p)."""
 
 

@@ -44,14 +44,26 @@ def pretty_json(value: Any) -> str:
     return json_safe(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def json_view(value: Any) -> RenderableType:
+def more_note(hidden: int) -> Text:
+    return Text(f"… {hidden:,} more characters not shown: press m to show more", "yellow")
+
+
+def json_view(value: Any, limit: int = MAX_JSON_CHARS) -> RenderableType:
     text = pretty_json(value)
     note: Text | None = None
-    if len(text) > MAX_JSON_CHARS:
-        note = Text(f"… {len(text) - MAX_JSON_CHARS:,} more characters not shown", "yellow")
-        text = text[:MAX_JSON_CHARS]
+    if len(text) > limit:
+        note = more_note(len(text) - limit)
+        text = text[:limit]
     syntax = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
     return Group(syntax, note) if note else syntax
+
+
+def long_text(text: str, limit: int = MAX_JSON_CHARS) -> RenderableType:
+    """A text from the stream, its first `limit` characters: wrapping a 10 MB delta on every
+    repaint froze the app for a minute a step; the rest is shown on demand (m)."""
+    if len(text) <= limit:
+        return Text(visible(text))
+    return Group(Text(visible(text[:limit])), more_note(len(text) - limit))
 
 
 def facts(rows: list[tuple[str, str | Text]]) -> Table:
@@ -71,6 +83,8 @@ class DetailPane(VerticalScroll):
     DetailPane > #detail-body { width: 1fr; }
     """
 
+    limit = MAX_JSON_CHARS
+    """Characters of a long text or JSON shown; `m` raises it for the current selection."""
     zero = 0.0
     """The recorded time of the session's first timed event: times shown count from it, as
     the header's clock and the waterfall's axis do."""
@@ -116,7 +130,7 @@ class DetailPane(VerticalScroll):
         parts: list[RenderableType] = [facts(rows)]
         if findings:
             parts += [Text(""), *(finding_text(f) for f in findings)]
-        self.show(Group(*parts, Text(""), json_view(event.raw)))
+        self.show(Group(*parts, Text(""), json_view(event.raw, self.limit)))
 
     def show_group(self, group: EventGroup, events: list[Event], item: ItemState | None) -> None:
         first, last = events[group.first], events[group.last]
@@ -129,7 +143,7 @@ class DetailPane(VerticalScroll):
                                  f"({last.t - first.t:.3f}s)"))
         assembled = self.assembled(group, events, item)
         self.show(Group(facts(rows), Text(""), Text("assembled text", "dim"),
-                        Text(visible(assembled))))
+                        long_text(assembled, self.limit)))
 
     @staticmethod
     def assembled(group: EventGroup, events: list[Event], item: ItemState | None) -> str:
@@ -184,24 +198,25 @@ class DetailPane(VerticalScroll):
                      else str(len(item.events))))
         parts.append(facts(rows))
         if item.error is not None:
-            parts += [Text(""), Text("error as sent", "dim"), json_view(item.error)]
+            parts += [Text(""), Text("error as sent", "dim"), json_view(item.error, self.limit)]
         if item.arguments:
             parts += [Text(""), Text("arguments", "dim"),
-                      json_view(parse_json_text(item.arguments))]
+                      json_view(parse_json_text(item.arguments), self.limit)]
         if item.output is not None:
             output = item.output
             parts += [Text(""), Text("output", "dim"),
-                      json_view(parse_json_text(output) if isinstance(output, str) else output)]
+                      json_view(parse_json_text(output) if isinstance(output, str) else output,
+                                self.limit)]
         if item.type == "mcp_list_tools":
             parts += [Text(""), Text(f"tools ({len(item.tool_names)})", "dim"),
                       Text(visible(", ".join(item.tool_names)))]
         if item.text:
-            parts += [Text(""), Text("text", "dim"), Text(visible(item.text))]
+            parts += [Text(""), Text("text", "dim"), long_text(item.text, self.limit)]
         if item.reasoning:
-            parts += [Text(""), Text("reasoning", "dim"), Text(visible(item.reasoning))]
+            parts += [Text(""), Text("reasoning", "dim"), long_text(item.reasoning, self.limit)]
         final = item.final or item.added
         if final:
-            parts += [Text(""), Text("item as last sent", "dim"), json_view(final)]
+            parts += [Text(""), Text("item as last sent", "dim"), json_view(final, self.limit)]
         self.show(Group(*parts))
 
     def show_response(self, resp: ResponseState, *, causes: list[LikelyCause] = ()) -> None:

@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("files", nargs="+", metavar="FILE",
                          help="a recording or dump; - for stdin")
     inspect.add_argument("--json", action="store_true", help="print a JSON summary instead")
+    add_max_bytes(inspect)
     inspect.add_argument("--strict", action="store_true",
                          help="exit 1 on any error-level conformance finding too")
 
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     pace.add_argument("--instant", action="store_true", help="apply every event at once")
     replay.add_argument("--step", action="store_true",
                         help="open paused at step 0, to step event by event")
+    add_max_bytes(replay)
 
     run = commands.add_parser(
         "run", help="send a Responses request and inspect its stream live",
@@ -141,6 +143,12 @@ def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
     parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
 
 
+def add_max_bytes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-bytes", type=int, default=256 << 20, metavar="N",
+                        help="read at most N bytes of a file (default 268435456, 256 MiB); a "
+                             "pipe or FIFO that sends nothing for 10 s is given up")
+
+
 def add_live_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", metavar="URL",
                         help="API base URL, e.g. http://127.0.0.1:8787/v1 (default: "
@@ -177,9 +185,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def dispatch(args: argparse.Namespace) -> int:
     if args.command == "inspect":
-        return run_inspect(args.files, as_json=args.json, strict=args.strict)
+        if args.max_bytes < 1:
+            return refuse_line("--max-bytes must be at least 1")
+        return run_inspect(args.files, as_json=args.json, strict=args.strict,
+                           max_bytes=args.max_bytes)
     if args.command == "replay":
-        return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step)
+        if args.max_bytes < 1:
+            return refuse_line("--max-bytes must be at least 1")
+        return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step,
+                          max_bytes=args.max_bytes)
     if args.command in ("run", "attach"):
         return run_request(args)
     if args.command == "probe":
@@ -327,9 +341,7 @@ def run_probe(args: argparse.Namespace) -> int:
 
     from tui.sources.request_file import RequestFileError, load_request
 
-    def refuse(message: str) -> int:
-        print(f"mcptui: {message}", file=sys.stderr)
-        return 2
+    refuse = refuse_line
 
     try:
         request = load_request(args.request)
@@ -390,13 +402,19 @@ def print_probe(request: dict[str, Any], args: argparse.Namespace, recording: An
     return report.exit_code
 
 
-def run_replay(path: str, *, speed: float, instant: bool, step: bool) -> int:
+def refuse_line(message: str) -> int:
+    print(f"mcptui: {message}", file=sys.stderr)
+    return 2
+
+
+def run_replay(path: str, *, speed: float, instant: bool, step: bool,
+               max_bytes: int = 256 << 20) -> int:
     from tui.sources.replay import open_session
 
     if speed <= 0:
         print("mcptui: --speed must be greater than 0", file=sys.stderr)
         return 2
-    session = open_session(path, speed=speed, instant=instant)
+    session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes)
     if not session.usable:
         for problem in session.problems:
             print(f"mcptui: {problem}", file=sys.stderr)
@@ -414,7 +432,8 @@ def run_app(app: McptuiApp) -> int:
     return app.return_code or 0
 
 
-def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) -> int:
+def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
+                max_bytes: int = 256 << 20) -> int:
     from rich.console import Console
     from rich.text import Text
 
@@ -422,7 +441,7 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False) ->
     from tui.model.textsafe import visible
     from tui.report import Inspection, exit_code, print_json, render
 
-    inspections = [Inspection.of(load_path(path)) for path in paths]
+    inspections = [Inspection.of(load_path(path, max_bytes)) for path in paths]
     # Piped output is for grep and scripts: don't wrap lines at 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     if as_json:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
+from tui.io.reading import MAX_BYTES, InputError, read_bounded
 from tui.io.recording import (
     Loaded,
     Problem,
@@ -42,21 +41,21 @@ _SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
 _SNIFF_LINES = 50
 
 
-def load_path(path: str) -> Loaded:
-    """Load a file (or `-` for standard input); never raises for bad paths or content."""
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        return load_bytes(data, source="<stdin>")
-    file = Path(path)
-    if file.is_dir():
-        return _failed(path, f"{path} is a directory, not a recording")
+def load_path(path: str, max_bytes: int = MAX_BYTES) -> Loaded:
+    """Load a file (or `-` for standard input), at most `max_bytes` of it; never raises for
+    bad paths, content, special files or sizes."""
+    source = "<stdin>" if path == "-" else path
     try:
-        data = file.read_bytes()
+        data = read_bounded(path, max_bytes)
     except FileNotFoundError:
         return _failed(path, f"{path}: no such file")
+    except IsADirectoryError:
+        return _failed(path, f"{path} is a directory, not a recording")
+    except InputError as exc:
+        return _failed(source, str(exc))
     except OSError as exc:
         return _failed(path, f"{path}: cannot read ({exc.strerror or exc})")
-    return load_bytes(data, source=path)
+    return load_bytes(data, source=source)
 
 
 def load_bytes(data: bytes, source: str = "") -> Loaded:
@@ -173,6 +172,9 @@ def _read_json_lines(lines: list[str], source: str) -> Loaded:
 def _read_sse(text: str, source: str) -> Loaded:
     loaded = Loaded(format="SSE", source=source)
     for message in parse_sse(text):
+        if message.error is not None:
+            loaded.problems.append(Problem(message.line, message.error))
+            continue
         if message.data.startswith("[DONE]"):
             continue
         try:

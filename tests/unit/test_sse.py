@@ -110,3 +110,19 @@ def test_a_long_line_in_many_chunks_is_one_message():
     for offset in range(0, len(line), 1000):
         out += decoder.feed(line[offset:offset + 1000])
     assert [len(m.data) for m in out + decoder.finish()] == [len(line) - 8]
+
+
+def test_a_block_past_the_limit_is_dropped_and_said_and_the_next_one_kept():
+    """A stream with no blank line must not grow forever: past `max_block` the block goes,
+    once, with a message, and the stream goes on after its end."""
+    decoder = SSEDecoder(max_block=1000)
+    out = decoder.feed(b'data: {"type": "a"}\n\ndata: {"big": "')
+    for _ in range(20):
+        out += decoder.feed(b"x" * 100)
+    out += decoder.feed(b'"}\n')
+    out += decoder.feed(b'\ndata: {"type": "b"}\n\n')
+    out += decoder.finish()
+
+    assert [m.data for m in out if m.error is None] == ['{"type": "a"}', '{"type": "b"}']
+    (dropped,) = [m for m in out if m.error is not None]
+    assert "larger than 1,000 characters" in dropped.error

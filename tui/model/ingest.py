@@ -49,6 +49,10 @@ class StreamIngester:
         t = self._now()
         out: list[Event] = []
         for message in messages:
+            if message.error is not None:
+                out.append(note("malformed", message.error, t, level="warning",
+                                line=message.line))
+                continue
             data = message.data
             try:
                 raw = loads(data)

@@ -19,6 +19,12 @@ class SSEMessage:
     id: str | None = None
     line: int = 0
     """The line of the dump where the message's first field stood (1-based)."""
+    error: str | None = None
+    """Set instead of data for a block that could not be kept (larger than the limit)."""
+
+
+MAX_BLOCK = 64 << 20
+"""Largest message kept (64 MiB of text): a stream with no blank line must not grow forever."""
 
 
 class SSEDecoder:
@@ -28,7 +34,11 @@ class SSEDecoder:
     takes a fast path, anything else goes through the general field parser.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_block: int = MAX_BLOCK) -> None:
+        self.max_block = max_block
+        self._open_size = 0
+        self._skipping = False
+        """Inside a block already dropped for its size: discard until it ends."""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._parts: list[str] = []
         """Chunks of a block still open, kept apart: joining them on every chunk made a
@@ -50,16 +60,28 @@ class SSEDecoder:
         if not text:
             return []
         if "\n\n" not in text and not (self._pending_ends_lf and text[0] == "\n"):
-            self._parts.append(text)  # still inside a block: no join, no rescan
             self._pending_ends_lf = text.endswith("\n")
+            if self._skipping:  # keep a final LF: with the next chunk's it ends the block
+                self._parts = ["\n"] if text.endswith("\n") else []
+                return []
+            self._parts.append(text)  # still inside a block: no join, no rescan
+            self._open_size += len(text)
+            if self._open_size > self.max_block:
+                return [self._drop()]
             return []
+        dropped = self._skipping
+        self._skipping = False
+        self._open_size = 0
         text = "".join(self._parts) + text
         self._parts.clear()
         blocks = text.split("\n\n")
         last = blocks.pop()
         self._parts.append(last)
+        self._open_size = len(last)
         self._pending_ends_lf = last.endswith("\n")
         out: list[SSEMessage] = []
+        if dropped and blocks:  # the rest of a block too large to keep
+            self._line_no += blocks.pop(0).count("\n") + 2
         line_no = self._line_no
         for block in blocks:
             if block.startswith("event:"):
@@ -79,6 +101,16 @@ class SSEDecoder:
             line_no += block.count("\n") + 2
         self._line_no = line_no
         return out
+
+    def _drop(self) -> SSEMessage:
+        """The open block passed `max_block`: let it go, say so, skip to its end."""
+        ends_lf = bool(self._parts) and self._parts[-1].endswith("\n")
+        self._parts = ["\n"] if ends_lf else []
+        size, self._open_size = self._open_size, 0
+        self._skipping = True
+        return SSEMessage("", line=self._line_no, error=(
+            f"a message larger than {self.max_block:,} characters ({size:,} so far) was "
+            "dropped"))
 
     def finish(self) -> list[SSEMessage]:
         """End of stream: a message with no blank line after it still counts."""

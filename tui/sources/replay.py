@@ -8,9 +8,11 @@ has one path for both.
 from __future__ import annotations
 
 from tui.importers import load_path
+from tui.io.reading import MAX_BYTES
 from tui.session import Session
 
 
-def open_session(path: str, *, speed: float = 1.0, instant: bool = False) -> Session:
+def open_session(path: str, *, speed: float = 1.0, instant: bool = False,
+                 max_bytes: int = MAX_BYTES) -> Session:
     """Load `path` (any accepted format) as a session positioned at step 0."""
-    return Session.from_loaded(load_path(path), speed=speed, instant=instant)
+    return Session.from_loaded(load_path(path, max_bytes), speed=speed, instant=instant)

@@ -1,0 +1,115 @@
+"""Read an input file with bounds: a size limit, and a timeout for special files.
+
+`/dev/zero` or an endless FIFO grew memory by gigabytes a second, and a FIFO with no writer
+blocked forever. A regular file larger than the limit is refused before reading; anything else
+(a FIFO, a device, standard input) is read in chunks up to the limit, waiting at most
+`timeout` seconds for each chunk.
+"""
+
+from __future__ import annotations
+
+import array
+import fcntl
+import os
+import select
+import stat
+import sys
+import termios
+import time
+
+MAX_BYTES = 256 << 20
+"""Default input limit (256 MiB; `--max-bytes` raises it). A 200k-event stream is ~50 MB."""
+WAIT_SECONDS = 10.0
+"""How long a FIFO or device may keep us waiting for its next bytes."""
+CHUNK = 1 << 20
+
+
+class InputError(Exception):
+    """The input cannot be read within its bounds; the message says why, for a user."""
+
+
+def size_text(count: int) -> str:
+    return f"{count / (1 << 20):.1f} MB" if count >= 1 << 20 else f"{count:,} bytes"
+
+
+def too_big(name: str, limit: int) -> InputError:
+    return InputError(f"{name} is larger than --max-bytes {limit:,} ({size_text(limit)}): "
+                      "pass a larger --max-bytes to read it")
+
+
+def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float = WAIT_SECONDS) -> bytes:
+    """The bytes of `path` (`-` for standard input). Raises FileNotFoundError,
+    IsADirectoryError and other OSErrors as `open` does, InputError past the bounds."""
+    if path == "-":
+        return _read_stdin(max_bytes, wait)
+    info = os.stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(path)
+    if stat.S_ISREG(info.st_mode):
+        if info.st_size > max_bytes:
+            raise too_big(f"{path} ({size_text(info.st_size)})", max_bytes)
+        with open(path, "rb") as file:
+            return file.read(max_bytes + 1)[:max_bytes + 1]
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return _read_stream(descriptor, path, max_bytes, wait)
+    finally:
+        os.close(descriptor)
+
+
+def _read_stdin(max_bytes: int, wait: float) -> bytes:
+    """A pipe or terminal is read like a FIFO; a redirected file (or a stand-in without a
+    descriptor) is read directly, up to the limit."""
+    buffer = sys.stdin.buffer
+    try:
+        descriptor: int | None = buffer.fileno()
+    except (OSError, ValueError):
+        descriptor = None
+    if descriptor is None or stat.S_ISREG(os.fstat(descriptor).st_mode):
+        data = buffer.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise too_big("standard input", max_bytes)
+        return data
+    return _read_stream(descriptor, "standard input", max_bytes, wait)
+
+
+def _read_stream(descriptor: int, name: str, max_bytes: int, wait: float) -> bytes:
+    """Chunks until end of file, each awaited at most `wait` seconds."""
+    if stat.S_ISFIFO(os.fstat(descriptor).st_mode) and not _data_within(descriptor, wait):
+        # Opened without a writer, a FIFO reads as end-of-file at once: wait for bytes.
+        raise InputError(f"{name}: nothing was written to it in {wait:g} s (a FIFO with no "
+                         "writer?)")
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        ready, _, _ = select.select([descriptor], [], [], wait)
+        if not ready:
+            what = "no data" if total == 0 else f"no more data after {size_text(total)}"
+            raise InputError(f"{name}: {what} in {wait:g} s (a pipe nobody writes to?)")
+        try:
+            chunk = os.read(descriptor, min(CHUNK, max_bytes + 1 - total))
+        except BlockingIOError:
+            continue
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > max_bytes:
+            raise too_big(name, max_bytes)
+
+
+def _data_within(descriptor: int, wait: float) -> bool:
+    """Whether bytes are waiting in a FIFO within `wait` seconds (polled: `select` says a
+    writerless FIFO is readable, at end-of-file)."""
+    deadline = time.monotonic() + wait
+    available = array.array("i", [0])
+    while True:
+        try:
+            fcntl.ioctl(descriptor, termios.FIONREAD, available, True)
+        except OSError:
+            return True  # cannot tell: read and see
+        if available[0] > 0:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)

@@ -30,7 +30,7 @@ FINDING_MARK = {"error": ("✗", "bold red"), "warning": ("!", "yellow"), "info"
 def status_text(status: str | None, reason: str | None = None) -> Text:
     """`completed` in its colour; with a reason, `interrupted (response cancelled)`."""
     status = status or "unknown"
-    text = Text(status, style=STATUS_STYLE.get(status, "white"))
+    text = Text(visible(status), style=STATUS_STYLE.get(status, "white"))
     if reason:
         text.append(f" ({one_line(reason, 120)})", STATUS_STYLE.get(status, "white"))
     return text

@@ -29,7 +29,7 @@ def test_an_endless_device_stops_at_the_limit():
 def test_a_fifo_nobody_writes_to_is_given_up(tmp_path: Path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(InputError, match="nothing was written to it in 0.3 s"):
+    with pytest.raises(InputError, match=r"nothing was written to it in 0\.3 s"):
         read_bounded(str(fifo), wait=0.3)
 
 

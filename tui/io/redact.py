@@ -237,7 +237,8 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
     holds nothing to hide (the common case, checked without serialising a delta). `known`
     secrets (`request_secrets`) are hidden wherever they appear."""
     delta = raw.get("delta")
-    if type(delta) is str and len(raw) <= 8 and raw.get("type", "").endswith(".delta"):
+    kind = raw.get("type")
+    if type(delta) is str and len(raw) <= 8 and type(kind) is str and kind.endswith(".delta"):
         if not needs_redaction(delta) and not any(secret in delta for secret in known):
             return raw
         text = delta

@@ -120,7 +120,9 @@ def folded_findings(inspection: Inspection) -> list[dict[str, Any]]:
 def folded_problems(inspection: Inspection) -> list[dict[str, Any]]:
     """Problems with the same message as one entry: the first line, `count`, sample lines."""
     folded: dict[str, dict[str, Any]] = {}
-    for problem in inspection.loaded.problems:
+    problems = inspection.loaded.problems
+    seen = getattr(problems, "seen", {})
+    for problem in problems:
         entry = folded.get(problem.message)
         if entry is None:
             entry = folded[problem.message] = {"file": inspection.loaded.source,
@@ -129,6 +131,8 @@ def folded_problems(inspection: Inspection) -> list[dict[str, Any]]:
         entry["count"] += 1
         if problem.line is not None and len(entry["lines"]) < SAMPLE:
             entry["lines"].append(problem.line)
+    for message, entry in folded.items():
+        entry["count"] = max(entry["count"], seen.get(message, 0))  # those only counted
     return list(folded.values())
 
 
@@ -349,9 +353,10 @@ def findings_section(found: Sequence[Finding]) -> RenderableType:
 
 
 def problems_section(problems: Sequence[Problem]) -> RenderableType:
-    tree = Tree(Text(f"Problems reading the input ({len(problems)})", style="bold yellow"))
+    total = getattr(problems, "total", len(problems))  # identical ones beyond a few: counted
+    tree = Tree(Text(f"Problems reading the input ({total})", style="bold yellow"))
     for problem in problems[:200]:
         tree.add(Text(one_line(str(problem), 300), style="yellow"))
-    if len(problems) > 200:
-        tree.add(Text(f"… and {len(problems) - 200} more", style="yellow"))
+    if total > 200:
+        tree.add(Text(f"… and {total - 200} more", style="yellow"))
     return tree

@@ -364,3 +364,10 @@ def test_a_json_error_names_its_column_once():
     loaded = load_text('{"type": "response.created"}\n{"a": "x\x01y"}\n{"type": "x"}\n')
     (problem,) = loaded.problems
     assert problem.message == "invalid JSON (Invalid control character at column 9)"
+
+
+def test_identical_problems_are_kept_a_few_times_and_counted():
+    loaded = load_text("{}\n" * 1000)
+    assert len(loaded.problems) == 200
+    assert loaded.problems.total == 1000  # type: ignore[attr-defined]
+    assert {p.message for p in loaded.problems} == {"event has no type (kept)"}

@@ -517,3 +517,18 @@ def test_an_internal_error_exits_3_with_one_line_and_a_log(tmp_path: Path, capsy
     assert err.startswith("mcptui: internal error: ZeroDivisionError: a bug") and \
         err.count("\n") == 1
     assert "ZeroDivisionError" in (tmp_path / "mcptui-recordings" / "mcptui-error.log").read_text()
+
+
+def test_json_of_many_unusable_lines_is_folded(tmp_path: Path, capsys):
+    """`{}` on every line: one folded problem and one folded finding with their counts, not a
+    hundred thousand entries (which took 95 s and 5 GB to print)."""
+    path = tmp_path / "empty.jsonl"
+    path.write_text("{}\n" * 100_000)
+    code, out = inspect_json(capsys, str(path))
+    assert code == 1
+    (problem,) = out["problems"]
+    assert (problem["message"], problem["count"], problem["lines"][:3]) == (
+        "event has no type (kept)", 100_000, [1, 2, 3])
+    missing = [f for f in out["findings"] if f["code"] == "missing_field"]
+    assert len(missing) == 1 and missing[0]["count"] == 100_000
+    assert len(missing[0]["event_indexes"]) == 20

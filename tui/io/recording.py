@@ -41,6 +41,29 @@ class Problem:
         return f"line {self.line}: {self.message}" if self.line else self.message
 
 
+class Problems(list[Problem]):
+    """Problems as they are found: each distinct message kept `KEEP_EACH` times, the rest only
+    counted (a million lines of `{}` made a million identical problems)."""
+
+    KEEP_EACH = 200
+
+    def __init__(self, problems: Iterable[Problem] = ()) -> None:
+        super().__init__()
+        self.seen: dict[str, int] = {}
+        """How many times each message was found, kept or not."""
+        for problem in problems:
+            self.append(problem)
+
+    def append(self, problem: Problem) -> None:
+        count = self.seen[problem.message] = self.seen.get(problem.message, 0) + 1
+        if count <= self.KEEP_EACH:
+            super().append(problem)
+
+    @property
+    def total(self) -> int:
+        return sum(self.seen.values())
+
+
 @dataclass(slots=True)
 class Loaded:
     """What a file yielded: its timeline, any Response snapshots, header and problems."""
@@ -48,7 +71,7 @@ class Loaded:
     events: list[Event] = field(default_factory=list)
     snapshots: list[dict[str, Any]] = field(default_factory=list)
     header: dict[str, Any] | None = None
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=Problems)
     format: str = "unknown"
     source: str = ""
 

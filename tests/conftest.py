@@ -16,6 +16,11 @@ REPO = Path(__file__).resolve().parents[1]
 UPSTREAM_DIR = REPO / "tests" / "fixtures" / "upstream"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fuzz-long", action="store_true",
+                     help="run the long fuzz corpus (thousands of cases) instead of CI's")
+
+
 @pytest.fixture(scope="session")
 def upstream_dir() -> Path:
     """The folder of upstream `*.chunks.txt` streams (in the repository: never skipped)."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tui import __version__
+from tui.io.reading import MAX_BYTES
 from tui.model.jsonsafe import loads
 
 if TYPE_CHECKING:
@@ -144,9 +145,9 @@ def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
 
 
 def add_max_bytes(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-bytes", type=int, default=256 << 20, metavar="N",
-                        help="read at most N bytes of a file (default 268435456, 256 MiB); a "
-                             "pipe or FIFO that sends nothing for 10 s is given up")
+    parser.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
+                        help=f"read at most N bytes of a file (default {MAX_BYTES}, 256 MiB); "
+                             "a pipe or FIFO that sends nothing for 10 s is given up")
 
 
 def add_live_options(parser: argparse.ArgumentParser) -> None:
@@ -408,7 +409,7 @@ def refuse_line(message: str) -> int:
 
 
 def run_replay(path: str, *, speed: float, instant: bool, step: bool,
-               max_bytes: int = 256 << 20) -> int:
+               max_bytes: int = MAX_BYTES) -> int:
     from tui.sources.replay import open_session
 
     if speed <= 0:
@@ -433,7 +434,7 @@ def run_app(app: McptuiApp) -> int:
 
 
 def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
-                max_bytes: int = 256 << 20) -> int:
+                max_bytes: int = MAX_BYTES) -> int:
     from rich.console import Console
     from rich.text import Text
 

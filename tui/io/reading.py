@@ -49,7 +49,10 @@ def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float = WAIT_SECON
         if info.st_size > max_bytes:
             raise too_big(f"{path} ({size_text(info.st_size)})", max_bytes)
         with open(path, "rb") as file:
-            return file.read(max_bytes + 1)[:max_bytes + 1]
+            data = file.read(max_bytes + 1)
+        if len(data) > max_bytes:  # it grew since
+            raise too_big(path, max_bytes)
+        return data
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         return _read_stream(descriptor, path, max_bytes, wait)

@@ -54,7 +54,7 @@ async def test_demo_streams_live_into_the_tree_and_stops_cleanly(tmp_path: Path)
                                          "(1 sub-exception)"
             # The run has ended with a failure: the cursor went to it by itself.
             assert await wait_until(pilot, lambda: screen.tree.cursor_node is failed, timeout=10)
-            assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen),
+            assert await wait_until(pilot, lambda: "possible cause" in detail_text(screen),
                                     timeout=10)
             assert "response.mcp_call.failed" in shown  # the failed item opened by itself
             header = header_text(screen)

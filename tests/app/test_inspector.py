@@ -171,13 +171,13 @@ async def test_f_lands_on_the_failed_item_with_its_error_and_cause_and_wraps_aro
         await pilot.press("f")
         await pilot.pause()
         assert timeline.position == FAILED_AT + 1
-        # The cursor is on the failed item, whose detail has the error and the likely cause.
+        # The cursor is on the failed item, whose detail has the error and its candidate causes.
         call = find_node(screen, is_call, kind="item")
         assert screen.tree.cursor_node is call
-        assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen), timeout=10)
+        assert await wait_until(pilot, lambda: "possible cause" in detail_text(screen), timeout=10)
         detail = detail_text(screen)
         assert "Output schema without structuredContent" in detail
-        assert detail.index("likely cause") < detail.index("type")  # the cause comes first
+        assert detail.index("possible cause") < detail.index("type")  # the cause comes first
 
         # The only failure: f and F wrap around to it, never "no failure after this step".
         await pilot.press("up", "up", "f")
@@ -191,7 +191,7 @@ async def test_f_lands_on_the_failed_item_with_its_error_and_cause_and_wraps_aro
         assert timeline.position == len(EVENTS_424)  # already applied: no step back
         assert screen.tree.cursor_node is find_node(screen, is_call, kind="item")
         detail = detail_text(screen)  # by now output_item.done has brought the error
-        assert detail.index(TASKGROUP_ERROR) < detail.index("likely cause")
+        assert detail.index(TASKGROUP_ERROR) < detail.index("possible cause")
         await pilot.press("f")
         await pilot.pause()
         assert screen.tree.cursor_node is find_node(screen, is_call, kind="item")

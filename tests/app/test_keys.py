@@ -188,16 +188,17 @@ async def test_an_instant_replay_opens_on_the_failure_and_its_cause(size: tuple[
 
         # Polled, with room for a loaded machine: the checks run in a thread.
         assert await wait_until(pilot, on_failure, timeout=10)
-        assert await wait_until(pilot, lambda: "likely cause" in detail_text(screen), timeout=10)
+        assert await wait_until(pilot, lambda: "possible cause" in detail_text(screen),
+                                timeout=10)
         detail = detail_text(screen)
         assert detail.index(TASKGROUP_ERROR) < detail.index(
-            "likely cause: Output schema without structuredContent")
+            "possible cause: Output schema without structuredContent")
         # Both are drawn on the first screen, not below the fold of the detail pane (polled:
         # the pane is laid out again after its content changes).
         def drawn() -> str:
             return "\n".join(rendered_lines(screen.detail.body)[:screen.detail.size.height])
 
-        assert await wait_until(pilot, lambda: "likely cause" in drawn(), timeout=10), drawn()
+        assert await wait_until(pilot, lambda: "possible cause" in drawn(), timeout=10), drawn()
         assert "424" in drawn()
 
 

@@ -224,6 +224,41 @@ def test_broken_schema_is_the_classic_424(tmp_path: Path, servers: Servers):
     assert events(entries)[-1]["type"] == "response.completed"
 
 
+def inspect_causes(tmp_path: Path) -> list[dict[str, Any]]:
+    done = run_cli(["inspect", "--json", str(tmp_path / "rec.jsonl")], tmp_path)
+    (failure,) = [f for f in json.loads(done.stdout)["failures"] if f["type"] == "mcp_call"]
+    return failure["likely_causes"]
+
+
+def test_a_timeout_under_the_emulators_own_limit_is_a_likely_timeout(tmp_path: Path,
+                                                                     servers: Servers):
+    """The emulator here gives up on a tool after 1.5 s (its --tool-timeout): a recording
+    says so in the response's metadata, so `inspect` compares against that limit, not 60 s
+    ("too soon for a timeout" was wrong)."""
+    done, _, entries = run_request(servers, tmp_path, request_body(
+        servers, ("slow_search", {"query": "x", "delay_s": 4})))
+    assert done.returncode == 1, done.stdout + done.stderr
+    created = events(entries)[0]["response"]
+    assert created["metadata"]["mcptui_tool_timeout_s"] == "1.5"
+    causes = inspect_causes(tmp_path)
+    assert (causes[0]["cause"], causes[0]["confidence"]) == ("timeout", "likely")
+    assert "the 1.5 s limit this response names" in causes[0]["evidence"][0]
+
+
+def test_a_broken_schema_is_a_candidate_never_a_wrong_likely(tmp_path: Path, servers: Servers):
+    """broken_schema and bad_content fail the same way, as fast: both are listed as equal
+    candidates (the true one among them), neither is `likely`."""
+    for tool in ("broken_schema", "bad_content"):
+        record = tmp_path / "rec.jsonl"
+        record.unlink(missing_ok=True)
+        run_request(servers, tmp_path, request_body(servers, (tool, {"query": "x"})))
+        causes = inspect_causes(tmp_path)
+        truth = {"broken_schema": "output_schema_without_structured_content",
+                 "bad_content": "invalid_content"}[tool]
+        assert truth in [c["cause"] for c in causes], (tool, causes)
+        assert {c["confidence"] for c in causes} == {"possible"}, (tool, causes)
+
+
 def test_http_429_before_the_stream(tmp_path: Path, servers: Servers):
     done, header, entries = run_request(
         servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="http_429"))

@@ -34,16 +34,21 @@ def keys(found: list) -> list[tuple[str, str]]:
     return [(c.cause.key, c.confidence) for c in found]
 
 
-def test_quick_424_from_a_reachable_server_points_at_the_output_schema(failed_call) -> None:
+def test_a_quick_424_from_a_reachable_server_lists_equal_candidates(failed_call) -> None:
+    """The stream cannot tell an output schema without structuredContent from an invalid
+    content block (the same opaque 424, as fast): none is `likely`; they are candidates, most
+    common first, and the evidence names the step that tells them apart."""
     timeline, resp, item = failed_call(HTTP_ERROR_424)
     found = item_causes(resp, item, timeline.events, tool_seconds=0.4)
-    top = found[0]
-    assert (top.cause.key, top.confidence) == (
-        "output_schema_without_structured_content", "likely")
-    evidence = " ".join(top.evidence)
-    assert "too soon for a timeout" in evidence
+    assert keys(found) == [("output_schema_without_structured_content", "possible"),
+                           ("invalid_content", "possible"),
+                           ("invalid_structured_content", "possible"),
+                           ("session_terminated", "possible")]
+    evidence = " ".join(found[0].evidence)
+    assert "too soon for a timeout" in evidence  # timing rules the timeout out
     assert "listed its tools" in evidence
-    assert "timeout" not in [key for key, _ in keys(found)]
+    assert "cannot tell these candidates apart (listed most common first)" in evidence
+    assert "a probe (p, `mcptui probe`)" in evidence
 
 
 def test_a_424_after_a_minute_is_a_timeout(failed_call) -> None:
@@ -58,8 +63,29 @@ def test_without_timing_the_424_stays_open_between_causes(failed_call) -> None:
     # The fixture's server listed its tools: the server was reachable, and the schema
     # explanation leads, but nothing is claimed as confirmed.
     found = item_causes(resp, item, timeline.events, tool_seconds=None)
-    assert all(c.confidence != "confirmed" for c in found)
+    assert all(c.confidence == "possible" for c in found)
     assert found[0].cause.key == "output_schema_without_structured_content"
+    # No timing removes no candidate: the timeout stays one.
+    (timeout,) = [c for c in found if c.cause.key == "timeout"]
+    assert timeout.evidence == ("no timing in this source to rule it out",)
+
+
+@pytest.mark.parametrize(("seconds", "expected"), [(2.9, ("timeout", "likely")),
+                                                   (0.3, None)])
+def test_the_timeout_rule_uses_the_limit_the_response_names(failed_call, seconds: float,
+                                                            expected) -> None:
+    """An emulator run with --tool-timeout 3 writes the limit into the response's metadata: a
+    call failing after 2.9 s is its timeout, not "too soon for a timeout"."""
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    resp.tool_timeout = 3.0
+    found = item_causes(resp, item, timeline.events, tool_seconds=seconds)
+    if expected is not None:
+        assert keys(found)[0] == expected
+        assert "the 3 s limit this response names" in found[0].evidence[0]
+    else:
+        assert "timeout" not in [key for key, _ in keys(found)]
+        assert "too soon for a timeout (the 3 s limit this response names)" in " ".join(
+            found[0].evidence)
 
 
 def test_a_probe_confirms_the_cause(failed_call) -> None:
@@ -72,7 +98,7 @@ def test_a_probe_confirms_the_cause(failed_call) -> None:
     assert keys(found) == [("output_schema_without_structured_content", "confirmed")]
     assert found[0].evidence[0].startswith("probe: RuntimeError")
     assert "too soon for a timeout" in found[0].evidence[1]
-    assert not any("confirms it" in e for e in found[0].evidence)
+    assert not any("cannot tell" in e for e in found[0].evidence)
 
 
 @pytest.mark.parametrize(("kind", "cause"), [
@@ -91,8 +117,9 @@ def test_a_connection_failure_from_here_weighs_less_than_the_stream(failed_call)
                             reachable=False)
     # OpenAI listed this server's tools in the same response: this machine's view is not its.
     found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=refused)
-    assert keys(found)[0] == ("output_schema_without_structured_content", "likely")
+    assert keys(found)[0] == ("output_schema_without_structured_content", "possible")
     assert ("unreachable", "possible") in keys(found)
+    assert not any(c.confidence == "likely" for c in found)
     # A 421 names its cause wherever it comes from.
     found = item_causes(resp, item, timeline.events,
                         probe=ProbeEvidence("http_421", "421", reachable=False))

@@ -207,7 +207,7 @@ def test_slow_successful_tool_is_info():
 
     slow = [f for f in report.findings if f.code == "slow_tool"]
     assert [(f.severity, f.item_key) for f in slow] == [("info", 0)]
-    assert "close to the ~60 s limit" in slow[0].message
+    assert "close to the 60 s limit" in slow[0].message
 
 
 def test_no_timestamps_means_no_timing_and_no_findings():

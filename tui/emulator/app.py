@@ -27,6 +27,7 @@ from tui.emulator.faults import MALFORMED_AFTER, FaultError, Faults, parse_fault
 from tui.emulator.runner import Run, RunConfig
 from tui.emulator.script import ScriptError, input_text, planned_calls
 from tui.emulator.store import KEEP, TERMINAL, Store, StoredResponse
+from tui.model.timing import TOOL_TIMEOUT_METADATA
 
 log = logging.getLogger("mcptui.emulator")
 
@@ -122,7 +123,8 @@ class Emulator:
         if previous is not None and self.store.get(str(previous)) is None:
             return error(400, f"Previous response with id '{previous}' not found.",
                          param="previous_response_id", code="previous_response_not_found")
-        stored = StoredResponse(ResponseBuilder(body, rng=self.rng), faults,
+        limit = {TOOL_TIMEOUT_METADATA: f"{self.config.tool_timeout:g}"}
+        stored = StoredResponse(ResponseBuilder(body, rng=self.rng, metadata=limit), faults,
                                 request_id=request_id)
         stored.builder.on_event = stored.notify
         self.store.add(stored)

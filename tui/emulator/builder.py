@@ -78,8 +78,12 @@ class ResponseBuilder:
     """One response: its object, its output items, and its numbered stream events."""
 
     def __init__(self, request: Json, *, on_event: Callable[[Json], None] | None = None,
-                 rng: random.Random | None = None, created_at: int | None = None) -> None:
+                 rng: random.Random | None = None, created_at: int | None = None,
+                 metadata: dict[str, str] | None = None) -> None:
         self.request = request
+        self.metadata = metadata or {}
+        """Added to the response's metadata: the emulator's tool time limit, so a recording
+        says which limit applied (the real API's ~60 s is not in its streams)."""
         self.rng = rng or random.Random()
         self.created_at = int(time.time()) if created_at is None else created_at
         self.on_event = on_event
@@ -129,7 +133,7 @@ class ResponseBuilder:
             "tool_choice": req.get("tool_choice", "auto"),
             "tools": [echoed_tool(tool) for tool in req.get("tools") or []],
             "top_logprobs": 0, "top_p": 1, "truncation": "disabled", "usage": self.usage,
-            "user": None, "metadata": req.get("metadata") or {},
+            "user": None, "metadata": {**(req.get("metadata") or {}), **self.metadata},
         }
 
     def emit(self, kind: str, **fields: Any) -> Json:

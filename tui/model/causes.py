@@ -20,15 +20,19 @@ from urllib.parse import urlsplit
 from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.state import ItemState, ResponseState
-from tui.model.timing import LIKELY_TIMEOUT
+from tui.model.timing import OPENAI_TOOL_TIMEOUT, likely_timeout_after
 
 Confidence = Literal["confirmed", "likely", "possible"]
 CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
 
-COMMON_424_HINT = ("the most common cause of this 424 when the server is reachable and answers "
-                   "quickly; `mcptui probe` confirms it")
+COMMON_424_HINT = ("the stream cannot tell these candidates apart (listed most common first): "
+                   "a probe (p, `mcptui probe`) calls the tool and shows which")
 QUICK_FAILURE = 10.0
-"""A failure sooner than this cannot be the ~60 s timeout."""
+"""A failure sooner than this (of OpenAI's ~60 s; scaled to another limit) is no timeout."""
+CANDIDATES_424 = ("output_schema_without_structured_content", "invalid_content",
+                  "invalid_structured_content", "session_terminated")
+"""What a quick TaskGroup 424 from a reachable server may be, most common first: the stream
+alone cannot tell them apart (each is the same opaque error), only a probe can."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +106,14 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
 )}
 
 
+COMMONNESS = {key: rank for rank, key in enumerate((
+    "output_schema_without_structured_content", "timeout", "unreachable", "auth",
+    "tool_list_failure", "invalid_content", "invalid_structured_content", "host_header_421",
+    "session_terminated", "background_bare_failure", "protocol_error", "tool_error"))}
+"""Causes by how often they are behind an MCP failure in forum reports, most common first:
+the order of candidates the evidence cannot tell apart."""
+
+
 @dataclass(frozen=True, slots=True)
 class LikelyCause:
     cause: Cause
@@ -151,7 +163,8 @@ class _Matches:
     def ranked(self) -> list[LikelyCause]:
         """Best first; once a probe has confirmed a cause, only the confirmed ones, without
         the hint that a probe would confirm them."""
-        found = sorted(self.found.values(), key=lambda c: CONFIDENCE_RANK[c.confidence])
+        found = sorted(self.found.values(), key=lambda c: (
+            CONFIDENCE_RANK[c.confidence], COMMONNESS.get(c.cause.key, len(COMMONNESS))))
         if found and found[0].confidence == "confirmed" and any(
                 e.startswith("probe") for e in found[0].evidence):
             found = [replace(c, evidence=tuple(e for e in c.evidence if e != COMMON_424_HINT))
@@ -198,6 +211,7 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
     """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first."""
     if not item.failed:
         return []
+    limit = resp.tool_timeout or OPENAI_TOOL_TIMEOUT
     matches = _Matches()
     if probe is not None:
         _from_probe(matches, probe, reached=_listed_by_same_server(resp, item))
@@ -217,10 +231,10 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
         else:
             matches.add("protocol_error", "confirmed", f"JSON-RPC error: {text}")
     elif _is_taskgroup(error):
-        _taskgroup(matches, resp, item, tool_seconds, server_url)
+        _taskgroup(matches, resp, item, tool_seconds, server_url, limit)
     else:
         _from_text(matches, text, server_url)
-        if tool_seconds is not None and tool_seconds >= LIKELY_TIMEOUT:
+        if tool_seconds is not None and tool_seconds >= likely_timeout_after(limit):
             matches.add("timeout", "likely", f"the call failed after {tool_seconds:.1f} s")
     if probe is not None and probe.kind is None and probe.reachable:
         matches.demote(RESULT_SHAPE_CAUSES, f"probe: the call worked from here ({probe.message})")
@@ -254,31 +268,32 @@ def _is_taskgroup(error: Any) -> bool:
 
 
 def _taskgroup(matches: _Matches, resp: ResponseState, item: ItemState,
-               tool_seconds: float | None, server_url: str | None) -> None:
-    """The opaque 424: an exception escaped OpenAI's MCP client. Narrow it down."""
-    listed = _listed_by_same_server(resp, item)
-    if tool_seconds is not None and tool_seconds >= LIKELY_TIMEOUT:
+               tool_seconds: float | None, server_url: str | None, limit: float) -> None:
+    """The opaque 424: an exception escaped OpenAI's MCP client. Timing separates a timeout
+    from the rest; nothing in the stream separates the rest (a probe does), so they are equal
+    candidates, most common first. Absent timing rules nothing out."""
+    which = "OpenAI's ~60 s limit" if limit == OPENAI_TOOL_TIMEOUT else \
+        f"the {limit:g} s limit this response names"
+    if tool_seconds is not None and tool_seconds >= likely_timeout_after(limit):
         matches.add("timeout", "likely",
                     f"the call failed {tool_seconds:.1f} s after its arguments were sent: "
-                    "about OpenAI's ~60 s limit")
+                    f"about {which}")
         return
-    quick = (f"the call failed {_duration(tool_seconds)} after its arguments were sent: too "
-             "soon for a timeout" if tool_seconds is not None and tool_seconds < QUICK_FAILURE
-             else None)
-    if listed or quick:
-        reachable = ("the same server listed its tools in this response, so it was reachable"
-                     if listed else None)
-        evidence = [e for e in (quick, reachable) if e]
-        matches.add("output_schema_without_structured_content", "likely", *evidence,
-                    COMMON_424_HINT)
-        matches.add("invalid_structured_content", "possible")
-        matches.add("invalid_content", "possible")
-        matches.add("session_terminated", "possible")
-    else:
-        matches.add("output_schema_without_structured_content", "possible")
+    listed = _listed_by_same_server(resp, item)
+    quick = tool_seconds is not None and tool_seconds < QUICK_FAILURE * limit / \
+        OPENAI_TOOL_TIMEOUT
+    evidence = [e for e in (
+        f"the call failed {_duration(tool_seconds)} after its arguments were sent: too soon "
+        f"for a timeout ({which})" if quick and tool_seconds is not None else None,
+        "the same server listed its tools in this response, so it was reachable"
+        if listed else None) if e]
+    for position, key in enumerate(CANDIDATES_424):
+        matches.add(key, "possible", *((*evidence, COMMON_424_HINT) if position == 0 else ()))
+    if not quick:
         matches.add("timeout", "possible", "no timing in this source to rule it out"
                     if tool_seconds is None else
-                    f"the call failed {_duration(tool_seconds)} after its arguments were sent")
+                    f"the call failed {_duration(tool_seconds)} after its arguments were sent, "
+                    f"short of {which}")
     if not listed:
         _private_url(matches, server_url)
 

@@ -21,6 +21,7 @@ from tui.model.state import (
     SessionState,
 )
 from tui.model.status import approval_answers
+from tui.model.timing import TOOL_TIMEOUT_METADATA
 
 _MISSING = object()
 
@@ -356,6 +357,15 @@ class Reducer:
         error = snapshot.get("error")
         if error:
             self._set(resp, "error", error)
+        metadata = snapshot.get("metadata")
+        if isinstance(metadata, dict) and resp.tool_timeout is None:
+            limit = metadata.get(TOOL_TIMEOUT_METADATA)
+            try:
+                seconds = float(limit) if isinstance(limit, str | int | float) else None
+            except ValueError:
+                seconds = None
+            if seconds is not None and 0 < seconds < 1e6:
+                self._set(resp, "tool_timeout", seconds)
         details = snapshot.get("incomplete_details")
         if isinstance(details, dict) and isinstance(details.get("reason"), str):
             self._set(resp, "incomplete_reason", details["reason"])

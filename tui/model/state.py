@@ -124,6 +124,9 @@ class ResponseState:
     usage: dict[str, Any] | None = field(default=None, repr=False)
     error: Any = None
     """`response.error` from a terminal `response.failed`."""
+    tool_timeout: float | None = None
+    """The tool time limit its metadata names (the emulator's `--tool-timeout`); None for the
+    real API, whose ~60 s applies."""
     incomplete_reason: str | None = None
     """`incomplete_details.reason` of an incomplete response (`max_output_tokens`, …)."""
     background: bool | None = None

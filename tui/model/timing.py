@@ -24,11 +24,19 @@ from tui.model.textsafe import one_line
 
 GAP_THRESHOLD = 5.0
 """Seconds of silence between consecutive events worth flagging."""
+OPENAI_TOOL_TIMEOUT = 60.0
+"""OpenAI's time limit for a tool call: about 60 s, undocumented."""
+TOOL_TIMEOUT_METADATA = "mcptui_tool_timeout_s"
+"""Response metadata key where the emulator writes the limit it applied (`--tool-timeout`)."""
 LIKELY_TIMEOUT = 50.0
 """An mcp_call failing after about a minute is likely OpenAI's tool timeout (~60 s,
 undocumented); 50 s leaves room for the time the request took to reach the server."""
-SLOW_TOOL = 0.5 * LIKELY_TIMEOUT
-"""A successful call this slow is worth a note: a slower day would time it out."""
+
+
+def likely_timeout_after(limit: float) -> float:
+    """Seconds after which a failure is likely the limit (50 of 60 s, scaled); a success
+    half as slow is worth a note (a slower day would time it out)."""
+    return limit * LIKELY_TIMEOUT / OPENAI_TOOL_TIMEOUT
 
 CALL_IN_PROGRESS = "response.mcp_call.in_progress"
 CALL_ENDS = frozenset({"response.mcp_call.completed", "response.mcp_call.failed"})
@@ -186,7 +194,8 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
             timing = _timing(item, scan, status)
             items.append(timing)
             if has_timing:
-                finding = _call_finding(item, timing, scan)
+                finding = _call_finding(item, timing, scan,
+                                        resp.tool_timeout or OPENAI_TOOL_TIMEOUT)
                 if finding is not None:
                     findings.append(finding)
     if not has_timing:
@@ -220,24 +229,27 @@ def _gaps(times: list[float | None], all_known: bool, threshold: float) -> list[
             if a is not None and b is not None and b - a >= threshold]
 
 
-def _call_finding(item: ItemState, timing: ItemTiming, scan: _CallScan) -> Finding | None:
+def _call_finding(item: ItemState, timing: ItemTiming, scan: _CallScan,
+                  limit: float = OPENAI_TOOL_TIMEOUT) -> Finding | None:
     seconds = timing.tool_seconds if timing.tool_seconds is not None else timing.duration
     if seconds is None:
         return None
     name = _tool_name(item)
-    if timing.failed and seconds >= LIKELY_TIMEOUT:
+    likely = likely_timeout_after(limit)
+    if timing.failed and seconds >= likely:
+        which = ("OpenAI's tool-call timeout (about 60 s)" if limit == OPENAI_TOOL_TIMEOUT
+                 else f"the {limit:g} s tool time limit this response names")
         return Finding(
             "warning", "likely_timeout",
-            f"{name} failed after {seconds:.1f} s: likely OpenAI's tool-call timeout "
-            "(about 60 s)",
+            f"{name} failed after {seconds:.1f} s: likely {which}",
             event_index=scan.end_index if scan.end_index is not None else _last_event(item),
             response_key=item.response_key, item_key=item.key,
-            suggestion="make the tool answer well within 60 s (return partial results, or "
+            suggestion=f"make the tool answer well within {limit:g} s (return partial results, or "
                        "start the work and let another tool fetch the result)")
-    if not timing.failed and seconds >= SLOW_TOOL:
+    if not timing.failed and seconds >= likely / 2:
         return Finding(
             "info", "slow_tool",
-            f"{name} took {seconds:.1f} s: close to the ~60 s limit",
+            f"{name} took {seconds:.1f} s: close to the {limit:g} s limit",
             event_index=scan.end_index if scan.end_index is not None else _last_event(item),
             response_key=item.response_key, item_key=item.key)
     return None

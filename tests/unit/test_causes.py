@@ -192,8 +192,34 @@ def test_background_run_failing_bare() -> None:
     timeline.seek_end()
     [resp] = timeline.state.responses
     found = response_causes(resp, timeline.events, request=loaded.header.get("request"))
-    assert keys(found) == [("background_bare_failure", "likely")]
+    # The API's own "server_error" is what a bare background failure always says: a
+    # candidate behind the MCP explanation, not the answer.
+    assert keys(found) == [("background_bare_failure", "likely"), ("server_error", "possible")]
     assert "server_error" in found[0].evidence[0] or "error" in found[0].evidence[0]
+
+
+@pytest.mark.parametrize(("error", "status", "cause"), [
+    ({"type": "insufficient_quota", "code": "insufficient_quota",
+      "message": "You exceeded your current quota"}, 429, "insufficient_quota"),
+    ({"type": "requests", "code": "rate_limit_exceeded", "message": "Rate limit reached"}, 429,
+     "rate_limited"),
+    ({"type": "server_error", "code": None, "message": "The server had an error"}, 500,
+     "server_error"),
+    ({"type": "invalid_request_error", "code": None, "param": "tools[0].server_url",
+      "message": "Invalid URL"}, 400, "invalid_request"),
+])
+def test_response_level_api_errors_get_their_own_cause_and_advice(error: dict, status: int,
+                                                                  cause: str) -> None:
+    """An HTTP error before the stream (the note a live run records) names its cause."""
+    timeline = Timeline([note("http_error", f"POST /responses: HTTP {status}", level="error",
+                              status=status, body={"error": error})])
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    found = response_causes(resp, timeline.events)
+    assert keys(found) == [(cause, "confirmed")]
+    assert found[0].cause.fix
+    if cause == "invalid_request":
+        assert "(param: tools[0].server_url)" in found[0].evidence[0]
 
 
 def test_every_cause_says_why_and_what_to_try() -> None:

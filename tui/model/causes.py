@@ -103,13 +103,31 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
           "The tool ran and returned isError: true. This is the tool's own failure, and its "
           "message is in the error content.",
           "Read the tool's message; the MCP plumbing worked."),
+    Cause("insufficient_quota", "Out of quota",
+          "The API key's project or organisation has no credit left, or hit its monthly "
+          "budget: every request fails until that changes.",
+          "Add credit or raise the budget (platform settings → Billing / Limits), or use a "
+          "key of a project that has quota. Retrying does not help."),
+    Cause("rate_limited", "Rate limited",
+          "Too many requests or tokens per minute for this model and tier.",
+          "Retry after the time the answer names (Retry-After), send fewer requests at once, "
+          "or ask for a higher limit. The SDK retries 429s by itself (max_retries)."),
+    Cause("server_error", "Error on OpenAI's side",
+          "The API failed while handling the request; the request itself may be fine.",
+          "Retry with backoff; if it persists, check status.openai.com and report it with the "
+          "x-request-id from the header."),
+    Cause("invalid_request", "The request was refused as invalid",
+          "A field of the request is missing, misspelt or has a value the API does not accept "
+          "(for MCP tools: server_url, allowed_tools, require_approval, headers).",
+          "Fix the field the error's `param` names; the message says what it expected."),
 )}
 
 
 COMMONNESS = {key: rank for rank, key in enumerate((
     "output_schema_without_structured_content", "timeout", "unreachable", "auth",
     "tool_list_failure", "invalid_content", "invalid_structured_content", "host_header_421",
-    "session_terminated", "background_bare_failure", "protocol_error", "tool_error"))}
+    "session_terminated", "background_bare_failure", "protocol_error", "tool_error",
+    "rate_limited", "insufficient_quota", "server_error", "invalid_request"))}
 """Causes by how often they are behind an MCP failure in forum reports, most common first:
 the order of candidates the evidence cannot tell apart."""
 
@@ -251,15 +269,52 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
         if "tool list" in text.lower() or "retrieving tool" in text.lower():
             matches.add("tool_list_failure", "confirmed", f"the API said: {text}")
             _from_text(matches, text, None)
+        else:
+            _api_error(matches, raw.get("body") or raw,
+                       raw.get("status") if type(raw.get("status")) is int else None)
+    bare = False
     if resp.status == "failed" and not any(item.failed for item in resp.items):
         background = resp.background or bool((request or {}).get("background"))
         mcp_tools = bool(mcp_entries({"tools": resp.tools}) or mcp_entries(request))
         if background and mcp_tools:
+            bare = True
             error = describe_error(resp.error) or "no error details"
             matches.add("background_bare_failure", "likely",
                         f"background response with MCP tools failed: {error}",
                         "no mcp_call in it failed with an error of its own")
+    if resp.error is not None:
+        # A bare background failure says server_error whatever the MCP call did: then what
+        # the API names is a candidate, not the answer.
+        _api_error(matches, resp.error, None, "possible" if bare else "confirmed")
     return matches.ranked()
+
+
+API_ERROR_CODES = {"insufficient_quota": "insufficient_quota",
+                   "rate_limit_exceeded": "rate_limited", "server_error": "server_error",
+                   "invalid_request_error": "invalid_request"}
+"""An API error's `code` or `type` and the cause it names (protocol.md §2 error shapes)."""
+
+
+def _api_error(matches: _Matches, error: Any, status: int | None,
+               confidence: Confidence = "confirmed") -> None:
+    """A response-level error the API named: quota, rate limit, its own failure, or an
+    invalid request (with the `param` it names)."""
+    body = error.get("error") if isinstance(error, dict) and isinstance(
+        error.get("error"), dict) else error
+    if not isinstance(body, dict):
+        return
+    text = describe_error(body)
+    found = [API_ERROR_CODES[value] for value in (body.get("code"), body.get("type"))
+             if isinstance(value, str) and value in API_ERROR_CODES]
+    if not found and status is not None:
+        found = ["rate_limited"] if status == 429 else ["server_error"] if status >= 500 else []
+    if not found:
+        return
+    key = found[0]
+    param = body.get("param")
+    evidence = f"the API said: {text}" + (
+        f" (param: {param})" if key == "invalid_request" and isinstance(param, str) else "")
+    matches.add(key, confidence, evidence)
 
 
 def _is_taskgroup(error: Any) -> bool:

@@ -7,6 +7,7 @@ wait for `screen.diagnosis` before asserting on what it shows.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from _app_support import (
     footer_actions,
     header_text,
     label_of,
+    recorded_events,
     rendered_lines,
     renumbered,
     screen_of,
@@ -212,3 +214,29 @@ async def test_a_live_stream_cut_short_is_found_unterminated_once_the_run_ends(t
             assert not any(w.is_running for w in app.workers if w.group == "live")
             assert "conformance error" in header_text(screen)
             await pilot.press("q")
+
+
+async def test_p_is_offered_on_a_paste_that_names_its_server_and_explained_where_not(
+        tmp_path: Path):
+    """A paste carries the server URL in response.created's tools: `p` is offered there. With
+    that event cut off, the detail says why there is no probe instead of offering one."""
+    events = recorded_events(SAMPLE_424)
+    pasted = tmp_path / "pasted.json"
+    pasted.write_text(json.dumps(events))
+    async with app_for(pasted).run_test(size=SIZE) as pilot:
+        screen = await at_end_diagnosed(pilot)
+        await select(pilot, find_node(screen, failed_call, kind="item"))
+        assert "probe" in footer_actions(screen)
+        assert "press p to probe" in detail_text(screen)
+
+    without_tools = tmp_path / "no-tools.json"
+    without_tools.write_text(json.dumps([e for e in events if e["type"] not in (
+        "response.created", "response.in_progress", "response.completed")]))
+    async with app_for(without_tools).run_test(size=SIZE) as pilot:
+        screen = await at_end_diagnosed(pilot)
+        await select(pilot, find_node(screen, failed_call, kind="item"))
+        assert "probe" not in footer_actions(screen)
+        text = detail_text(screen)
+        assert "press p to probe" not in text
+        assert "no probe from here: this file names no server URL for 'files'" in " ".join(
+            text.split())

@@ -97,6 +97,25 @@ class DiagnosisMixin:
                     "long as OpenAI waits)", "cyan")
 
     def _probe_target(self: InspectorScreen) -> tuple[ResponseState, ItemState] | None:
+        """The selected node's item when it is a failed mcp_call whose server URL is known
+        (from the request, a recording's header, or the tools the response echoed)."""
+        found = self._failed_call()
+        if found is None or self.tool_entry(found[1].server_label, found[0]) is None:
+            return None
+        return found
+
+    def no_probe_reason(self: InspectorScreen) -> str | None:
+        """Why `p` cannot probe the selected failed call (None when it can, or when nothing
+        probeable is selected): said in the detail pane instead of offering the key."""
+        found = self._failed_call()
+        if found is None or self.tool_entry(found[1].server_label, found[0]) is not None:
+            return None
+        label = visible(found[1].server_label or "?")
+        return (f"no probe from here: this file names no server URL for {label!r} (no request "
+                "and no tools echoed in response.created); `mcptui probe REQUEST.json "
+                "--recording FILE` takes it from your request")
+
+    def _failed_call(self: InspectorScreen) -> tuple[ResponseState, ItemState] | None:
         """The selected node's item when it is a failed mcp_call."""
         node = self.tree.cursor_node
         ref = node.data if node is not None else None
@@ -115,15 +134,18 @@ class DiagnosisMixin:
             self._can_probe = can_probe
             self.refresh_bindings()
 
-    def tool_entry(self: InspectorScreen, server_label: str | None
-                   ) -> tuple[dict[str, object], bool] | None:
-        """The request's `mcp` tool entry for a server, and whether its secrets were redacted
-        (a recording keeps no header values; a live run has the real request)."""
+    def tool_entry(self: InspectorScreen, server_label: str | None,
+                   resp: ResponseState | None = None) -> tuple[dict[str, object], bool] | None:
+        """The `mcp` tool entry for a server, and whether its secrets were redacted: from a
+        live run's real request, else a recording's (redacted) request, else the tools the
+        response echoed (any file with a `response.created`: a paste, an archive)."""
         live = self.live
         sources: list[tuple[object, bool]] = []
         if live is not None and live.first_request is not None:
             sources.append((live.first_request, False))
         sources.append(((self.session.header or {}).get("request"), True))
+        if resp is not None:
+            sources.append(({"tools": resp.tools}, True))
         for request, redacted in sources:
             for tool in mcp_entries(request):
                 if tool.get("server_label") == server_label:
@@ -133,13 +155,14 @@ class DiagnosisMixin:
     def action_probe(self: InspectorScreen) -> None:
         target = self._probe_target()
         if target is None:
-            self.notify("Select a failed mcp_call to probe it.", severity="warning")
+            self.notify(self.no_probe_reason() or "Select a failed mcp_call to probe it.",
+                        severity="warning")
             return
         resp, item = target
         key = (resp.key, item.key)
         if key in self.probing:
             return
-        found = self.tool_entry(item.server_label)
+        found = self.tool_entry(item.server_label, resp)
         if found is None:
             self.notify(f"The request has no mcp tool for server "
                         f"{visible(item.server_label or '?')!r}: nothing to probe.",

@@ -212,7 +212,7 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.detail.show_item(
             item, shown, causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
             timing=timing, probe=probe,
-            can_probe=self._probe_target() is not None)
+            can_probe=self._probe_target() is not None, no_probe=self.no_probe_reason())
 
     def _event_index(self, ref: NodeRef) -> int | None:
         """The timeline event a node stands for: itself, or the first of its group."""

@@ -162,7 +162,7 @@ class DetailPane(VerticalScroll):
 
     def show_item(self, item: ItemState, shown: ShownStatus, *, causes: list[LikelyCause] = (),
                   timing: ItemTiming | None = None, probe: RenderableType | None = None,
-                  can_probe: bool = False) -> None:
+                  can_probe: bool = False, no_probe: str | None = None) -> None:
         """An item; for a failure first its error, the probe's result once run, and the likely
         causes (on a small terminal they are what fits on the first screen)."""
         parts: list[RenderableType] = []
@@ -176,6 +176,8 @@ class DetailPane(VerticalScroll):
         if probe is None and can_probe:
             parts += [Text("press p to probe: call this tool directly with the recorded "
                            "arguments", "dim"), Text("")]
+        elif probe is None and no_probe:
+            parts += [Text(no_probe, "dim"), Text("")]
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(item.type), "bold")),
             ("status", status_text(shown.word, shown.reason)),

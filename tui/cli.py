@@ -440,7 +440,7 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
 
     from tui.importers import load_path
     from tui.model.textsafe import visible
-    from tui.report import Inspection, exit_code, print_json, render
+    from tui.report import Inspection, exit_code, print_json, render, tools_of, tools_section
 
     inspections = [Inspection.of(load_path(path, max_bytes)) for path in paths]
     # Piped output is for grep and scripts: don't wrap lines at 80 columns.
@@ -450,6 +450,8 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
     else:
         for inspection in inspections:
             console.print(render(inspection))
+        if len(inspections) > 1 and (stats := tools_of(inspections)):
+            console.print(tools_section(stats, len(inspections)))
     code = exit_code(inspections, strict=strict)
     unusable = [i.loaded.source for i in inspections if not i.loaded.usable]
     if unusable and not as_json:

@@ -35,6 +35,7 @@ from tui.model.summary import (
 from tui.model.textsafe import json_safe, one_line, visible
 from tui.model.timeline import Timeline
 from tui.model.timing import TimingReport, bar_span
+from tui.model.toolstats import ToolStats, tool_stats
 from tui.styles import FINDING_MARK, STATUS_MARK, note_text, seconds, status_text
 
 EXIT_CLEAN, EXIT_FAILURE, EXIT_UNUSABLE = 0, 1, 2
@@ -93,7 +94,33 @@ def to_json(inspections: Sequence[Inspection]) -> dict[str, Any]:
         "findings": [entry for i in inspections for entry in folded_findings(i)],
         "timing": [timing_json(i.diagnosis.timing, i.loaded.source) for i in inspections],
         "problems": [entry for i in inspections for entry in folded_problems(i)],
+        "tools": [stats.as_json() for stats in tools_of(inspections)],
     }
+
+
+def tools_of(inspections: Sequence[Inspection]) -> list[ToolStats]:
+    return tool_stats((i.timeline.state, i.diagnosis.timing) for i in inspections)
+
+
+def tools_section(stats: Sequence[ToolStats], files: int) -> RenderableType:
+    """The per-tool table across the files: calls, failures by error, p50 / p95 / max of the
+    tool's own time, and the limit that applied."""
+    table = Table(title=Text(f"Tools across {files} files", style="bold"), title_justify="left",
+                  box=None, padding=(0, 1), show_edge=False)
+    for name, justify in (("server", "left"), ("tool", "left"), ("calls", "right"),
+                          ("failed", "right"), ("p50", "right"), ("p95", "right"),
+                          ("max", "right"), ("limit", "right"), ("errors", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "errors")  # type: ignore[arg-type]
+    for row in stats:
+        failed = sum(row.failures.values())
+        errors = "; ".join(f"{count}× {error}" for error, count in row.failures.most_common(3))
+        table.add_row(visible(row.server_label), visible(row.tool), str(row.calls),
+                      Text(str(failed), "red" if failed else ""), seconds(row.percentile(0.5)),
+                      seconds(row.percentile(0.95)),
+                      seconds(max(row.seconds, default=None)),
+                      " / ".join(f"{limit:g}s" for limit in sorted(row.limits)),
+                      Text(visible(errors), "red"))
+    return table
 
 
 SAMPLE = 20

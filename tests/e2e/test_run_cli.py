@@ -259,6 +259,30 @@ def test_a_broken_schema_is_a_candidate_never_a_wrong_likely(tmp_path: Path, ser
         assert {c["confidence"] for c in causes} == {"possible"}, (tool, causes)
 
 
+def test_inspect_of_several_runs_ends_with_the_per_tool_table(tmp_path: Path,
+                                                               servers: Servers):
+    """Three runs of slow_search, 0.2 s, 0.6 s and past the emulator's 1.5 s limit: one row
+    with 3 calls, 1 failure by its error, the tool times' p50 / p95 / max and the limit."""
+    files = []
+    for number, delay in enumerate((0.2, 0.6, 4.0)):
+        run_request(servers, tmp_path, request_body(
+            servers, ("slow_search", {"query": "x", "delay_s": delay})))
+        files.append(tmp_path / f"run{number}.jsonl")
+        (tmp_path / "rec.jsonl").rename(files[-1])
+    done = run_cli(["inspect", *map(str, files)], tmp_path)
+    table = done.stdout[done.stdout.index("Tools across 3 files"):]
+    (row,) = [line for line in table.splitlines() if "slow_search" in line]
+    cells = row.split()
+    assert cells[:4] == ["demo", "slow_search", "3", "1"], row
+    assert cells[7] == "1.5s" and "1× http_error 424" in row, row
+    p50, worst = float(cells[4].rstrip("s")), float(cells[6].rstrip("s"))
+    assert 0.6 <= p50 < 1.5 and worst >= 1.4, row
+
+    report = json.loads(run_cli(["inspect", "--json", *map(str, files)], tmp_path).stdout)
+    (tool,) = [t for t in report["tools"] if t["tool"] == "slow_search"]
+    assert (tool["calls"], tool["failures"], tool["limit_s"]) == (3, 1, [1.5])
+
+
 def test_http_429_before_the_stream(tmp_path: Path, servers: Servers):
     done, header, entries = run_request(
         servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="http_429"))

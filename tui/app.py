@@ -17,7 +17,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.io.recording import DEFAULT_RECORD_DIR, unused_path
-from tui.io.redact import REDACTED, redact_text
+from tui.io.redact import hide_known, redact_text
 from tui.model.textsafe import visible
 from tui.screens.inspector import InspectorScreen
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
@@ -147,10 +147,8 @@ class McptuiApp(App[None]):
             Path(self.session.recording_path).parent if self.session.recording_path
             else DEFAULT_RECORD_DIR)
         name = filename or datetime.now().strftime("%Y%m%d-%H%M%S-mcptui.svg")
-        svg = redact_text(self.export_screenshot())
-        known = self.live.secrets if self.live is not None else []
-        for secret in known:
-            svg = svg.replace(secret, REDACTED)
+        svg = hide_known(redact_text(self.export_screenshot()),
+                         self.live.secrets if self.live is not None else [])
         try:
             folder.mkdir(parents=True, exist_ok=True)
             target = unused_path(folder / name)

@@ -185,14 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def dispatch(args: argparse.Namespace) -> int:
+    for option in ("max_bytes", "keep"):
+        if getattr(args, option, 1) < 1:
+            return refuse_line(f"--{option.replace('_', '-')} must be at least 1")
     if args.command == "inspect":
-        if args.max_bytes < 1:
-            return refuse_line("--max-bytes must be at least 1")
         return run_inspect(args.files, as_json=args.json, strict=args.strict,
                            max_bytes=args.max_bytes)
     if args.command == "replay":
-        if args.max_bytes < 1:
-            return refuse_line("--max-bytes must be at least 1")
         return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step,
                           max_bytes=args.max_bytes)
     if args.command in ("run", "attach"):
@@ -204,9 +203,6 @@ def dispatch(args: argparse.Namespace) -> int:
 
         try:
             if args.command == "emulate":
-                if args.keep < 1:
-                    print("mcptui: --keep must be at least 1", file=sys.stderr)
-                    return 2
                 return run_emulate(args.host, args.port, args.tool_timeout, args.keep)
             from tui.emulator.demo_server import run_demo_server
 
@@ -342,24 +338,22 @@ def run_probe(args: argparse.Namespace) -> int:
 
     from tui.sources.request_file import RequestFileError, load_request
 
-    refuse = refuse_line
-
     try:
         request = load_request(args.request)
     except RequestFileError as exc:
-        return refuse(str(exc))
+        return refuse_line(str(exc))
     if not args.timeout > 0:
-        return refuse("--timeout must be greater than 0")
+        return refuse_line("--timeout must be greater than 0")
     arguments = None
     if args.args is not None:
         if args.tool is None:
-            return refuse("--args needs --tool NAME (the tool to call with them)")
+            return refuse_line("--args needs --tool NAME (the tool to call with them)")
         try:
             arguments = loads(args.args)
         except ValueError as exc:
-            return refuse(f"--args is not valid JSON: {exc}")
+            return refuse_line(f"--args is not valid JSON: {exc}")
         if not isinstance(arguments, dict):
-            return refuse(f"--args must be a JSON object, not {type(arguments).__name__}")
+            return refuse_line(f"--args must be a JSON object, not {type(arguments).__name__}")
     recording = None
     if args.recording is not None:
         from tui.importers import load_path
@@ -367,7 +361,7 @@ def run_probe(args: argparse.Namespace) -> int:
         recording = load_path(args.recording)
         if not recording.usable:
             problems = "; ".join(str(p) for p in recording.problems[:3]) or "no events"
-            return refuse(f"cannot use the recording {args.recording}: {problems}")
+            return refuse_line(f"cannot use the recording {args.recording}: {problems}")
     return print_probe(request, args, recording, arguments)
 
 

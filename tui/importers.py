@@ -17,6 +17,7 @@ from tui.io.reading import MAX_BYTES, InputError, read_bounded
 from tui.io.recording import (
     Loaded,
     Problem,
+    Problems,
     is_header,
     is_record,
     json_error_reason,
@@ -122,7 +123,7 @@ def _accepted() -> str:
 
 
 def _failed(source: str, message: str) -> Loaded:
-    return Loaded(problems=[Problem(None, message)], source=source)
+    return Loaded(problems=Problems([Problem(None, message)]), source=source)
 
 
 def _try_json(text: str) -> Any:

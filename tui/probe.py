@@ -29,7 +29,7 @@ import mcp.types
 
 from tui.exceptions import describe_exception
 from tui.io.recording import Loaded
-from tui.io.redact import REDACTED, redact_text
+from tui.io.redact import REDACTED, hide_known, redact_text
 from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
 from tui.model.causes import ProbeEvidence, mcp_entries
 from tui.model.jsonsafe import loads
@@ -283,9 +283,7 @@ class _Scrub:
         self.secrets = sorted((w for w in words if len(w) >= 4), key=len, reverse=True)
 
     def text(self, value: str) -> str:
-        for secret in self.secrets:
-            value = value.replace(secret, REDACTED)
-        return redact_text(value)
+        return redact_text(hide_known(value, self.secrets))
 
     def deep(self, value: Any) -> Any:
         """A JSON-like value with every string scrubbed, object keys included."""

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from tui.io.recording import Loaded, Problem
+from tui.io.recording import Loaded, Problems
 from tui.model.causes import LikelyCause
 from tui.model.diagnosis import Diagnosis, diagnose
 from tui.model.events import Event
@@ -148,18 +148,15 @@ def folded_problems(inspection: Inspection) -> list[dict[str, Any]]:
     """Problems with the same message as one entry: the first line, `count`, sample lines."""
     folded: dict[str, dict[str, Any]] = {}
     problems = inspection.loaded.problems
-    seen = getattr(problems, "seen", {})
     for problem in problems:
         entry = folded.get(problem.message)
         if entry is None:
-            entry = folded[problem.message] = {"file": inspection.loaded.source,
-                                               "line": problem.line, "message": problem.message,
-                                               "count": 0, "lines": []}
-        entry["count"] += 1
+            entry = folded[problem.message] = {
+                "file": inspection.loaded.source, "line": problem.line,
+                "message": problem.message, "lines": [],
+                "count": problems.seen[problem.message]}  # kept or only counted
         if problem.line is not None and len(entry["lines"]) < SAMPLE:
             entry["lines"].append(problem.line)
-    for message, entry in folded.items():
-        entry["count"] = max(entry["count"], seen.get(message, 0))  # those only counted
     return list(folded.values())
 
 
@@ -379,8 +376,8 @@ def findings_section(found: Sequence[Finding]) -> RenderableType:
 
 
 
-def problems_section(problems: Sequence[Problem]) -> RenderableType:
-    total = getattr(problems, "total", len(problems))  # identical ones beyond a few: counted
+def problems_section(problems: Problems) -> RenderableType:
+    total = problems.total  # identical ones beyond a few are only counted
     tree = Tree(Text(f"Problems reading the input ({total})", style="bold yellow"))
     for problem in problems[:200]:
         tree.add(Text(one_line(str(problem), 300), style="yellow"))

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from _tmux import (
     REQUESTS,
+    WAIT,
     MakeTerminal,
     Terminal,
     free_port,
@@ -45,6 +46,14 @@ def footer(screen: str) -> str:
     return rows[-1] if rows else ""
 
 
+def wait_for_keys(terminal: Terminal, *labels: str, timeout: float = WAIT) -> None:
+    """Until the footer offers every one of `labels` (`Probe`, `Cancel run`…), then healthy."""
+    terminal.wait_until(
+        lambda s: all(re.search(rf"\b{label}\b", footer(s)) for label in labels),
+        f"{' and '.join(labels)} in the footer", timeout=timeout)
+    terminal.assert_healthy()
+
+
 # -- 11. the demo ----------------------------------------------------------------------------
 
 def test_demo_probe_rerun_and_ctrl_c_leave_a_valid_recording(terminal: Terminal,
@@ -54,8 +63,7 @@ def test_demo_probe_rerun_and_ctrl_c_leave_a_valid_recording(terminal: Terminal,
     terminal.assert_healthy()
     # Once the run ends the cursor lands on the failed broken_schema call: `p` applies.
     terminal.wait_for("response.completed", timeout=LIVE_WAIT)
-    terminal.wait_until(lambda s: bool(re.search(r"\bProbe\b", footer(s))),
-                        "the footer to offer Probe (the failed call selected)")
+    wait_for_keys(terminal, "Probe")  # the failed call is selected
     terminal.send("p")
     terminal.wait_for("confirmed", timeout=LIVE_WAIT)
     terminal.assert_healthy()
@@ -131,10 +139,7 @@ def run(terminal: Terminal, request: Path, servers: Servers) -> Terminal:
 
 def wait_for_approval(terminal: Terminal) -> None:
     terminal.wait_for("mcp_approval_request", timeout=LIVE_WAIT)
-    terminal.wait_until(lambda s: bool(re.search(r"\bApprove\b", footer(s))
-                                       and re.search(r"\bDeny\b", footer(s))),
-                        "Approve and Deny in the footer")
-    terminal.assert_healthy()
+    wait_for_keys(terminal, "Approve", "Deny")
 
 
 def test_approve_streams_a_second_response_with_the_call(terminal: Terminal, tmp_path: Path,
@@ -164,9 +169,7 @@ def test_cancel_a_background_run_then_rerun(terminal_factory: MakeTerminal, tmp_
     assert slow != body["input"], "requests/background.json changed: update this test"
     request = request_file(tmp_path, "background.json", servers, metadata=None, input=slow)
     term = run(terminal_factory(), request, servers)
-    term.wait_until(lambda s: bool(re.search(r"\bCancel run\b", footer(s))),
-                    "Cancel run in the footer", timeout=LIVE_WAIT)
-    term.assert_healthy()
+    wait_for_keys(term, "Cancel run", timeout=LIVE_WAIT)
     term.send("x")
     term.wait_for("cancelled", timeout=LIVE_WAIT)
     term.assert_healthy()

@@ -71,7 +71,7 @@ class Loaded:
     events: list[Event] = field(default_factory=list)
     snapshots: list[dict[str, Any]] = field(default_factory=list)
     header: dict[str, Any] | None = None
-    problems: list[Problem] = field(default_factory=Problems)
+    problems: Problems = field(default_factory=Problems)
     format: str = "unknown"
     source: str = ""
 

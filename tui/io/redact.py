@@ -248,17 +248,19 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
             return raw
     out = redact(raw)
     if any(secret in text for secret in known):
-        out = _replace_known(out, known)
+        out = hide_known(out, known)
     return out
 
 
-def _replace_known(value: Any, known: Sequence[str]) -> Any:
+def hide_known(value: Any, known: Sequence[str]) -> Any:
+    """`value` (a string, or JSON-like data, keys too) with each `known` secret replaced by
+    `<redacted>`: for secrets that only the request says are secrets."""
     if isinstance(value, str):
         for secret in known:
             value = value.replace(secret, REDACTED)
         return value
     if isinstance(value, dict):
-        return {_replace_known(k, known): _replace_known(v, known) for k, v in value.items()}
+        return {hide_known(k, known): hide_known(v, known) for k, v in value.items()}
     if isinstance(value, list):
-        return [_replace_known(item, known) for item in value]
+        return [hide_known(item, known) for item in value]
     return value

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 from tui.model.errors import describe_error
 from tui.model.events import Event
-from tui.model.state import ItemState, ResponseState
-from tui.model.timing import OPENAI_TOOL_TIMEOUT, likely_timeout_after
+from tui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, ResponseState
+from tui.model.timing import likely_timeout_after
 
 Confidence = Literal["confirmed", "likely", "possible"]
 CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
@@ -229,7 +229,7 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
     """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first."""
     if not item.failed:
         return []
-    limit = resp.tool_timeout or OPENAI_TOOL_TIMEOUT
+    limit = resp.tool_limit
     matches = _Matches()
     if probe is not None:
         _from_probe(matches, probe, reached=_listed_by_same_server(resp, item))

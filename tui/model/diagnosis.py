@@ -4,6 +4,7 @@ timing, and the likely cause of each failure. One pass, shared by `inspect` and 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,16 +41,32 @@ class Diagnosis:
     by_item: dict[ItemKey, list[Finding]] = field(default_factory=dict)
     item_timing: dict[ItemKey, ItemTiming] = field(default_factory=dict)
     _indexes: list[int] = field(default_factory=list)
+    _positions: dict[str, list[int]] = field(default_factory=dict)
+    """Per severity, the sorted event indexes of its findings (for counts up to a step)."""
+    _unplaced: Counter[str] = field(default_factory=Counter)
+    """Per severity, findings about no one event (a stream that never ended…)."""
 
     def __post_init__(self) -> None:
         self.item_timing = {(t.response_key, t.item_key): t for t in self.timing.items}
         for finding in self.findings:
-            if finding.event_index is not None:
+            if finding.event_index is None:
+                self._unplaced[finding.severity] += 1
+            else:
+                self._positions.setdefault(finding.severity, []).append(finding.event_index)
                 self.by_event.setdefault(finding.event_index, []).append(finding)
             if finding.response_key is not None and finding.item_key is not None:
                 self.by_item.setdefault((finding.response_key, finding.item_key),
                                         []).append(finding)
         self._indexes = sorted(self.by_event)
+        for positions in self._positions.values():
+            positions.sort()
+
+    def counts_up_to(self, position: int, at_end: bool) -> dict[str, int]:
+        """Findings by severity on the events before step `position` (and, at the end, those
+        about no one event): what the header counts, in O(log n) a step."""
+        return {severity: bisect_left(self._positions.get(severity, []), position)
+                + (self._unplaced[severity] if at_end else 0)
+                for severity in ("error", "warning", "info")}
 
     def in_span(self, first: int, last: int, item: ItemKey | None = None) -> list[Finding]:
         """Findings on events first..last (a coalesced run), of one item when given."""

@@ -57,10 +57,6 @@ class Player:
         following = self._times[position] if position < len(self._times) else self.duration
         return min(max(running, reached), max(following, reached))
 
-    def since_start(self, t: float | None) -> float | None:
-        """A recorded time on the session's clock (0 at the first timed event)."""
-        return None if t is None or self.zero is None else t - self.zero
-
     @property
     def duration(self) -> float:
         return self._times[-1] if self._times else 0.0

@@ -15,6 +15,8 @@ from tui.model.jsonsafe import loads
 
 TERMINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
 """Statuses after which a response or an item changes no more."""
+OPENAI_TOOL_TIMEOUT = 60.0
+"""OpenAI's time limit for a tool call: about 60 s, undocumented."""
 
 
 @dataclass(slots=True, eq=False)
@@ -148,6 +150,11 @@ class ResponseState:
         if self.first_t is None or self.last_t is None:
             return None
         return self.last_t - self.first_t
+
+    @property
+    def tool_limit(self) -> float:
+        """The tool time limit that applied: the one its metadata names, else OpenAI's."""
+        return self.tool_timeout or OPENAI_TOOL_TIMEOUT
 
     @property
     def failed(self) -> bool:

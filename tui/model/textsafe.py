@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""C0 and C1 controls (ESC, BEL, the one-byte CSI U+009B…) and the bidi controls that reorder
-what follows them (U+202E RIGHT-TO-LEFT OVERRIDE…): none may act on a terminal."""
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_DEL_C1_BIDI = r"\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""DEL, the C1 controls (the one-byte CSI U+009B…) and the bidi controls that reorder what
+follows them (U+202E RIGHT-TO-LEFT OVERRIDE…)."""
+_CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f{_DEL_C1_BIDI}]")
+"""With the C0 controls (ESC, BEL…): none may act on a terminal."""
+_JSON_UNSAFE = re.compile(f"[{_DEL_C1_BIDI}]")
+"""What json.dumps leaves as it is (it escapes C0 itself)."""
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -18,14 +18,12 @@ from operator import sub
 
 from tui.model.events import ARGUMENT_DONE, Event
 from tui.model.findings import Finding, ordered
-from tui.model.state import ItemState, SessionState
+from tui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, SessionState
 from tui.model.status import item_status
 from tui.model.textsafe import one_line
 
 GAP_THRESHOLD = 5.0
 """Seconds of silence between consecutive events worth flagging."""
-OPENAI_TOOL_TIMEOUT = 60.0
-"""OpenAI's time limit for a tool call: about 60 s, undocumented."""
 TOOL_TIMEOUT_METADATA = "mcptui_tool_timeout_s"
 """Response metadata key where the emulator writes the limit it applied (`--tool-timeout`)."""
 LIKELY_TIMEOUT = 50.0
@@ -194,8 +192,7 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
             timing = _timing(item, scan, status)
             items.append(timing)
             if has_timing:
-                finding = _call_finding(item, timing, scan,
-                                        resp.tool_timeout or OPENAI_TOOL_TIMEOUT)
+                finding = _call_finding(item, timing, scan, resp.tool_limit)
                 if finding is not None:
                     findings.append(finding)
     if not has_timing:

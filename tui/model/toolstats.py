@@ -14,7 +14,7 @@ from typing import Any
 
 from tui.model.state import SessionState
 from tui.model.textsafe import one_line
-from tui.model.timing import OPENAI_TOOL_TIMEOUT, TimingReport
+from tui.model.timing import TimingReport
 
 
 @dataclass
@@ -54,7 +54,7 @@ def tool_stats(runs: Iterable[tuple[SessionState, TimingReport]]) -> list[ToolSt
                 key = (item.server_label or "?", item.name or "?")
                 stats = found.setdefault(key, ToolStats(*key))
                 stats.calls += 1
-                stats.limits.add(resp.tool_timeout or OPENAI_TOOL_TIMEOUT)
+                stats.limits.add(resp.tool_limit)
                 if item.failed:
                     stats.failures[one_line(item.error_text or "failed", 80)] += 1
                 took = seconds.get((resp.key, item.key))

@@ -101,11 +101,8 @@ class ClockMixin:
         if self.filter_text:
             mode += f"  filter: {visible(self.filter_text)}"
         found = failures(timeline.state, timeline.events)
-        findings = None
-        if self.diagnosis is not None:  # counted like failures: up to the current step
-            findings = [f for f in self.diagnosis.findings
-                        if (f.event_index is None and timeline.at_end)
-                        or (f.event_index is not None and f.event_index < timeline.position)]
+        # Counted like failures: up to the current step.
+        counts = None if self.diagnosis is None else self.diagnosis.counts_up_to(
+            timeline.position, timeline.at_end)
         self.query_one(StatusHeader).show(
-            self.session, len(found), mode, findings, clock=now,
-            so_far=not timeline.at_end)
+            self.session, len(found), mode, counts, clock=now, so_far=not timeline.at_end)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.model.findings import Finding, count_by_severity
 from tui.model.textsafe import visible
 from tui.session import Session
 from tui.widgets.labels import ERROR_STYLE, STATUS_STYLE
 
 
 def status_line(session: Session, failures: int, mode: str,
-                findings: list[Finding] | None = None, *, clock: float | None = None,
+                findings: dict[str, int] | None = None, *, clock: float | None = None,
                 so_far: bool = False) -> Text:
     """The response; playback position, failures and findings (`so far`: up to this step),
     play state and filter, the clock (seconds since the session's first event); then request
@@ -39,9 +38,8 @@ def status_line(session: Session, failures: int, mode: str,
     line.append("  ")
     line.append(f"{failures} failure{'s' if failures != 1 else ''}",
                 ERROR_STYLE if failures else "green")
-    if findings is not None:
-        counts = count_by_severity(findings)
-        errors, warnings = counts["error"], counts["warning"]
+    if findings is not None:  # counts by severity
+        errors, warnings = findings["error"], findings["warning"]
         if errors:
             line.append(f"  {errors} conformance error{'s' if errors != 1 else ''}", "red")
         if warnings:
@@ -81,6 +79,6 @@ class StatusHeader(Static):
     """
 
     def show(self, session: Session, failures: int, mode: str,
-             findings: list[Finding] | None = None, *, clock: float | None = None,
+             findings: dict[str, int] | None = None, *, clock: float | None = None,
              so_far: bool = False) -> None:
         self.update(status_line(session, failures, mode, findings, clock=clock, so_far=so_far))

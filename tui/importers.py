@@ -70,9 +70,9 @@ def load_text(text: str, source: str = "") -> Loaded:
     so the screen, a copy, a save and a screenshot show them as a recording would."""
     with collector_paused():
         loaded = _load_text(text, source)
-    known = request_secrets((loaded.header or {}).get("request"))
-    for event in loaded.events:
-        event.raw = redact_event(event.raw, known)
+        known = request_secrets((loaded.header or {}).get("request"))
+        for event in loaded.events:
+            event.raw = redact_event(event.raw, known)
     loaded.snapshots = [redact(snapshot) for snapshot in loaded.snapshots]
     if loaded.header is not None:
         loaded.header = redact(loaded.header)

@@ -13,6 +13,8 @@ from tui.model.jsonsafe import loads
 
 if TYPE_CHECKING:
     from tui.app import McptuiApp
+    from tui.io.recording import Loaded
+    from tui.probe_input import ProbeInput
     from tui.session import Session
     from tui.sources.live import LiveRun
 
@@ -75,27 +77,42 @@ def build_parser() -> argparse.ArgumentParser:
     add_live_options(attach)
 
     probe = commands.add_parser(
-        "probe", help="connect to a request's MCP servers from here, call tools, check answers",
-        description="For each mcp tool in REQUEST.json, connect to its server_url with the "
-                    "real mcp client and the request's headers, list the tools (as "
-                    "allowed_tools filters them) and check their schemas, then call tools: "
-                    "the failed mcp_calls of --recording with their recorded arguments, or "
-                    "--tool NAME with --args. Each answer is checked the way OpenAI's MCP "
-                    "client checks it (structuredContent against outputSchema, content "
-                    "block types, isError, size, time). Exit 0: everything checks out; 1: a "
-                    "problem was found (a server unreachable, a call failed, an error-level "
-                    "check); 2: could not run (bad request file or options, no mcp tools).")
-    probe.add_argument("request", metavar="REQUEST.json")
+        "probe", help="connect to the MCP servers of a request or a recording from here, "
+                      "re-run the failed calls, name the cause",
+        description="FILE is a request (REQUEST.json, as `run` sends it) or anything inspect "
+                    "reads (a recording, JSON lines, SSE, a pasted JSON array of events, a "
+                    "Response object). For each mcp tool of the request, or each MCP server the "
+                    "file names (its recording header's request, else the tools "
+                    "response.created echoes), connect to its server_url with the real mcp "
+                    "client and the headers, list the tools (as allowed_tools filters them) "
+                    "and check their schemas, then call tools: a file's own failed mcp_calls "
+                    "(or those of --recording) with their recorded arguments, or --tool NAME "
+                    "with --args. Each answer is checked the way OpenAI's MCP client checks it "
+                    "(structuredContent against outputSchema, content block types, isError, "
+                    "size, time), and each recorded failure gets its likely cause, confirmed "
+                    "by the probe where it shows it. A file's header values are redacted: "
+                    "--header supplies them. Exit 0: everything checks out; 1: a problem was "
+                    "found (a server unreachable, a call failed, an error-level check); 2: "
+                    "could not run (unreadable file, bad options, no MCP server to probe).")
+    probe.add_argument("request", metavar="FILE",
+                       help="a request file, or a recording or stream dump (- for stdin)")
     probe.add_argument("--recording", metavar="FILE",
                        help="re-run the failed mcp_calls of this recording (any format "
-                            "inspect reads); with --tool, only that tool's")
+                            "inspect reads) on the servers FILE names, instead of FILE's "
+                            "own; with --tool, only that tool's")
+    probe.add_argument("--header", action="append", default=[], metavar="NAME=VALUE",
+                       help="send this header to every server probed, replacing the file's "
+                            "(redacted) one of that name, e.g. --header "
+                            "'Authorization=Bearer ${TOKEN}'; ${NAME} is the environment "
+                            "variable NAME. Repeatable; values are never printed")
     probe.add_argument("--tool", metavar="NAME",
                        help="call this tool on every server that offers it")
     probe.add_argument("--args", metavar="JSON",
                        help="the --tool call's arguments, a JSON object (default {})")
-    probe.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                       help="seconds to wait for connecting and for each call (default 60, "
-                            "about where OpenAI gives up)")
+    probe.add_argument("--timeout", type=float, default=None, metavar="S",
+                       help="seconds to wait for connecting and for each call (default: for "
+                            "recorded failures, the tool time limit that applied to their "
+                            "response; else 60, about where OpenAI gives up)")
     probe.add_argument("--transport", choices=("sse", "streamable_http"),
                        help="force the transport (default: SSE for URLs ending in /sse, "
                             "else streamable HTTP)")
@@ -118,13 +135,24 @@ def build_parser() -> argparse.ArgumentParser:
     demo_server = commands.add_parser(
         "demo-server", help="run an MCP server whose tools reproduce common failures",
         description="Streamable HTTP at /mcp, SSE at /sse. Tools: search, slow_search, "
-                    "failing_api, broken_schema, bad_content, start_job, check_job, "
-                    "protocol_error.")
+                    "failing_api, broken_schema, mismatched_schema, bad_content, start_job, "
+                    "check_job, protocol_error. The options below add failures that are not "
+                    "a tool's.")
     add_server_options(demo_server, DEMO_SERVER_PORT)
     demo_server.add_argument("--token", metavar="T",
                              help="refuse requests without Authorization: Bearer T")
     demo_server.add_argument("--path-token", metavar="T",
                              help="serve under /s/T/ (a secret in the URL's path)")
+    demo_server.add_argument("--call-token", metavar="T",
+                             help="list tools for anyone, but answer 401 to a tools/call "
+                                  "without Authorization: Bearer T")
+    demo_server.add_argument("--host-check", action="store_true",
+                             help="DNS-rebinding protection: answer 421 to any Host header "
+                                  "but localhost (reach it at 127.0.0.1, as a tunnel would)")
+    demo_server.add_argument("--forget-sessions", action="store_true",
+                             help="forget each session once it has listed tools: the call "
+                                  "gets 404 for its stale session id, as from a restarted "
+                                  "server or another instance behind a load balancer")
 
     demo = commands.add_parser(
         "demo", help="try mcptui without an API key: emulator + demo server + live view",
@@ -204,9 +232,11 @@ def dispatch(args: argparse.Namespace) -> int:
         try:
             if args.command == "emulate":
                 return run_emulate(args.host, args.port, args.tool_timeout, args.keep)
-            from tui.emulator.demo_server import run_demo_server
+            from tui.emulator.demo_server import DemoModes, run_demo_server
 
-            run_demo_server(args.host, args.port, args.token, args.path_token)
+            run_demo_server(args.host, args.port, DemoModes(
+                token=args.token, path_token=args.path_token, call_token=args.call_token,
+                host_check=args.host_check, forget_sessions=args.forget_sessions))
             return 0
         except PortUnavailable as exc:
             print(f"mcptui: {exc.strerror}", file=sys.stderr)
@@ -335,14 +365,11 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
 
 def run_probe(args: argparse.Namespace) -> int:
     """`mcptui probe`: option and file errors are one line on stderr and exit 2."""
+    import os
 
-    from tui.sources.request_file import RequestFileError, load_request
+    from tui.probe_input import ProbeInputError, parse_headers, read_input, with_headers
 
-    try:
-        request = load_request(args.request)
-    except RequestFileError as exc:
-        return refuse_line(str(exc))
-    if not args.timeout > 0:
+    if args.timeout is not None and not args.timeout > 0:
         return refuse_line("--timeout must be greater than 0")
     arguments = None
     if args.args is not None:
@@ -354,7 +381,12 @@ def run_probe(args: argparse.Namespace) -> int:
             return refuse_line(f"--args is not valid JSON: {exc}")
         if not isinstance(arguments, dict):
             return refuse_line(f"--args must be a JSON object, not {type(arguments).__name__}")
-    recording = None
+    try:
+        supplied = parse_headers(args.header, os.environ)
+        target = read_input(args.request)
+    except ProbeInputError as exc:
+        return refuse_line(str(exc))
+    recording = target.recording
     if args.recording is not None:
         from tui.importers import load_path
 
@@ -362,30 +394,59 @@ def run_probe(args: argparse.Namespace) -> int:
         if not recording.usable:
             problems = "; ".join(str(p) for p in recording.problems[:3]) or "no events"
             return refuse_line(f"cannot use the recording {args.recording}: {problems}")
-    return print_probe(request, args, recording, arguments)
+    target.request = with_headers(target.request, supplied)
+    target.supplied = [name for name, _value in supplied]
+    target.recording = recording
+    return print_probe(target, args, arguments)
 
 
-def print_probe(request: dict[str, Any], args: argparse.Namespace, recording: Any,
+def probe_timeout(args: argparse.Namespace, recording: Loaded | None,
+                  arguments: dict[str, Any] | None) -> tuple[float, str | None]:
+    """--timeout, else the limit the recorded failures met (a note says so), else OpenAI's."""
+    from tui.probe import OPENAI_TIMEOUT, failure_limit
+
+    if args.timeout is not None:
+        return args.timeout, None
+    if recording is None or (args.tool is not None and arguments is not None):
+        return OPENAI_TIMEOUT, None
+    limit = failure_limit(recording, args.tool)
+    if limit is None or limit == OPENAI_TIMEOUT:
+        return OPENAI_TIMEOUT, None
+    return limit, (f"each call waits up to {limit:g} s, the tool time limit of the recorded "
+                   "response (its metadata.mcptui_tool_timeout_s): a tool as slow as in the "
+                   "run times out here too; --timeout S to wait longer")
+
+
+def print_probe(target: ProbeInput, args: argparse.Namespace,
                 arguments: dict[str, Any] | None) -> int:
     import asyncio
     import json
 
     from rich.console import Console
 
-    from tui.probe import probe
+    from tui.probe import Check, probe
     from tui.probe_view import render
 
     def progress(line: str) -> None:
         print(f"mcptui: {line}", file=sys.stderr, flush=True)
 
+    timeout, note = probe_timeout(args, target.recording, arguments)
     try:
-        report = asyncio.run(probe(request, recording=recording, tool=args.tool,
-                                   arguments=arguments, timeout=args.timeout,
+        report = asyncio.run(probe(target.request, recording=target.recording, tool=args.tool,
+                                   arguments=arguments, timeout=timeout,
                                    transport=args.transport,
-                                   on_progress=None if args.json else progress))
+                                   on_progress=None if args.json else progress,
+                                   redacted_source=target.echoed and not target.supplied))
     except KeyboardInterrupt:
         print("mcptui: interrupted", file=sys.stderr)
         return 130
+    if note is not None:
+        report.notes.insert(0, note)
+    if target.supplied:
+        for server in report.servers:
+            server.checks.insert(0, Check("info", "supplied_headers",
+                                          "from --header (values hidden): "
+                                          + ", ".join(target.supplied)))
     if args.json:
         print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     elif report.exit_code == 2:  # nothing was probed: say why, like the other refusals

@@ -3,8 +3,8 @@
 Accepted: mcptui recordings (JSONL); one event per line (the upstream `*.chunks.txt`); raw SSE
 as `curl -N` saves it; a JSON array of events; events pasted one after another separated by
 commas and whitespace (forum posts); a single Response object as `GET /v1/responses/{id}`
-returns it. Nothing raises on bad input: problems are collected with line numbers and every
-good event is kept.
+returns it; the error body a refused request answers with. Nothing raises on bad input:
+problems are collected with line numbers and every good event is kept.
 """
 
 from __future__ import annotations
@@ -24,9 +24,11 @@ from tui.io.recording import (
     read_recording,
 )
 from tui.io.redact import redact, redact_event, request_secrets
+from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import TooDeep, loads, raw_decode
+from tui.model.reducer import ERROR_NOTE_LEVEL
 from tui.model.sse import parse_sse
 
 ACCEPTED_FORMATS = (
@@ -36,6 +38,7 @@ ACCEPTED_FORMATS = (
     "a JSON array of events",
     "events pasted one after another, separated by commas",
     "a Response object (GET /v1/responses/{id})",
+    "an API error body ({\"error\": {...}}, what a refused request answers)",
 )
 
 _SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
@@ -107,6 +110,8 @@ def _load_text(text: str, source: str) -> Loaded:
         if isinstance(whole, dict):
             if _looks_like_response(whole):
                 return Loaded(snapshots=[whole], format="Response object", source=source)
+            if _looks_like_error_body(whole):
+                return _read_error_body(whole, source)
             return _read_objects([(1, whole)], "single event", source)
         if all(isinstance(obj, dict) for _, obj in sniffed):
             return _read_json_lines(lines, source)
@@ -135,6 +140,21 @@ def _try_json(text: str) -> Any:
 
 def _looks_like_response(obj: dict[str, Any]) -> bool:
     return obj.get("object") == "response" or ("output" in obj and "type" not in obj)
+
+
+def _looks_like_error_body(obj: dict[str, Any]) -> bool:
+    error = obj.get("error")
+    return "type" not in obj and isinstance(error, dict) and "message" in error
+
+
+def _read_error_body(body: dict[str, Any], source: str) -> Loaded:
+    """The API's answer to a refused request, read as the note a live run records for it,
+    so a pasted 424 or 429 body is diagnosed like the recording it came from."""
+    message = describe_error(body) or "the API refused the request"
+    note = {"kind": "http_error", "message": f"the API answered with an error: {message}",
+            "level": ERROR_NOTE_LEVEL, "body": body}
+    return Loaded(events=[Event(note, line=1, is_note=True)], format="API error body",
+                  source=source)
 
 
 def _event_from(obj: Any, line: int, loaded: Loaded) -> None:

@@ -46,6 +46,11 @@ TASKGROUP_424: dict[str, Any] = {
     "message": "424: unhandled errors in a TaskGroup (1 sub-exception)",
 }
 """What OpenAI reports for any exception escaping its MCP client: it names no cause."""
+SESSION_TERMINATED: dict[str, Any] = {
+    "type": "mcp_protocol_error", "code": 32600, "message": "Session terminated"}
+"""What a real stream showed for a session the server no longer knew (protocol.md §2; a
+positive code). The mcp package's own client now says "Session not found" (-32600) instead:
+the emulator reports what the API was seen to report (docs/protocol.md §6)."""
 
 SSE_READ_TIMEOUT = 300.0
 """How long an idle event stream may stay silent (the SDK's default)."""
@@ -112,7 +117,7 @@ UnavailableKind = Literal["refused", "http_401", "http_403", "http_404", "http_4
 
 CallKind = Literal["missing_structured_content", "invalid_structured_content", "invalid_content",
                    "timeout", "connection_lost", "session_terminated", "protocol_error",
-                   "tool_error", "unexpected"]
+                   "tool_error", "http_401", "http_403", "http_error", "unexpected"]
 """What went wrong in a tools/call, for programs; None when it succeeded."""
 
 MISSING_STRUCTURED = "has an output schema but did not return structured content"
@@ -348,8 +353,9 @@ class McpLink:
             with anyio.fail_after(_finite(timeout) + CALL_GRACE):
                 result = await session.call_tool(name, arguments, read_timeout_seconds=timeout)
         except MCPError as exc:
-            ended = self._http_error is not http_error and self._http_error is not None and (
-                self._http_error.status_code == 404)
+            status = self._http_error.status_code if self._http_error is not http_error and \
+                self._http_error is not None else None
+            ended = status == 404
             if exc.code == mcp.types.REQUEST_TIMEOUT:
                 return done(None, dict(TASKGROUP_424),
                             f"{describe_exception(exc)} (no answer within {timeout:g} s)",
@@ -359,9 +365,13 @@ class McpLink:
                 kind = "session_terminated" if ended else _lost_kind(cause)
                 return done(None, dict(TASKGROUP_424), cause, kind, exception=exc)
             cause = describe_exception(exc)
-            kind = "session_terminated" if ended or _terminated(cause) else "protocol_error"
-            return done(None, {"type": "mcp_protocol_error", "code": exc.code,
-                               "message": exc.message}, cause, kind, exception=exc)
+            kind = "session_terminated" if ended or _terminated(cause) else \
+                _refused_kind(status) or "protocol_error"
+            if status is not None and not ended:
+                cause = f"{cause} (the server answered the call with HTTP {status})"
+            error = dict(SESSION_TERMINATED) if kind == "session_terminated" else {
+                "type": "mcp_protocol_error", "code": exc.code, "message": exc.message}
+            return done(None, error, cause, kind, exception=exc)
         except TimeoutError as exc:
             return done(None, dict(TASKGROUP_424),
                         f"TimeoutError: no answer to tools/call {name!r} within {timeout:g} s",
@@ -456,6 +466,14 @@ class McpLink:
 
 _HTTP_KINDS: dict[int, UnavailableKind] = {
     401: "http_401", 403: "http_403", 404: "http_404", 421: "http_421"}
+
+
+def _refused_kind(status: int | None) -> CallKind | None:
+    """A call the server refused at the HTTP layer: the mcp client reports it as a JSON-RPC
+    error ("Server returned an error response") that names no status."""
+    if status is None:
+        return None
+    return "http_401" if status == 401 else "http_403" if status == 403 else "http_error"
 
 
 def _terminated(cause: str) -> bool:

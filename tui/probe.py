@@ -6,7 +6,9 @@ server, so it can be found by being that client: `probe` connects to each `mcp` 
 request with the real `mcp` client and the request's own headers, lists the tools as
 `allowed_tools` filters them, calls tools (the failed calls of a recording, or one named), and
 checks every answer against what OpenAI's client demands: structuredContent matching a declared
-outputSchema, valid content block types, an answer well within OpenAI's ~60 s (§5).
+outputSchema, valid content block types, an answer well within OpenAI's ~60 s (§5). For a
+recording's failed calls it then names the cause: the likely-cause rules (`tui.model.causes`)
+run on each failed item with what the probe showed as evidence, which can confirm one.
 
 This module connects, calls and collects the report; the rules that judge a tool or a result
 are pure functions in `tui.probe_checks`, re-exported here so `tui.probe` stays the one import
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import mcp.types
@@ -31,10 +33,18 @@ from tui.exceptions import describe_exception
 from tui.io.recording import Loaded
 from tui.io.redact import REDACTED, hide_known, redact_text
 from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
-from tui.model.causes import ProbeEvidence, mcp_entries
+from tui.model.causes import (
+    LikelyCause,
+    ProbeEvidence,
+    is_private_url,
+    item_causes,
+    mcp_entries,
+    response_causes,
+)
 from tui.model.jsonsafe import loads
 from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
+from tui.model.timing import timing_report
 from tui.probe_checks import (
     CONTENT_TYPES,
     OPENAI_TIMEOUT,
@@ -63,8 +73,9 @@ from tui.probe_checks import (
 __all__ = [
     "CONTENT_TYPES", "OPENAI_TIMEOUT", "PREVIEW_CHARS", "SIZE_WARNING", "SLOW_WARNING",
     "AllowedTools", "CallReport", "Check", "PlannedCall", "ProbeReport", "Progress",
-    "ServerReport", "Severity", "Source", "ToolReport", "arguments_checks", "bad_block",
-    "content_checks", "content_error_checks", "entry_headers", "evidence_of",
+    "ServerReport", "Severity", "Source", "ToolReport", "Verdict", "arguments_checks",
+    "bad_block", "content_checks", "content_error_checks", "entry_headers", "evidence_of",
+    "failure_limit",
     "input_schema_checks", "invalid_structured", "latency_checks", "mcp_entries",
     "missing_structured", "outcome_checks", "parse_allowed_tools", "parse_arguments",
     "plan_calls", "probe", "probe_call", "recorded_failures", "result_size", "result_text",
@@ -123,6 +134,8 @@ class CallReport:
     output_preview: str | None = None
     size_bytes: int | None = None
     checks: list[Check] = field(default_factory=list)
+    causes: list[LikelyCause] = field(default_factory=list)
+    """For a recorded failed call: its likely causes with this call as evidence, best first."""
 
     @property
     def called(self) -> bool:
@@ -135,7 +148,23 @@ class CallReport:
                 "seconds": _round(self.seconds), "ok": self.ok,
                 "openai_error": self.openai_error, "cause": self.cause, "kind": self.kind,
                 "is_error": self.is_error, "output_preview": self.output_preview,
-                "size_bytes": self.size_bytes, "checks": [c.as_json() for c in self.checks]}
+                "size_bytes": self.size_bytes, "checks": [c.as_json() for c in self.checks],
+                "causes": [c.as_json() for c in self.causes]}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a recorded failed call's cause is, now that its server was probed: the call was
+    re-run (or the server could not be reached), and the rules weighed that with the stream."""
+
+    server_label: str
+    tool: str
+    item_id: str | None
+    causes: list[LikelyCause]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"server_label": self.server_label, "tool": self.tool, "item_id": self.item_id,
+                "causes": [c.as_json() for c in self.causes]}
 
 
 @dataclass(slots=True)
@@ -199,6 +228,8 @@ class ProbeReport:
     """Request-level problems (no mcp tools, the --tool listed nowhere, ...)."""
     notes: list[str] = field(default_factory=list)
     """Request-level remarks that are not problems (a recording with no failed call, ...)."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    """One per recorded failed call whose server was probed, in the recording's order."""
 
     @property
     def exit_code(self) -> int:
@@ -211,7 +242,8 @@ class ProbeReport:
 
     def as_json(self) -> dict[str, Any]:
         return {"exit_code": self.exit_code, "problems": list(self.problems),
-                "notes": list(self.notes), "servers": [s.as_json() for s in self.servers]}
+                "notes": list(self.notes), "servers": [s.as_json() for s in self.servers],
+                "verdicts": [v.as_json() for v in self.verdicts]}
 
 
 # -- the request's tool entries ------------------------------------------------------------------
@@ -342,22 +374,41 @@ class PlannedCall:
     """Why the recorded arguments cannot be sent (the call is then not made)."""
     recorded_error: str | None = None
     item_id: str | None = None
+    item_key: tuple[int, int] | None = None
+    """(response key, item key) of the recorded item on the recording's timeline."""
+
+
+def _folded(loaded: Loaded) -> Timeline:
+    timeline = Timeline(loaded.events, loaded.snapshots)
+    timeline.seek_end()
+    return timeline
 
 
 def recorded_failures(loaded: Loaded) -> list[tuple[str | None, PlannedCall]]:
     """(server_label, call) for every failed mcp_call in a recording, in order."""
-    timeline = Timeline(loaded.events, loaded.snapshots)
-    timeline.seek_end()
     found = []
-    for response in timeline.state.responses:
+    for response in _folded(loaded).state.responses:
         for item in response.items:
             if item.type == "mcp_call" and item.failed and item.name:
                 arguments, problem = parse_arguments(item.arguments)
                 found.append((item.server_label, PlannedCall(
                     tool=item.name, arguments=arguments, source="recording",
                     arguments_problem=problem, recorded_error=item.error_text or None,
-                    item_id=item.item_id)))
+                    item_id=item.item_id, item_key=(response.key, item.key))))
     return found
+
+
+def failure_limit(loaded: Loaded, tool: str | None = None) -> float | None:
+    """The tool time limit that applied where the recording's mcp_calls failed (of `tool`
+    only, when given; the longest if its responses differ), None without a failed call.
+
+    A probe that waits that long times out where the run did, which confirms a timeout; one
+    that waits longer would see a slow tool answer and call it fine.
+    """
+    limits = [response.tool_limit for response in _folded(loaded).state.responses
+              if any(item.type == "mcp_call" and item.failed and item.name
+                     and (tool is None or item.name == tool) for item in response.items)]
+    return max(limits, default=None)
 
 
 def parse_arguments(text: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -409,12 +460,15 @@ def plan_calls(entries: list[dict[str, Any]], *, recording: Loaded | None, tool:
 async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
                 tool: str | None = None, arguments: dict[str, Any] | None = None,
                 timeout: float = OPENAI_TIMEOUT, transport: str | None = None,
-                on_progress: Progress | None = None) -> ProbeReport:
+                on_progress: Progress | None = None,
+                redacted_source: bool = False) -> ProbeReport:
     """Connect to every mcp tool of `request`, list its tools, make the chosen calls, check all.
 
     Calls: with `tool`, that tool on every server that offers it (`arguments`, default {});
     with `recording`, every failed mcp_call whose server_label is in the request, with its
-    recorded arguments; with neither, none. Servers are probed one after another.
+    recorded arguments, each then given a `Verdict`; with neither, none. Servers are probed one
+    after another. `redacted_source`: the entries come from a file that withheld their
+    credentials (the tools a response echoes), which each server's report says.
     """
     report = ProbeReport()
     entries = mcp_entries(request)
@@ -436,7 +490,10 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
     for index, entry in enumerate(entries):
         named = _named(tool, arguments, plans[index])
         report.servers.append(await _probe_entry(entry, plans[index], named, timeout=timeout,
-                                                 transport=transport, progress=on_progress))
+                                                 transport=transport, progress=on_progress,
+                                                 redacted_source=redacted_source))
+    if recording is not None:
+        _add_verdicts(report, entries, plans, recording, scrub)
     # With a tool, every call made is of that tool (the recording's are filtered by it); the
     # reports hold scrubbed names, which need not equal `tool`.
     called = any(s.calls for s in report.servers)
@@ -444,6 +501,66 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
         report.problems.append(scrub.text(f"no server offers the tool {tool!r} (see each "
                                           "server's tools, and allowed_tools)"))
     return report
+
+
+def _add_verdicts(report: ProbeReport, entries: list[dict[str, Any]],
+                  plans: dict[int, list[PlannedCall]], recording: Loaded, scrub: _Scrub) -> None:
+    """Each planned recorded call's likely causes, with its re-run (or its server's refusal)
+    as the probe's evidence: on the call's report and in `report.verdicts`."""
+    timeline = _folded(recording)
+    api_local = is_private_url((recording.header or {}).get("endpoint"))
+    items = {(resp.key, item.key): (resp, item)
+             for resp in timeline.state.responses for item in resp.items}
+    timing = {(t.response_key, t.item_key): t
+              for t in timing_report(timeline.state, timeline.events).items}
+    for index, planned in plans.items():
+        server = report.servers[index]
+        url = entries[index].get("server_url")
+        made = [c for c in server.calls if c.source == "recording"]  # in the planned order
+        for position, call in enumerate(planned):
+            found = items.get(call.item_key) if call.item_key is not None else None
+            report_of = made[position] if position < len(made) else None
+            if report_of is not None and report_of.item_id != call.item_id:
+                report_of = None
+            if found is None or (server.reachable and report_of is None):
+                continue  # nothing was probed for it
+            evidence = evidence_of(server, report_of if server.reachable else None)
+            resp, item = found
+            timed = timing.get(call.item_key) if call.item_key is not None else None
+            causes = [replace(c, evidence=tuple(scrub.text(e) for e in c.evidence))
+                      for c in item_causes(resp, item, timeline.events,
+                                           tool_seconds=timed.tool_seconds if timed else None,
+                                           server_url=url if isinstance(url, str) else None,
+                                           probe=evidence, api_local=api_local)]
+            report.verdicts.append(Verdict(server.server_label, scrub.text(call.tool),
+                                           call.item_id, causes))
+            if report_of is not None:
+                server.calls[server.calls.index(report_of)] = replace(report_of, causes=causes)
+    _add_listing_verdicts(report, timeline, recording, scrub, api_local)
+
+
+LISTING = "tools/list"
+"""The verdict's name for a failed tool listing (no call to name)."""
+
+
+def _add_listing_verdicts(report: ProbeReport, timeline: Timeline, recording: Loaded,
+                          scrub: _Scrub, api_local: bool) -> None:
+    """A response that failed because OpenAI could not list the tools (the POST's 424) names
+    no server; with one server probed, its connection is the evidence."""
+    if len(report.servers) != 1:
+        return
+    server = report.servers[0]
+    evidence = evidence_of(server)
+    request = (recording.header or {}).get("request")
+    for resp in timeline.state.responses:
+        if evidence is None or not resp.failed or any(item.failed for item in resp.items):
+            continue
+        causes = response_causes(resp, timeline.events, probe=evidence, api_local=api_local,
+                                 request=request if isinstance(request, dict) else None)
+        if any(c.cause.key == "tool_list_failure" for c in causes):
+            report.verdicts.append(Verdict(server.server_label, LISTING, resp.id, [
+                replace(c, evidence=tuple(scrub.text(e) for e in c.evidence))
+                for c in causes]))
 
 
 def _named(tool: str | None, arguments: dict[str, Any] | None,
@@ -477,20 +594,21 @@ async def probe_call(tool_entry: Mapping[str, Any], name: str, arguments: Any, *
                               progress=on_progress, redacted_source=redacted)
 
 
-def evidence_of(report: ServerReport) -> ProbeEvidence | None:
+def evidence_of(report: ServerReport, call: CallReport | None = None) -> ProbeEvidence | None:
     """What one server's probe says for the likely-cause rules (`tui.model.causes`).
 
-    Unreachable: the connection's kind (refused, http_401, ...); otherwise the first call's
-    kind (None when it worked). None when nothing was probed.
+    Unreachable: the connection's kind (refused, http_401, ...); otherwise the kind of `call`
+    (default: the first call; None when it worked). None when nothing was probed.
     """
     credentials_missing = any(c.code in ("redacted_headers", "redacted_source")
                               for c in report.checks)
     if not report.reachable:
         return ProbeEvidence(kind=report.kind, message=report.problem or "unreachable",
                              reachable=False, credentials_missing=credentials_missing)
-    if not report.calls:
-        return None
-    call = report.calls[0]
+    if call is None:
+        if not report.calls:
+            return None
+        call = report.calls[0]
     first = next((c for c in call.checks if c.severity in ("error", "warning")), None)
     message = first.message if first is not None else (
         call.checks[0].message if call.checks else "the call worked")
@@ -512,12 +630,15 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
         server.checks.append(Check(
             "warning", "redacted_headers",
             f"header values were redacted in the source ({', '.join(redacted)}): sent without "
-            "them, so the server may refuse the connection or the call"))
+            "them, so the server may refuse the connection or the call; "
+            f"`mcptui probe FILE --header {_header_flag(redacted[0])}` supplies "
+            f"{'one' if len(redacted) > 1 else 'it'} (VALUE may be ${{ENV_VAR}})"))
     elif redacted_source:
         server.checks.append(Check(
             "info", "redacted_source",
             "the tool entry comes from a redacted recording: any credential it had is gone, "
-            "so the server may refuse the connection or the call"))
+            "so the server may refuse the connection or the call; `mcptui probe FILE "
+            "--header NAME=VALUE` supplies one"))
     if not isinstance(url, str) or not url:
         connector = entry.get("connector_id")
         server.kind = "no_url"
@@ -553,6 +674,12 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
         if not server.reachable:
             server.kind, server.problem = "probe_failed", failure
     return server
+
+
+def _header_flag(name: str) -> str:
+    """The `--header` that supplies a redacted header (`authorization` is the entry's field,
+    which OpenAI sends as a bearer token)."""
+    return "'Authorization=Bearer VALUE'" if name == "authorization" else f"{name}=VALUE"
 
 
 def _shown(text: str | None, limit: int = 80) -> str:

@@ -313,6 +313,10 @@ def latency_checks(seconds: float, timeout: float) -> list[Check]:
 
 
 def timeout_check(timeout: float) -> Check:
+    if timeout < OPENAI_TIMEOUT:  # the limit of a recorded run (the emulator's), or --timeout
+        return Check("error", "timeout",
+                     f"no answer within {timeout:g} s, the limit given (OpenAI's is about "
+                     f"{OPENAI_TIMEOUT:g} s): past the limit the API reports the 424")
     return Check("error", "timeout",
                  f"no answer within {timeout:g} s: OpenAI gives up after about "
                  f"{OPENAI_TIMEOUT:g} s and reports the 424")

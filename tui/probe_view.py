@@ -1,9 +1,11 @@
 """Show a probe report as Rich trees: one per server, its tools, and the calls made.
 
 The probe exists to name the cause OpenAI's "424" hides, so each call shows three lines side by
-side: what OpenAI would report, the nested cause, and the checks. Every string from the network
-or the request goes through `visible`/`one_line` into `rich.text.Text` as plain text, never as
-markup: a tool's output or a server's error cannot restyle or escape the terminal.
+side: what OpenAI would report, the nested cause, and the checks; a recording's failed calls
+then get a verdict each, the likely-cause rules' answer with the probe as evidence. Every
+string from the network or the request goes through `visible`/`one_line` into `rich.text.Text`
+as plain text, never as markup: a tool's output or a server's error cannot restyle or escape
+the terminal.
 Pure Rich (no Textual), so `mcptui probe` stays light and the app can embed the same view.
 """
 
@@ -16,15 +18,17 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from tui.model.causes import LikelyCause
 from tui.model.errors import describe_error
 from tui.model.textsafe import one_line
-from tui.probe import CallReport, ProbeReport, ServerReport, ToolReport
+from tui.probe import CallReport, ProbeReport, ServerReport, ToolReport, Verdict
 from tui.probe_checks import Check, worst
 
 MARKS = {"ok": ("✓", "green"), "info": ("i", "blue"), "warning": ("!", "yellow"),
          "error": ("✗", "red")}
 TRANSPORTS = {"streamable_http": "streamable HTTP", "sse": "SSE"}
 TOOL_NAMES_SHOWN = 12
+CANDIDATES_SHOWN = 3
 
 
 def render(report: ProbeReport | ServerReport) -> RenderableType:
@@ -35,8 +39,50 @@ def render(report: ProbeReport | ServerReport) -> RenderableType:
     parts += [_line("error", problem) for problem in report.problems]
     parts += [Text(f"· {one_line(note, 300)}", style="dim") for note in report.notes]
     parts += [server_tree(server) for server in report.servers]
+    if report.verdicts:
+        parts.append(verdict_tree(report.verdicts))
     parts.append(summary(report))
     return Group(*parts)
+
+
+def verdict_tree(verdicts: list[Verdict]) -> Tree:
+    """One line per recorded failed call: the confirmed cause, else the top candidates; the
+    fix of a confirmed or likely cause under it."""
+    tree = Tree(Text("verdict: the recorded failures, weighed with the probe", style="bold"),
+                guide_style="dim")
+    for verdict in verdicts:
+        node = tree.add(verdict_line(verdict))
+        top = verdict.causes[0] if verdict.causes else None
+        if top is not None and top.confidence != "possible":
+            node.add(Text(f"fix: {one_line(top.cause.fix, 400)}", style="dim"))
+    return tree
+
+
+def verdict_line(verdict: Verdict) -> Text:
+    """`tool (item id): confirmed: title`, or `likely: …; possible: …` when nothing is."""
+    causes = verdict.causes
+    confirmed = [c for c in causes if c.confidence == "confirmed"]
+    shown = confirmed or causes[:CANDIDATES_SHOWN]
+    label = _mark_text("error" if confirmed else "warning", one_line(verdict.tool, 80))
+    if verdict.item_id:
+        label.append(f" ({one_line(verdict.item_id, 80)})", style="dim")
+    label.append(": ")
+    if not shown:
+        label.append("no known cause fits; see the call's checks above")
+        return label
+    label.append(_by_confidence(shown), style="bold" if confirmed else "")
+    more = len(causes) - len(shown)
+    if more > 0 and not confirmed:
+        label.append(f" (+{more} more in --json)", style="dim")
+    return label
+
+
+def _by_confidence(causes: list[LikelyCause]) -> str:
+    groups: dict[str, list[str]] = {}
+    for cause in causes:
+        groups.setdefault(cause.confidence, []).append(one_line(cause.cause.title, 100))
+    return "; ".join(f"{confidence}: {', '.join(titles)}"
+                     for confidence, titles in groups.items())
 
 
 def server_tree(server: ServerReport) -> Tree:

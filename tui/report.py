@@ -8,7 +8,7 @@ Every string from the stream goes into `rich.text.Text` as plain text (never mar
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -51,12 +51,16 @@ class Inspection:
     failures: list[Failure] = field(default_factory=list)
 
     @classmethod
-    def of(cls, loaded: Loaded) -> Inspection:
+    def of(cls, loaded: Loaded, **options: Any) -> Inspection:
+        """`options` go to `diagnose` (e.g. `probes` a probe of the failed items gave)."""
         timeline = Timeline(loaded.events, loaded.snapshots)
         timeline.seek_end()
-        request = (loaded.header or {}).get("request")
+        header = loaded.header or {}
+        request, endpoint = header.get("request"), header.get("endpoint")
         diagnosis = diagnose(timeline.events, timeline.state,
-                             request=request if isinstance(request, dict) else None)
+                             request=request if isinstance(request, dict) else None,
+                             endpoint=endpoint if isinstance(endpoint, str) else None,
+                             **options)
         found = failures(timeline.state, timeline.events)
         found += unfinished(timeline.state, timeline.events)  # the file is all there is
         return cls(loaded, timeline, diagnosis, found)
@@ -302,9 +306,11 @@ def failures_section(inspection: Inspection) -> RenderableType:
     return tree
 
 
-def add_causes(parent: Tree, causes: Sequence[LikelyCause]) -> None:
+def add_causes(parent: Tree, causes: Sequence[LikelyCause],
+               actions: Mapping[str, Text] | None = None) -> None:
     """Confirmed and likely causes with their evidence and what to try, then one line naming
-    the causes that are merely possible."""
+    the causes that are merely possible. `actions` (by cause key) follow a cause's "try": how
+    to do it from here, a key in the app or the command to run."""
     possible = [c for c in causes if c.confidence == "possible"]
     for cause in causes:
         if cause.confidence == "possible" and len(possible) < len(causes):
@@ -313,7 +319,11 @@ def add_causes(parent: Tree, causes: Sequence[LikelyCause]) -> None:
                                         (cause.cause.title, "bold yellow")))
         for evidence in cause.evidence:
             node.add(Text.assemble(("evidence ", "dim"), one_line(evidence, 400)))
-        node.add(Text.assemble(("try ", "dim"), cause.cause.fix))
+        tried = Text.assemble(("try ", "dim"), cause.cause.fix)
+        action = (actions or {}).get(cause.cause.key)
+        if action is not None:
+            tried.append("\n").append_text(action)
+        node.add(tried)
     if possible and len(possible) < len(causes):
         parent.add(Text.assemble(("also possible: ", "dim"),
                                  ", ".join(c.cause.title for c in possible)))

@@ -97,7 +97,8 @@ def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: S
     assert call["openai_error"] == TASKGROUP_424
     assert "timed out" in call["cause"]
     assert [c["message"] for c in call["checks"]] == [
-        "no answer within 1 s: OpenAI gives up after about 60 s and reports the 424"]
+        "no answer within 1 s, the limit given (OpenAI's is about 60 s): past the limit the "
+        "API reports the 424"]
 
 
 def test_unreachable_url_says_connection_refused(tmp_path: Path):
@@ -146,7 +147,7 @@ async def test_a_healthy_search_in_json(servers: Servers):
 def test_without_calls_it_connects_and_lists(tmp_path: Path, servers: Servers):
     done = run_probe(tmp_path, request_for(servers.tool()))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "tools: 8 offered" in done.stdout
+    assert "tools: 9 offered" in done.stdout
     assert "calls" not in done.stdout
 
 
@@ -154,7 +155,7 @@ def test_allowed_tools_count_what_the_server_offered_not_what_was_let_through(
         tmp_path: Path, servers: Servers):
     done = run_probe(tmp_path, request_for(servers.tool(allowed_tools=["search"])))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "tools: 8 offered, 1 allowed, 7 excluded by allowed_tools" in done.stdout
+    assert "tools: 9 offered, 1 allowed, 8 excluded by allowed_tools" in done.stdout
 
 
 def test_a_recording_whose_calls_match_no_server_checked_nothing_and_says_so(

@@ -35,7 +35,7 @@ FAILING = {
     # recording: (tool name, error text, the leading cause's name)
     BROKEN: ("search_files", "unhandled errors in a TaskGroup",
              "Output schema without structuredContent"),
-    TIMEOUT: ("slow_report", "unhandled errors in a TaskGroup", "slower than OpenAI"),
+    TIMEOUT: ("slow_report", "unhandled errors in a TaskGroup", "slower than the time limit"),
     BACKGROUND: ("resp_", "An error occurred while processing",
                  "failed without the MCP error"),
 }

@@ -256,3 +256,65 @@ def test_a_connect_timeout_is_not_a_slow_tool(failed_call) -> None:
         "timeout", "did not finish connecting within 60 s", reachable=False))
     assert "unreachable" in [key for key, _ in keys(found)]
     assert ("timeout", "confirmed") not in keys(found)
+
+
+LISTING_424 = ("Error retrieving tool list from MCP server: 'demo'. Http status code: 424 "
+               "(Failed Dependency)")
+
+
+def _listing_refused(**request_fields: object) -> Timeline:
+    body = {"error": {"message": LISTING_424, "type": "external_connector_error",
+                      "param": "tools", "code": "http_error"}}
+    return Timeline([note("http_error", f"POST /responses: HTTP 424: {LISTING_424}",
+                          level="error", status=424, body=body)])
+
+
+def test_a_listing_failure_that_names_no_status_leaves_equal_candidates() -> None:
+    """OpenAI's listing 424 says "424 (Failed Dependency)" whatever the server answered: an
+    unreachable server, a refused token and a refused Host header are equal candidates."""
+    timeline = _listing_refused()
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    found = response_causes(resp, timeline.events)
+    assert keys(found) == [("tool_list_failure", "confirmed"), ("unreachable", "possible"),
+                           ("auth", "possible"), ("host_header_421", "possible")]
+    assert any("a probe (p, `mcptui probe`) connects" in e for e in found[1].evidence)
+
+
+@pytest.mark.parametrize(("kind", "cause"), [
+    ("refused", "unreachable"), ("http_421", "host_header_421"), ("http_401", "auth"),
+    ("http_404", "tool_list_failure")])
+def test_a_probe_refused_like_openai_was_confirms_the_listing_cause(kind: str,
+                                                                    cause: str) -> None:
+    """The probe failing to connect from here says little where OpenAI connected; where
+    OpenAI could not list the tools either, the same refusal is the answer."""
+    timeline = _listing_refused()
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    probe = ProbeEvidence(kind, f"probe saw {kind}", reachable=False)
+    found = response_causes(resp, timeline.events, probe=probe)
+    assert (cause, "confirmed") in keys(found)
+    assert not [k for k, c in keys(found) if c != "possible" and k not in (
+        cause, "tool_list_failure")]
+
+
+def test_a_local_api_reaches_private_urls(failed_call) -> None:
+    """From the emulator (on this machine), a localhost server_url is no reason to fail."""
+    timeline, resp, item = failed_call("connection closed by peer")
+    url = "http://127.0.0.1:8765/mcp"
+    assert ("unreachable", "likely") in keys(item_causes(resp, item, timeline.events,
+                                                         server_url=url))
+    assert "unreachable" not in dict(keys(item_causes(resp, item, timeline.events,
+                                                      server_url=url, api_local=True)))
+
+
+def test_an_http_refusal_of_the_call_is_not_the_servers_json_rpc_error(failed_call) -> None:
+    """mcp's client reports a 401 on tools/call as JSON-RPC -32603 "Server returned an error
+    response": not a protocol error of the server's; most likely the token."""
+    timeline, resp, item = failed_call({"type": "mcp_protocol_error", "code": -32603,
+                                        "message": "Server returned an error response"})
+    found = item_causes(resp, item, timeline.events)
+    assert keys(found) == [("auth", "possible")]
+    probe = ProbeEvidence("http_401", "the call got HTTP 401")
+    assert keys(item_causes(resp, item, timeline.events, probe=probe))[0] == (
+        "auth", "confirmed")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import anyio
 import pytest
 
-from tui.emulator.demo_server import TOOL_NAMES, banner, build_app
+from tui.emulator.demo_server import TOOL_NAMES, DemoModes, banner, build_app
 from tui.emulator.serve import ServerThread
 from tui.mcpclient import TASKGROUP_424, McpLink, McpUnavailable, tool_entry
 
@@ -167,8 +167,67 @@ async def test_a_wrong_path_is_unavailable_with_404(server: str, path: str):
     assert "HTTP 404" in str(caught.value)
 
 
-def test_the_banner_names_both_endpoints():
-    text = banner(TOKEN).format(url="http://127.0.0.1:8765")
+def test_the_banner_names_both_endpoints_and_the_modes_without_their_tokens():
+    text = banner(DemoModes(token=TOKEN, call_token="call-" + TOKEN, host_check=True,
+                            forget_sessions=True)).format(url="http://127.0.0.1:8765")
     assert "http://127.0.0.1:8765/mcp" in text
     assert "http://127.0.0.1:8765/sse" in text
+    assert "421 at 127.0.0.1" in text and "404 on the call" in text
+    assert "--call-token" in text
     assert TOKEN not in text
+
+
+async def test_mismatched_schema_answers_structured_content_its_schema_refuses(url: str):
+    async with McpLink(url, timeout=5) as link:
+        await link.list_tools()
+        outcome = await link.call("mismatched_schema", {"query": "x"}, timeout=5)
+    assert outcome.error == TASKGROUP_424
+    assert outcome.kind == "invalid_structured_content"
+    assert "Invalid structured content" in (outcome.cause or "")
+
+
+@pytest.fixture(scope="module")
+def mode_server() -> Iterator[dict[str, str]]:
+    with ServerThread(build_app(modes=DemoModes(host_check=True))) as host, \
+            ServerThread(build_app(modes=DemoModes(call_token=TOKEN))) as call, \
+            ServerThread(build_app(modes=DemoModes(forget_sessions=True))) as forget:
+        yield {"host": host.url, "call": call.url, "forget": forget.url}
+
+
+@pytest.mark.parametrize("path", PATHS)
+async def test_host_check_answers_421_to_127_0_0_1_and_serves_localhost(
+        mode_server: dict[str, str], path: str):
+    url = mode_server["host"] + path
+    with pytest.raises(McpUnavailable) as caught:
+        async with McpLink(url, timeout=5):
+            pass
+    assert caught.value.kind == "http_421"
+    assert "Host header" in str(caught.value)
+    async with McpLink(url.replace("127.0.0.1", "localhost"), timeout=5) as link:
+        assert "search" in {tool.name for tool in await link.list_tools()}
+
+
+async def test_call_token_lists_tools_but_refuses_the_call_with_401(mode_server: dict[str, str]):
+    async with McpLink(mode_server["call"] + "/mcp", timeout=5,
+                       headers={"Authorization": "Bearer wrong"}) as link:
+        assert "search" in {tool.name for tool in await link.list_tools()}
+        outcome = await link.call("search", {"query": "x"}, timeout=5)
+    assert outcome.error == {"type": "mcp_protocol_error", "code": -32603,
+                             "message": "Server returned an error response"}
+    assert outcome.kind == "http_401"
+    assert "HTTP 401" in (outcome.cause or "")
+    async with McpLink(mode_server["call"] + "/mcp", timeout=5,
+                       headers={"Authorization": f"Bearer {TOKEN}"}) as link:
+        await link.list_tools()
+        assert (await link.call("search", {"query": "x"}, timeout=5)).error is None
+
+
+async def test_forget_sessions_answers_the_call_after_listing_with_a_lost_session(
+        mode_server: dict[str, str]):
+    async with McpLink(mode_server["forget"] + "/mcp", timeout=5) as link:
+        await link.list_tools()
+        outcome = await link.call("search", {"query": "x"}, timeout=5)
+    assert outcome.kind == "session_terminated"
+    assert outcome.error == {"type": "mcp_protocol_error", "code": 32600,
+                             "message": "Session terminated"}
+    assert "Session not found" in (outcome.cause or "")

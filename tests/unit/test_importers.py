@@ -371,3 +371,20 @@ def test_identical_problems_are_kept_a_few_times_and_counted():
     assert len(loaded.problems) == 200
     assert loaded.problems.total == 1000  # type: ignore[attr-defined]
     assert {p.message for p in loaded.problems} == {"event has no type (kept)"}
+
+
+def test_a_pasted_api_error_body_reads_as_the_refusal_it_is():
+    """`{"error": {...}}` is what a refused POST answers (a 424 listing failure, a 429):
+    pasted alone it is diagnosed like the recording's error note, not a typeless event."""
+    from tui.report import Inspection
+
+    body = {"error": {"message": "You exceeded your current quota, please check your plan "
+                                 "and billing details.", "type": "insufficient_quota",
+                      "param": None, "code": "insufficient_quota"}}
+    loaded = load_text(json.dumps(body, indent=2))
+    assert loaded.format == "API error body"
+    assert not loaded.problems
+    inspection = Inspection.of(loaded)
+    [failure] = inspection.failures
+    assert "exceeded your current quota" in failure.error
+    assert [c.cause.key for c in inspection.causes_of(failure)] == ["insufficient_quota"]

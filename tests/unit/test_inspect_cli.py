@@ -364,7 +364,7 @@ def test_the_timeout_recording_shows_timing_and_a_likely_timeout(capsys):
     path = str(REPO / "recordings" / "mcp-timeout-424.jsonl")
     assert main(["inspect", path]) == 1
     out = capsys.readouterr().out
-    assert "likely cause: Tool slower than OpenAI's time limit" in out
+    assert "likely cause: Tool slower than the time limit" in out
     timing = out[out.index("Timing"):out.index("Findings")]
     row = next(line for line in timing.splitlines() if "mcp_call slow_report" in line)
     assert "60.31s" in row and "60.24s" in row and "█" in row

@@ -210,8 +210,11 @@ def test_sdk_raised_schema_faults_are_the_check_result():
 
 def test_timeouts_and_slow_answers():
     (timed_out,) = outcome_checks(outcome("timeout", seconds=1.0), None, timeout=1)
-    assert timed_out.message == ("no answer within 1 s: OpenAI gives up after about 60 s and "
-                                 "reports the 424")
+    assert timed_out.message == ("no answer within 1 s, the limit given (OpenAI's is about "
+                                 "60 s): past the limit the API reports the 424")
+    (at_openai,) = outcome_checks(outcome("timeout", seconds=60.0), None, timeout=60)
+    assert at_openai.message == ("no answer within 60 s: OpenAI gives up after about 60 s "
+                                 "and reports the 424")
     (slow,) = outcome_checks(outcome(result=text_result(), seconds=35), None, timeout=60)
     assert slow.severity == "warning"
     assert "close to OpenAI's ~60 s limit" in slow.message

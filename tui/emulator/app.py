@@ -110,6 +110,12 @@ class Emulator:
         except FaultError as exc:
             return error(400, str(exc), param="metadata.mcptui_fault")
         request_id = self.request_id()
+        if faults.insufficient_quota:
+            return error(429, "You exceeded your current quota, please check your plan and "
+                              "billing details. For more information on this error, read the "
+                              "docs: https://platform.openai.com/docs/guides/error-codes/api-"
+                              "errors.", "insufficient_quota", code="insufficient_quota",
+                         headers=api_headers(request_id))
         if faults.http_status == 429:
             return error(429, "Rate limit reached for requests (emulated: "
                               "metadata.mcptui_fault=http_429).", "requests",

@@ -11,19 +11,19 @@ probe and the tests can meet them over a real wire instead of mocks:
   message in the server log, so OpenAI reports `mcp_tool_execution_error` without the cause.
 - `broken_schema`: advertises an outputSchema but answers without structuredContent (the classic
   424 cause).
+- `mismatched_schema`: answers with structuredContent that does not match its outputSchema.
 - `bad_content`: answers with a `{"type": "json"}` content block, which no spec-following client
   can parse.
 - `start_job` / `check_job`: the job-handle pattern that keeps slow work under the timeout.
 - `protocol_error`: answers with a JSON-RPC error instead of a result (`mcp_protocol_error`).
 
 One Starlette app serves streamable HTTP at `/mcp` and SSE at `/sse` (messages at `/messages/`).
-DNS-rebinding protection is off on purpose: the demo server is meant to be reached through
-tunnels and random ports, and a 421 for an unexpected Host header is its own failure to diagnose.
+The failures that are not a tool's (401 on the listing or only on the call, 421 for a Host
+header, forgotten sessions) are modes, `DemoModes`, built in tui/emulator/demo_modes.py.
 """
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import time
@@ -37,13 +37,19 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 from starlette.applications import Starlette
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
+from tui.emulator.demo_modes import (
+    BearerAuth,
+    CallToken,
+    ForgetSessions,
+    PathToken,
+    host_check_security,
+)
 from tui.emulator.serve import serve_forever
 
 SERVER_NAME = "mcptui-demo"
@@ -57,6 +63,7 @@ TOOL_NAMES: tuple[str, ...] = (
     "slow_search",
     "failing_api",
     "broken_schema",
+    "mismatched_schema",
     "bad_content",
     "start_job",
     "check_job",
@@ -111,7 +118,7 @@ def build_server() -> MCPServer[Any]:
             SERVER_NAME,
             instructions="Demo tools that reproduce remote MCP failures seen from OpenAI's API.",
             log_level="WARNING",
-            tools=[_broken_schema_tool()],
+            tools=[_broken_schema_tool(), _mismatched_schema_tool()],
         )
 
     @server.tool(annotations=READ_ONLY)
@@ -205,6 +212,24 @@ def _broken_schema_tool() -> Tool:
     return tool
 
 
+def _mismatched_schema_tool() -> Tool:
+    """A tool whose structuredContent breaks its own outputSchema (`hits` is no list).
+
+    Built like broken_schema: a raw `CallToolResult` with the schema set afterwards, so the
+    server does not validate what it sends.
+    """
+
+    def mismatched_schema(query: str) -> CallToolResult:
+        """Search, but answer with structuredContent that does not match the output schema."""
+        wrong = {"query": query, "hits": f"{len(fake_hits(query).hits)} hits"}
+        return CallToolResult(content=[TextContent(type="text", text=json.dumps(wrong))],
+                              structured_content=wrong)
+
+    tool = Tool.from_function(mismatched_schema, annotations=READ_ONLY)
+    tool.fn_metadata.output_schema = SearchResult.model_json_schema()
+    return tool
+
+
 async def _bad_content_middleware(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
     """Rewrite bad_content's result into an invalid `json` block after the server's own checks.
 
@@ -222,92 +247,72 @@ async def _bad_content_middleware(ctx: Any, call_next: Callable[[Any], Awaitable
     return {**result, "content": [{"type": "json", "json": json.loads(text)}]}
 
 
-def _security() -> TransportSecuritySettings:
-    return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+@dataclass(frozen=True)
+class DemoModes:
+    """How the server misbehaves at the HTTP layer (tui/emulator/demo_modes.py)."""
+
+    token: str | None = None
+    """Every request needs `Authorization: Bearer <token>` (401 on the listing)."""
+    path_token: str | None = None
+    """Serve under `/s/<path_token>/`."""
+    call_token: str | None = None
+    """Only tools/call needs the bearer token (the listing works, the call gets 401)."""
+    host_check: bool = False
+    """DNS-rebinding protection: 421 to any Host header but localhost."""
+    forget_sessions: bool = False
+    """Forget each session once it has listed tools (404 on the call's stale session id)."""
+
+    def lines(self) -> list[str]:
+        """What the banner says of each mode that is on."""
+        return [line for on, line in (
+            (self.call_token, "tools/call needs Authorization: Bearer <your --call-token>"),
+            (self.host_check, "Host header checked: only localhost; 421 at 127.0.0.1"),
+            (self.forget_sessions, "sessions forgotten after tools/list (404 on the call)"),
+        ) if on]
 
 
-class BearerAuth:
-    """ASGI middleware: HTTP requests without `Authorization: Bearer <token>` get 401."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self.app = app
-        self.expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        given = dict(scope.get("headers") or []).get(b"authorization", b"")
-        if hmac.compare_digest(given, self.expected):
-            await self.app(scope, receive, send)
-            return
-        body = json.dumps({"error": "unauthorized",
-                           "error_description": "missing or wrong bearer token"}).encode()
-        await send({"type": "http.response.start", "status": 401, "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"www-authenticate", b'Bearer realm="mcptui-demo"'),
-        ]})
-        await send({"type": "http.response.body", "body": body})
-
-
-class PathToken:
-    """ASGI middleware: the server lives under `/s/<token>/` (a secret in the URL's path, as
-    some hosted MCP servers hand out); any other path gets 404."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self.app = app
-        self.prefix = f"/s/{token}"
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path = scope.get("path", "")
-        if not path.startswith(self.prefix + "/"):
-            await send({"type": "http.response.start", "status": 404,
-                        "headers": [(b"content-length", b"0")]})
-            await send({"type": "http.response.body", "body": b""})
-            return
-        inner = path[len(self.prefix):]
-        await self.app({**scope, "path": inner, "raw_path": inner.encode()}, receive, send)
-
-
-def build_app(token: str | None = None, path_token: str | None = None) -> ASGIApp:
-    """One ASGI app: streamable HTTP at /mcp, SSE at /sse, optional bearer token on everything,
-    optionally under a secret path `/s/<path_token>/`."""
+def build_app(token: str | None = None, path_token: str | None = None, *,
+              modes: DemoModes | None = None) -> ASGIApp:
+    """One ASGI app: streamable HTTP at /mcp, SSE at /sse, misbehaving as `modes` say
+    (`token` and `path_token` are shorthands for those modes)."""
+    modes = modes or DemoModes(token=token, path_token=path_token)
     server = build_server()
+    security = host_check_security(modes.host_check)
     http_app = server.streamable_http_app(streamable_http_path=MCP_PATH,
-                                          transport_security=_security())
+                                          transport_security=security)
     sse_app = server.sse_app(sse_path=SSE_PATH, message_path=MESSAGE_PATH,
-                             transport_security=_security())
+                             transport_security=security)
     manager = server.session_manager  # exists once streamable_http_app() has run
-    app = Starlette(routes=[*http_app.routes, *sse_app.routes],
-                    lifespan=lambda _app: manager.run())
-    served: ASGIApp = BearerAuth(app, token) if token else app
-    return PathToken(served, path_token) if path_token else served
+    served: ASGIApp = Starlette(routes=[*http_app.routes, *sse_app.routes],
+                                lifespan=lambda _app: manager.run())
+    if modes.forget_sessions:
+        served = ForgetSessions(served)
+    if modes.call_token:
+        served = CallToken(served, modes.call_token)
+    if modes.token:
+        served = BearerAuth(served, modes.token)
+    return PathToken(served, modes.path_token) if modes.path_token else served
 
 
-def banner(token: str | None, path_token: str | None = None) -> str:
+def banner(modes: DemoModes) -> str:
     """The start-up text; `{url}` is filled in by serve_forever once the socket is bound."""
-    auth = ("  auth:             Authorization: Bearer <your --token> required\n" if token
-            else "  auth:             none\n")
-    prefix = f"/s/{path_token}" if path_token else ""
+    auth = ("  auth:             Authorization: Bearer <your --token> required\n"
+            if modes.token else "  auth:             none\n")
+    prefix = f"/s/{modes.path_token}" if modes.path_token else ""
+    extra = "".join(f"  mode:             {line}\n" for line in modes.lines())
     return ("mcptui demo MCP server\n"
             f"  streamable HTTP:  {{url}}{prefix}{MCP_PATH}\n"
             f"  SSE:              {{url}}{prefix}{SSE_PATH}\n"
-            f"{auth}"
+            f"{auth}{extra}"
             f"  tools:            {', '.join(TOOL_NAMES)}\n"
             "Ctrl+C to stop.")
 
 
-def run_demo_server(host: str, port: int, token: str | None,
-                    path_token: str | None = None) -> None:
+def run_demo_server(host: str, port: int, modes: DemoModes) -> None:
     """Serve the demo server in the foreground (`mcptui demo-server`).
 
     Server-side tool failures are logged to stderr, so the real cause that OpenAI's error hides
     (e.g. failing_api's exception) can be read beside it.
     """
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    serve_forever(build_app(token, path_token), host, port,
-                  banner=banner(token, path_token))
+    serve_forever(build_app(modes=modes), host, port, banner=banner(modes))

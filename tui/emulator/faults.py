@@ -18,6 +18,7 @@ FAULTS = {
                         "response.mcp_call.arguments.delta / .done",
     "http_429": "answer 429 rate_limit_exceeded at once",
     "http_500": "answer 500 server_error at once",
+    "insufficient_quota": "answer 429 insufficient_quota at once (no credit left)",
     "background_fail": "a background run that queues, then fails with no details",
 }
 """Fault syntax -> what it does (shown by `mcptui emulate --help` and in the README)."""
@@ -39,6 +40,7 @@ class Faults:
     unknown_event: bool = False
     docs_event_names: bool = False
     http_status: int | None = None
+    insufficient_quota: bool = False
     background_fail: bool = False
 
 
@@ -59,7 +61,7 @@ def parse_faults(value: object) -> Faults:
                 if after:
                     fields["stall_after"] = int(after)
             elif name in ("malformed_line", "unknown_event", "docs_event_names",
-                          "background_fail") and not arg:
+                          "background_fail", "insufficient_quota") and not arg:
                 fields[name] = True
             elif name in ("http_429", "http_500") and not arg:
                 fields["http_status"] = int(name[5:])

@@ -33,6 +33,14 @@ CANDIDATES_424 = ("output_schema_without_structured_content", "invalid_content",
                   "invalid_structured_content", "session_terminated")
 """What a quick TaskGroup 424 from a reachable server may be, most common first: the stream
 alone cannot tell them apart (each is the same opaque error), only a probe can."""
+CANDIDATES_LISTING = ("unreachable", "auth", "host_header_421")
+"""Why OpenAI may fail to list a server's tools when its error names no status (its 424
+"Failed Dependency" text): only a probe tells them apart."""
+LISTING_HINT = ("the error does not say why the listing failed (listed most common first): a "
+                "probe (p, `mcptui probe`) connects and shows which")
+MCP_CLIENT_HTTP_ERROR = "Server returned an error response"
+"""The mcp client's words for an HTTP error status on a tools/call (401, 403, 5xx): a
+JSON-RPC error that names no status, so not the server's own JSON-RPC error."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +68,7 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
           "client cannot parse the result at all.",
           "Use only text, image, audio, resource_link and resource blocks; put JSON in a text "
           "block or in structuredContent."),
-    Cause("timeout", "Tool slower than OpenAI's time limit",
+    Cause("timeout", "Tool slower than the time limit",
           "OpenAI stops waiting for a tool after about 60 s (the limit is not documented) and "
           "reports the 424.",
           "Make the tool answer sooner: start the work and return a job id to poll with a "
@@ -182,12 +190,17 @@ class _Matches:
         """Best first; once a probe has confirmed a cause, only the confirmed ones, without
         the hint that a probe would confirm them."""
         found = sorted(self.found.values(), key=lambda c: (
-            CONFIDENCE_RANK[c.confidence], COMMONNESS.get(c.cause.key, len(COMMONNESS))))
-        if found and found[0].confidence == "confirmed" and any(
-                e.startswith("probe") for e in found[0].evidence):
+            CONFIDENCE_RANK[c.confidence], not (c.confidence == "confirmed" and _probed(c)),
+            COMMONNESS.get(c.cause.key, len(COMMONNESS))))
+        if found and found[0].confidence == "confirmed" and _probed(found[0]):
             found = [replace(c, evidence=tuple(e for e in c.evidence if e != COMMON_424_HINT))
                      for c in found if c.confidence == "confirmed"]
         return found
+
+
+def _probed(cause: LikelyCause) -> bool:
+    """Confirmed by what a probe saw (more specific than what the stream names)."""
+    return any(e.startswith("probe") for e in cause.evidence)
 
 
 RESULT_SHAPE_CAUSES = ("output_schema_without_structured_content", "invalid_structured_content",
@@ -208,7 +221,7 @@ PROBE_KINDS: dict[str, str] = {
     "closed": "unreachable",
     "http_401": "auth",
     "http_403": "auth",
-    "http_404": "unreachable",
+    "http_404": "tool_list_failure",
     "http_421": "host_header_421",
 }
 """Probe classifications (`tui.probe`, `tui.mcpclient`) and the cause each one confirms."""
@@ -225,18 +238,25 @@ def mcp_entries(request: Any) -> list[dict[str, Any]]:
 
 def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *,
                 tool_seconds: float | None = None, server_url: str | None = None,
-                probe: ProbeEvidence | None = None) -> list[LikelyCause]:
-    """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first."""
+                probe: ProbeEvidence | None = None, api_local: bool = False
+                ) -> list[LikelyCause]:
+    """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first.
+
+    `api_local`: the API that made the calls runs on this machine or network (the emulator),
+    so a private server URL says nothing about reachability."""
     if not item.failed:
         return []
     limit = resp.tool_limit
+    url = None if api_local or resp.emulated else server_url
+    listing = item.type == "mcp_list_tools"
     matches = _Matches()
     if probe is not None:
-        _from_probe(matches, probe, reached=_listed_by_same_server(resp, item))
-    if item.type == "mcp_list_tools":
-        matches.add("tool_list_failure", "confirmed",
-                    f"mcp_list_tools failed: {describe_error(item.error) or item.status}")
-        _from_text(matches, describe_error(item.error), server_url)
+        _from_probe(matches, probe, reached=_listed_by_same_server(resp, item),
+                    listing_failed=listing)
+    if listing:
+        _listing_failed(matches, f"mcp_list_tools failed: "
+                        f"{describe_error(item.error) or item.status}",
+                        describe_error(item.error), url)
         return matches.ranked()
     error = item.error
     text = describe_error(error)
@@ -246,12 +266,17 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
     elif kind == "mcp_protocol_error":
         if _SESSION_LOST.search(text):
             matches.add("session_terminated", "likely", f"the server said: {text}")
+        elif MCP_CLIENT_HTTP_ERROR.lower() in text.lower():
+            matches.add("auth", "possible",
+                        f"the server refused the call at the HTTP layer ({text}): the status "
+                        "is not kept, 401/403 is the usual one after a listing that worked",
+                        "a probe (p, `mcptui probe`) makes the call and shows the status")
         else:
             matches.add("protocol_error", "confirmed", f"JSON-RPC error: {text}")
     elif _is_taskgroup(error):
-        _taskgroup(matches, resp, item, tool_seconds, server_url, limit)
+        _taskgroup(matches, resp, item, tool_seconds, url, limit)
     else:
-        _from_text(matches, text, server_url)
+        _from_text(matches, text, url)
         if tool_seconds is not None and tool_seconds >= likely_timeout_after(limit):
             matches.add("timeout", "likely", f"the call failed after {tool_seconds:.1f} s")
     if probe is not None and probe.kind is None and probe.reachable:
@@ -260,15 +285,20 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
 
 
 def response_causes(resp: ResponseState, events: Sequence[Event], *,
-                    request: dict[str, Any] | None = None) -> list[LikelyCause]:
-    """Likely causes of a failed request or response that no failed item explains."""
+                    request: dict[str, Any] | None = None,
+                    probe: ProbeEvidence | None = None,
+                    api_local: bool = False) -> list[LikelyCause]:
+    """Likely causes of a failed request or response that no failed item explains; `probe`
+    is what probing the request's MCP server showed (for a failed tool listing)."""
     matches = _Matches()
+    url = None if api_local or resp.emulated else _only_server_url(resp, request)
+    listing = False
     for index in resp.error_events:
         raw = events[index].raw
         text = str(raw.get("message") or describe_error(raw.get("body") or raw))
-        if "tool list" in text.lower() or "retrieving tool" in text.lower():
-            matches.add("tool_list_failure", "confirmed", f"the API said: {text}")
-            _from_text(matches, text, None)
+        if _is_listing_error(text):
+            listing = True
+            _listing_failed(matches, f"the API said: {text}", text, url)
         else:
             _api_error(matches, raw.get("body") or raw,
                        raw.get("status") if type(raw.get("status")) is int else None)
@@ -282,11 +312,43 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
             matches.add("background_bare_failure", "likely",
                         f"background response with MCP tools failed: {error}",
                         "no mcp_call in it failed with an error of its own")
-    if resp.error is not None:
+    if resp.error is not None and _is_listing_error(describe_error(resp.error)):
+        listing = True
+        if not any(item.type == "mcp_list_tools" and item.failed for item in resp.items):
+            _listing_failed(matches, f"the response failed: {describe_error(resp.error)}",
+                            describe_error(resp.error), url)
+    elif resp.error is not None:
         # A bare background failure says server_error whatever the MCP call did: then what
         # the API names is a candidate, not the answer.
         _api_error(matches, resp.error, None, "possible" if bare else "confirmed")
+    if probe is not None and listing:
+        _from_probe(matches, probe, reached=False, listing_failed=True)
     return matches.ranked()
+
+
+def _is_listing_error(text: str) -> bool:
+    lower = text.lower()
+    return "tool list" in lower or "retrieving tool" in lower
+
+
+def _only_server_url(resp: ResponseState, request: dict[str, Any] | None) -> str | None:
+    """The server URL when the request names exactly one MCP server: a response-level
+    listing failure does not say which server failed."""
+    urls = {str(t.get("server_url")) for t in mcp_entries({"tools": resp.tools})
+            + mcp_entries(request) if t.get("server_url")}
+    return urls.pop() if len(urls) == 1 else None
+
+
+def _listing_failed(matches: _Matches, evidence: str, text: str, url: str | None) -> None:
+    """OpenAI could not list a server's tools. Its error text may name why (a status, a
+    refused connection); when it does not, the usual reasons are equal candidates."""
+    matches.add("tool_list_failure", "confirmed", evidence)
+    before = set(matches.found)
+    _from_text(matches, text, url)
+    if set(matches.found) - before - {"timeout"}:
+        return
+    for position, key in enumerate(CANDIDATES_LISTING):
+        matches.add(key, "possible", *((LISTING_HINT,) if position == 0 else ()))
 
 
 API_ERROR_CODES = {"insufficient_quota": "insufficient_quota",
@@ -391,6 +453,15 @@ def _from_text(matches: _Matches, text: str, server_url: str | None) -> None:
     _private_url(matches, server_url)
 
 
+def is_private_url(url: str | None) -> bool:
+    """A URL on this machine or a private network (which OpenAI's servers cannot reach)."""
+    try:
+        host = urlsplit(url or "").hostname
+    except ValueError:
+        return False
+    return bool(host) and _is_private(str(host))
+
+
 def _private_url(matches: _Matches, server_url: str | None) -> None:
     host = urlsplit(server_url or "").hostname
     if host and _is_private(host):
@@ -408,13 +479,16 @@ def _is_private(host: str) -> bool:
     return address.is_private or address.is_loopback or address.is_link_local
 
 
-def _from_probe(matches: _Matches, probe: ProbeEvidence, *, reached: bool) -> None:
+def _from_probe(matches: _Matches, probe: ProbeEvidence, *, reached: bool,
+                listing_failed: bool = False) -> None:
     """A call's outcome confirms its cause. A failed connection from this machine says less:
-    OpenAI connects from elsewhere, and a recording's probe goes without its credentials."""
+    OpenAI connects from elsewhere, and a recording's probe goes without its credentials;
+    but where OpenAI could not list the tools either, the same refusal here confirms it."""
     kind = probe.kind
     if kind is None:
         return
-    key = PROBE_KINDS.get(kind) or ("unreachable" if kind.startswith("http_") else None)
+    key = PROBE_KINDS.get(kind) or (
+        "unreachable" if kind.startswith("http_") and not probe.reachable else None)
     if key == "timeout" and not probe.reachable:  # connecting timed out, not the tool
         key = "unreachable"
     if key is None:
@@ -427,5 +501,8 @@ def _from_probe(matches: _Matches, probe: ProbeEvidence, *, reached: bool) -> No
     elif reached:
         matches.add(key, "possible", f"probe from this machine: {probe.message}; but OpenAI "
                     "reached the server in this response")
+    elif listing_failed:
+        matches.add(key, "confirmed", f"probe: {probe.message}; OpenAI could not list the "
+                    "tools either")
     else:
         matches.add(key, "likely", f"probe from this machine: {probe.message}")

@@ -12,6 +12,7 @@ from typing import Any
 from tui.model.causes import (
     LikelyCause,
     ProbeEvidence,
+    is_private_url,
     item_causes,
     mcp_entries,
     response_causes,
@@ -89,10 +90,14 @@ class Diagnosis:
 
 def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = True,
              request: dict[str, Any] | None = None,
-             probes: Mapping[ItemKey, ProbeEvidence] | None = None) -> Diagnosis:
+             probes: Mapping[ItemKey, ProbeEvidence] | None = None,
+             response_probes: Mapping[int, ProbeEvidence] | None = None,
+             endpoint: str | None = None) -> Diagnosis:
     """Diagnose a folded stream. `state` is the reducer's state after every event in
     `events`; `request` (a recording's header) supplies server URLs the stream may not echo;
-    `probes` holds what probing failed items showed."""
+    `probes` holds what probing failed items showed, `response_probes` what probing a failed
+    response's server showed; `endpoint` (a recording's) tells a local API from OpenAI's."""
+    api_local = is_private_url(endpoint)
     timing = timing_report(state, events)
     findings = ordered([*check_stream(events, state, complete=complete), *timing.findings])
     diagnosis = Diagnosis(findings, timing)
@@ -106,10 +111,11 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
             found = item_causes(resp, item, events,
                                 tool_seconds=timed.tool_seconds if timed else None,
                                 server_url=urls.get(item.server_label or ""),
-                                probe=(probes or {}).get(key))
+                                probe=(probes or {}).get(key), api_local=api_local)
             if found:
                 diagnosis.item_causes[key] = found
-        found = response_causes(resp, events, request=request)
+        found = response_causes(resp, events, request=request, api_local=api_local,
+                                probe=(response_probes or {}).get(resp.key))
         if found:
             diagnosis.response_causes[resp.key] = found
     return diagnosis

@@ -157,6 +157,12 @@ class ResponseState:
         return self.tool_timeout or OPENAI_TOOL_TIMEOUT
 
     @property
+    def emulated(self) -> bool:
+        """Made by mcptui's emulator on this machine, which names its limit in every
+        response's metadata (the real API names none): private server URLs reach it."""
+        return self.tool_timeout is not None
+
+    @property
     def failed(self) -> bool:
         return self.status == "failed" or self.error is not None or self.request_failed
 

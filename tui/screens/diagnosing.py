@@ -49,11 +49,13 @@ class DiagnosisMixin:
         self._diagnose_again = False
         self._diagnosed_total = timeline.total
         events = list(timeline.events)
-        request = (self.session.header or {}).get("request")
+        header = self.session.header or {}
+        request, endpoint = header.get("request"), header.get("endpoint")
         probes = {key: evidence for key, report in self.probes.items()
                   if (evidence := probe_evidence(report)) is not None}
         options = {"complete": not self._live_running(), "probes": probes,
-                   "request": request if isinstance(request, dict) else None}
+                   "request": request if isinstance(request, dict) else None,
+                   "endpoint": endpoint if isinstance(endpoint, str) else None}
         source = self.session.source
         if not self.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():
             from tui.child import in_child

@@ -34,6 +34,20 @@ def load_request(path: str | Path) -> dict[str, Any]:
         raise RequestFileError(f"{path}: is a directory, not a request file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RequestFileError(f"{path}: cannot read it ({exc})") from None
+    return parse_request(text, path)
+
+
+def looks_like_request(value: Any) -> bool:
+    """A request body rather than a stream dump: `mcptui probe` takes either. Events have a
+    `type`, a Response object has `object: "response"` or `output`; a request has neither."""
+    return (isinstance(value, dict) and "type" not in value and "output" not in value
+            and value.get("object") != "response"
+            and any(key in value for key in ("model", "input", "tools", "previous_response_id")))
+
+
+def parse_request(text: str, path: str | Path) -> dict[str, Any]:
+    """A request body from text already read (`path` names it in messages)."""
+    text = text.removeprefix("\ufeff")
     try:
         request = loads(text)
     except json.JSONDecodeError as exc:

@@ -166,4 +166,4 @@ class McptuiApp(App[None]):
             for action in PALETTE_ACTIONS:
                 title, help_text = ACTION_HELP[action]
                 yield SystemCommand(title, help_text,
-                                    lambda action=action: screen.run_action(action))
+                                    lambda action=action: screen.run_palette_action(action))

@@ -578,9 +578,10 @@ async def test_every_shown_binding_is_in_the_footer():
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         in_footer = {(key.action, key.description) for key in footer_keys(screen)}
-        # Live keys need a live run, and `p` (probe) a failed call under the cursor.
+        # Live keys need a live run, `p` (probe) a failed call under the cursor, and the
+        # cause actions (re-run in the foreground, with only one tool) both.
         contextual = [b for b in InspectorScreen.BINDINGS
-                      if b.action in screen.LIVE_ACTIONS | {"probe"}]
+                      if b.action in screen.LIVE_ACTIONS | screen.CAUSE_ACTIONS | {"probe"}]
         assert contextual and not {b.action for b in contextual} & {a for a, _ in in_footer}
         shown = [b for b in InspectorScreen.BINDINGS if b.show and b not in contextual]
         assert len(shown) >= 10

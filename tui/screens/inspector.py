@@ -2,7 +2,7 @@
 
 Its other jobs are mixed in from their own modules: playback and failure stops
 (tui/screens/playback.py), diagnosis and probes (diagnosing.py), live-run keys
-(live_actions.py).
+(live_actions.py), re-runs that act on a likely cause (cause_actions.py).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
 from tui.model.textsafe import visible
 from tui.model.timing import item_timing
+from tui.screens.cause_actions import CAUSE_BINDINGS, CauseActionsMixin
 from tui.screens.clock import CLOCK_SECONDS, ClockMixin
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
@@ -49,7 +50,8 @@ SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfal
 """The right pane's views, in the order `v` cycles through them."""
 
 
-class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixin, Screen[None]):
+class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixin,
+                      CauseActionsMixin, Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
@@ -81,6 +83,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         Binding("d", "deny", "Deny", id="deny"),
         Binding("x", "cancel_run", "Cancel run", id="cancel_run"),
         Binding("r", "rerun", "Re-run", id="rerun"),
+        # Where a failure's likely cause can be acted on from a live run (hidden otherwise):
+        *CAUSE_BINDINGS,
     ]
 
     def __init__(self, session: Session, *, paused: bool = False,
@@ -177,9 +181,11 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         index = self._event_index(ref)
         diagnosis = self.diagnosis
         self._update_probe_key()
+        self._update_cause_keys()
         if ref.kind == "response" or (ref.kind == "error" and ref.item is None):
             self.detail.show_response(
-                resp, causes=diagnosis.causes(resp.key) if diagnosis and resp.failed else [])
+                resp, causes=diagnosis.causes(resp.key) if diagnosis and resp.failed else [],
+                actions=self.response_actions())
         elif index is not None and (group is None or group.count == 1):
             events = self.session.timeline.events
             event = events[index]
@@ -212,7 +218,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.detail.show_item(
             item, shown, causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
             timing=timing, probe=probe,
-            can_probe=self._probe_target() is not None, no_probe=self.no_probe_reason())
+            can_probe=self._probe_target() is not None, no_probe=self.no_probe_reason(),
+            actions=self.item_actions() if item.failed else [])
 
     def _event_index(self, ref: NodeRef) -> int | None:
         """The timeline event a node stands for: itself, or the first of its group."""
@@ -247,8 +254,10 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys typed into the filter box are text, not commands; live keys need a live run;
-        probing needs a failed MCP call selected."""
+        probing needs a failed MCP call selected; cause actions, a request they can change."""
         if action in self.LIVE_ACTIONS and action not in self._live_keys():
+            return False
+        if action in self.CAUSE_ACTIONS and action not in self._cause_keys:
             return False
         if action == "probe" and not self._can_probe:
             return False

@@ -43,12 +43,19 @@ ACTION_HELP: dict[str, tuple[str, str]] = {
     "deny": ("Deny", "Deny the selected approval request (live runs)"),
     "cancel_run": ("Cancel run", "Cancel the running background response (live runs)"),
     "rerun": ("Re-run", "Send the request again as a new response (live runs)"),
+    "rerun_foreground": ("Re-run in foreground",
+                         "Send the request again with background off, so a bare background "
+                         "failure shows the mcp_call's own error (live runs)"),
+    "rerun_only_tool": ("Re-run with only this tool",
+                        "Send the request again allowing only the selected failed call's tool "
+                        "on its server, to isolate it (live runs)"),
 }
 """action -> (title, what it does). Titles name palette entries; both texts fill the help."""
 
 PALETTE_ACTIONS = ("toggle_play", "step_forward", "step_back", "first", "last", "next_failure",
                    "previous_failure", "faster", "slower", "instant", "filter", "clear_filter",
-                   "cycle_view", "more", "copy", "save", "open")
+                   "cycle_view", "more", "copy", "save", "open", "rerun_foreground",
+                   "rerun_only_tool")
 """The inspector actions offered in the command palette (ctrl+p)."""
 
 

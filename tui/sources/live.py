@@ -116,6 +116,8 @@ class Tracked:
     status: str | None = None
     last_seq: int | None = None
     """The highest sequence number received: the resume cursor."""
+    request: dict[str, Any] | None = None
+    """The request that started it, as sent (None when attached to it)."""
 
     @property
     def terminal(self) -> bool:
@@ -153,6 +155,8 @@ class LiveRun:
         self.first_request: dict[str, Any] | None = None
         self.current = Tracked()
         """The response followed last (what cancel cancels)."""
+        self.followed: list[Tracked] = []
+        """Every response sent for, in order: which request started which response."""
         self._turn: asyncio.Lock | None = None
         """One send at a time: concurrent streams would interleave in one timeline."""
         self.secrets: list[str] = []
@@ -226,7 +230,9 @@ class LiveRun:
         if self.first_request is None:
             self.first_request = request
         self.secrets = sorted({*self.secrets, *request_secrets(request)}, key=len, reverse=True)
-        tracked = self.current = Tracked(background=bool(request.get("background")))
+        tracked = self.current = Tracked(background=bool(request.get("background")),
+                                         request=request)
+        self.followed.append(tracked)
         if not streams(request):
             await self._poll_create(request, tracked)
             return tracked.id
@@ -254,6 +260,12 @@ class LiveRun:
             id=response_id, background=True,
             last_seq=after if after is not None and after >= 0 else None)
         await self._follow(tracked, "start")
+
+    def request_for(self, response_id: str | None) -> dict[str, Any] | None:
+        """The request, as sent (secrets and all), that started a response of this run: what
+        a changed re-run of that response starts from."""
+        return next((t.request for t in reversed(self.followed)
+                     if response_id is not None and t.id == response_id), None)
 
     def approval_request(self, previous_response_id: str, approval_request_id: str,
                          approve: bool) -> dict[str, Any]:

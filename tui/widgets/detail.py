@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -162,9 +163,11 @@ class DetailPane(VerticalScroll):
 
     def show_item(self, item: ItemState, shown: ShownStatus, *, causes: list[LikelyCause] = (),
                   timing: ItemTiming | None = None, probe: RenderableType | None = None,
-                  can_probe: bool = False, no_probe: str | None = None) -> None:
+                  can_probe: bool = False, no_probe: str | None = None,
+                  actions: Sequence[Text] = ()) -> None:
         """An item; for a failure first its error, the probe's result once run, and the likely
-        causes (on a small terminal they are what fits on the first screen)."""
+        causes (on a small terminal they are what fits on the first screen); `actions` say
+        what else can be tried from here (a key, or the command to run)."""
         parts: list[RenderableType] = []
         if item.error is not None:
             parts += [Text("error", ERROR_STYLE), Text(visible(item.error_text), ERROR_STYLE),
@@ -178,6 +181,8 @@ class DetailPane(VerticalScroll):
                            "arguments", "dim"), Text("")]
         elif probe is None and no_probe:
             parts += [Text(no_probe, "dim"), Text("")]
+        for action in actions:
+            parts += [action, Text("")]
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(item.type), "bold")),
             ("status", status_text(shown.word, shown.reason)),
@@ -221,7 +226,10 @@ class DetailPane(VerticalScroll):
             parts += [Text(""), Text("item as last sent", "dim"), json_view(final, self.limit)]
         self.show(Group(*parts))
 
-    def show_response(self, resp: ResponseState, *, causes: list[LikelyCause] = ()) -> None:
+    def show_response(self, resp: ResponseState, *, causes: list[LikelyCause] = (),
+                      actions: Mapping[str, Text] | None = None) -> None:
+        """A response's summary; for a failure its error and likely causes first, with how to
+        act on them from here (`actions`, by cause key)."""
         rows: list[tuple[str, str | Text]] = [
             ("id", resp.id or "(none yet)"),
             ("status", status_text(resp.status)),
@@ -240,7 +248,7 @@ class DetailPane(VerticalScroll):
             parts += [Text("error", ERROR_STYLE),
                       Text(visible(describe_error(resp.error)), ERROR_STYLE), Text("")]
         if causes:
-            parts += [causes_tree(causes), Text("")]
+            parts += [causes_tree(causes, actions), Text("")]
         parts.append(facts(rows))
         if resp.usage:
             parts += [Text(""), Text("usage", "dim"), json_view(resp.usage)]
@@ -249,8 +257,9 @@ class DetailPane(VerticalScroll):
         self.show(Group(*parts))
 
 
-def causes_tree(causes: list[LikelyCause]) -> Tree:
-    """Likely causes, best first, each with its evidence and what to try."""
+def causes_tree(causes: list[LikelyCause], actions: Mapping[str, Text] | None = None) -> Tree:
+    """Likely causes, best first, each with its evidence and what to try (and, by cause key,
+    how to do it from here)."""
     tree = Tree(Text("diagnosis", "bold yellow"), guide_style="yellow")
-    add_causes(tree, causes)
+    add_causes(tree, causes, actions)
     return tree

@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.widgets import Footer
 
 PRIORITY = ("help", "quit", "step_forward", "next_failure", "cycle_view", "approve", "deny",
-            "cancel_run", "probe", "rerun", "step_back", "previous_failure", "filter",
-            "toggle_play", "save", "open", "copy", "first", "last", "instant", "faster", "slower")
+            "cancel_run", "probe", "rerun_foreground", "rerun_only_tool", "rerun", "step_back",
+            "previous_failure", "filter", "toggle_play", "save", "open", "copy", "first",
+            "last", "instant", "faster", "slower")
 """Which bindings stay when the line is short: help, quit, step, failure and view first."""
 GAP = 1
 """Columns between two keys."""

@@ -108,6 +108,16 @@ def test_without_call_lines_the_first_allowed_tool_gets_schema_arguments(
     assert json.loads(call["arguments"])["query"] == QUESTION
 
 
+def test_a_call_line_for_a_tool_allowed_tools_leaves_out_is_not_made(
+        client: OpenAI, servers: Servers):
+    """The model is only offered the allowed tools: a scripted call of another is skipped (the
+    app's "re-run with only this tool" relies on it)."""
+    events = raw_events(client, model="gpt-5-mini", input=calls(
+        "q", ("search", {"query": "x"}), ("broken_schema", {"query": "x"})),
+        tools=[servers.tool(allowed_tools=["broken_schema"])])
+    assert [call["name"] for call in items_done(events, "mcp_call")] == ["broken_schema"]
+
+
 def test_non_streaming_create_returns_the_finished_response(client: OpenAI, servers: Servers):
     response = client.responses.create(
         model="gpt-5-mini", input=calls("q", ("search", {"query": "x"})), tools=[servers.tool()])

@@ -205,10 +205,13 @@ class Run:
 
     def _server_for(self, tool_name: str) -> Server | None:
         """The server offering the tool; else the first one (a scripted call may name a tool
-        nobody lists, to see what the server answers)."""
+        nobody lists, to see what the server answers). None for a tool the request's
+        `allowed_tools` leaves out: the model is not offered it."""
         for server in self.servers:
             if any(tool["name"] == tool_name for tool in server.tools or []):
                 return server
+        if any(not allowed(server.spec, tool_name) for server in self.servers):
+            return None
         return self.servers[0] if self.servers else None
 
     async def _continue_approved(self, approvals: list[Json]) -> None:

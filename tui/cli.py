@@ -14,7 +14,7 @@ from tui.model.jsonsafe import loads
 if TYPE_CHECKING:
     from tui.app import McptuiApp
     from tui.io.recording import Loaded
-    from tui.probe_input import ProbeInput
+    from tui.probe.targets import ProbeInput
     from tui.session import Session
     from tui.sources.live import LiveRun
 
@@ -367,7 +367,7 @@ def run_probe(args: argparse.Namespace) -> int:
     """`mcptui probe`: option and file errors are one line on stderr and exit 2."""
     import os
 
-    from tui.probe_input import ProbeInputError, parse_headers, read_input, with_headers
+    from tui.probe.targets import ProbeInputError, parse_headers, read_input, with_headers
 
     if args.timeout is not None and not args.timeout > 0:
         return refuse_line("--timeout must be greater than 0")
@@ -403,7 +403,7 @@ def run_probe(args: argparse.Namespace) -> int:
 def probe_timeout(args: argparse.Namespace, recording: Loaded | None,
                   arguments: dict[str, Any] | None) -> tuple[float, str | None]:
     """--timeout, else the limit the recorded failures met (a note says so), else OpenAI's."""
-    from tui.probe import OPENAI_TIMEOUT, failure_limit
+    from tui.probe.probing import OPENAI_TIMEOUT, failure_limit
 
     if args.timeout is not None:
         return args.timeout, None
@@ -424,8 +424,8 @@ def print_probe(target: ProbeInput, args: argparse.Namespace,
 
     from rich.console import Console
 
-    from tui.probe import Check, probe
-    from tui.probe_view import render
+    from tui.probe.probing import Check, probe
+    from tui.probe.view import render
 
     def progress(line: str) -> None:
         print(f"mcptui: {line}", file=sys.stderr, flush=True)

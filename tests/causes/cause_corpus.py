@@ -32,7 +32,7 @@ from tui.emulator.serve import ServerThread
 from tui.importers import load_path
 from tui.model.causes import LikelyCause, ProbeEvidence, mcp_entries
 from tui.model.diagnosis import ItemKey
-from tui.probe import evidence_of, probe, probe_call
+from tui.probe.probing import evidence_of, probe, probe_call
 from tui.report import Inspection
 
 HERE = Path(__file__).resolve().parent

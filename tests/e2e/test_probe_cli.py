@@ -22,8 +22,8 @@ from _e2e_support import TOKEN, Servers, calls
 from rich.console import Console
 
 from tui.mcpclient import TASKGROUP_424
-from tui.probe import ProbeReport, ServerReport, probe, probe_call
-from tui.probe_view import render
+from tui.probe.probing import ProbeReport, ServerReport, probe, probe_call
+from tui.probe.view import render
 
 MISSING = "declares an outputSchema but the result has no structuredContent"
 NESTED = ("nested cause: RuntimeError: Tool broken_schema has an output schema but did not "
@@ -316,7 +316,7 @@ async def test_probe_call_with_an_entry_from_a_recording(servers: Servers):
 
 async def test_probe_call_as_the_app_calls_it(servers: Servers):
     """Arguments as the app parses them (maybe not an object); a redacted source; evidence."""
-    from tui.probe import evidence_of
+    from tui.probe.probing import evidence_of
 
     garbled = await probe_call(servers.tool(), "search", '{"query": ', timeout=5,
                                redacted=True)

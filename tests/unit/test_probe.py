@@ -14,7 +14,7 @@ from rich.console import Console
 
 from tui.importers import load_text
 from tui.mcpclient import TASKGROUP_424, CallOutcome, _lost_kind, _raised_kind
-from tui.probe import (
+from tui.probe.probing import (
     OPENAI_TIMEOUT,
     AllowedTools,
     CallReport,
@@ -39,7 +39,7 @@ from tui.probe import (
     tool_report,
     worst,
 )
-from tui.probe_view import render
+from tui.probe.view import render
 
 DANGLING = {"type": "object", "properties": {"q": {"$ref": "#/$defs/missing"}}}
 """A schema whose $ref points nowhere: jsonschema raises when validation reaches it."""
@@ -455,7 +455,7 @@ def fake_link(monkeypatch: pytest.MonkeyPatch) -> type[FakeLink]:
     class Link(FakeLink):
         tools = []
 
-    monkeypatch.setattr("tui.probe.McpLink", Link)
+    monkeypatch.setattr("tui.probe.probing.McpLink", Link)
     return Link
 
 

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from tui.model.causes import CAUSES, LikelyCause
-from tui.probe import Verdict, entry_headers
-from tui.probe_input import (
+from tui.probe.probing import Verdict, entry_headers
+from tui.probe.targets import (
     ProbeInputError,
     file_servers,
     parse_header,
@@ -20,7 +20,7 @@ from tui.probe_input import (
     read_input,
     with_headers,
 )
-from tui.probe_view import verdict_line
+from tui.probe.view import verdict_line
 
 ENV = {"TOKEN": "tok-1234", "EMPTY": ""}
 

@@ -29,7 +29,7 @@ PROBE_TIMEOUT = 60.0
 
 def probe_evidence(report: object) -> ProbeEvidence | None:
     """What a probe report (tui.probe.ServerReport) says, for the likely-cause rules."""
-    from tui.probe import evidence_of
+    from tui.probe.probing import evidence_of
 
     return evidence_of(report)  # type: ignore[arg-type]
 
@@ -184,7 +184,7 @@ class DiagnosisMixin:
 
     async def _probe(self: InspectorScreen, key: ItemKey, entry: dict[str, object], name: str,
                      arguments: object, redacted: bool) -> None:
-        from tui.probe import probe_call
+        from tui.probe.probing import probe_call
 
         try:
             report = await probe_call(entry, name, arguments, timeout=PROBE_TIMEOUT,

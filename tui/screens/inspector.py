@@ -210,7 +210,7 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         if key in self.probes:
             # Imported only once there is a report: it loads the mcp SDK (measured 1.4 s),
             # which showing the first failed item must not wait for.
-            from tui.probe_view import render as render_probe
+            from tui.probe.view import render as render_probe
 
             probe = render_probe(self.probes[key])  # type: ignore[arg-type]
         elif key in self.probing:

@@ -21,8 +21,8 @@ from rich.tree import Tree
 from tui.model.causes import LikelyCause
 from tui.model.errors import describe_error
 from tui.model.textsafe import one_line
-from tui.probe import CallReport, ProbeReport, ServerReport, ToolReport, Verdict
-from tui.probe_checks import Check, worst
+from tui.probe.checks import Check, worst
+from tui.probe.probing import CallReport, ProbeReport, ServerReport, ToolReport, Verdict
 
 MARKS = {"ok": ("✓", "green"), "info": ("i", "blue"), "warning": ("!", "yellow"),
          "error": ("✗", "red")}

@@ -3,8 +3,8 @@
 `tui.probe` connects, calls and reports; what it finds wrong is decided here, from plain values
 (a schema, a result, a `CallOutcome`), so every rule is testable without a server and the probe
 module keeps to connecting and collecting. `Check`, `Severity` and `worst` live here rather
-than with the report dataclasses so that this module needs nothing from `tui.probe` (which
-imports it): no import cycle. `tui.probe` re-exports every public name.
+than with the report dataclasses so that this module needs nothing from `tui.probe.probing` (which
+imports it): no import cycle. `tui.probe.probing` re-exports every public name.
 
 A schema comes from the network and may be anything: each check that uses one turns whatever
 jsonschema raises (an unresolvable `$ref`, an unknown draft, ...) into a warning, never an

@@ -10,15 +10,14 @@ outputSchema, valid content block types, an answer well within OpenAI's ~60 s (Â
 recording's failed calls it then names the cause: the likely-cause rules (`tui.model.causes`)
 run on each failed item with what the probe showed as evidence, which can confirm one.
 
-This module connects, calls and collects the report; the rules that judge a tool or a result
-are pure functions in `tui.probe_checks`, re-exported here so `tui.probe` stays the one import
-for callers. Pure: no Textual. `tui.probe_view.render` shows a report; the CLI (`mcptui probe`)
-and the app (`probe_call`, to re-run one failed mcp_call) share it. No header value ever leaves
-this module: reports carry header names only, and every text or structure from the network or
-the request (tool names, schemas, messages quoting them) is scrubbed of the request's secret
-values before it is stored. A fault of the probe itself on one tool or call is reported on it,
-never raised.
-"""
+This module connects, calls and collects the report; the rules that judge a tool or a result are
+pure functions in `tui.probe.checks`, re-exported here so that this module stays the one import for
+callers. Pure: no Textual. `tui.probe.view.render` shows a report; the CLI (`mcptui probe`) and the
+app (`probe_call`, to re-run one failed mcp_call) share it. No header value ever leaves this
+module: reports carry header names only, and every text or structure from the network or the
+request (tool names, schemas, messages quoting them) is scrubbed of the request's secret values
+before it is stored. A fault of the probe itself on one tool or call is reported on it, never
+raised. """
 
 from __future__ import annotations
 
@@ -45,7 +44,7 @@ from tui.model.jsonsafe import loads
 from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
 from tui.model.timing import timing_report
-from tui.probe_checks import (
+from tui.probe.checks import (
     CONTENT_TYPES,
     OPENAI_TIMEOUT,
     SIZE_WARNING,
@@ -345,7 +344,7 @@ class _Scrub:
 
 def tool_report(name: str, description: str | None, input_schema: Any,
                 output_schema: Any) -> ToolReport:
-    """A listed tool with its checks (`tui.probe_checks.tool_checks`), as the server sent it."""
+    """A listed tool with its checks (`tui.probe.checks.tool_checks`), as the server sent it."""
     return ToolReport(name=name, description=description, input_schema=input_schema,
                       output_schema=output_schema,
                       checks=tool_checks(description, input_schema, output_schema))

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from tui.io.paste import find_in_paste
 from tui.io.reading import MAX_BYTES, InputError, read_bounded
 from tui.io.recording import (
     Loaded,
@@ -39,6 +40,8 @@ ACCEPTED_FORMATS = (
     "events pasted one after another, separated by commas",
     "a Response object (GET /v1/responses/{id})",
     "an API error body ({\"error\": {...}}, what a refused request answers)",
+    "text with events in it: a forum post, Markdown fences, a log with JSON or the SDK's "
+    "event reprs, a curl command's body",
 )
 
 _SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
@@ -120,7 +123,28 @@ def _load_text(text: str, source: str) -> Loaded:
         as_lines = _read_json_lines(lines, source)
         as_paste = _read_pasted(text, text.index("{"), source)
         return max(as_lines, as_paste, key=lambda r: (len(r.events), -len(r.problems)))
-    return _failed(source, "unrecognised content; " + _accepted())
+    return _read_text_paste(text, source)
+
+
+def _read_text_paste(text: str, source: str) -> Loaded:
+    """Events found anywhere in prose, fences, logs and SDK reprs (tui/io/paste.py)."""
+    found = find_in_paste(text)
+    if not found.objects and found.request is None:
+        return _failed(source, "unrecognised content: no events, JSON objects or SDK event "
+                               "reprs in it; " + _accepted())
+    loaded = Loaded(format="text with events", source=source)
+    if found.request is not None:
+        loaded.header = {"request": found.request}
+    for line, obj in found.objects:
+        if _looks_like_response(obj) and "type" not in obj:
+            loaded.snapshots.append(obj)
+        elif _looks_like_error_body(obj):
+            loaded.events.extend(_read_error_body(obj, source).events)
+        else:
+            loaded.events.append(Event(obj, line=line))
+    if (summary := found.summary()) is not None:
+        loaded.problems.append(Problem(None, summary))
+    return loaded
 
 
 def _accepted() -> str:

@@ -463,8 +463,8 @@ def is_private_url(url: str | None) -> bool:
 
 
 def _private_url(matches: _Matches, server_url: str | None) -> None:
-    host = urlsplit(server_url or "").hostname
-    if host and _is_private(host):
+    if is_private_url(server_url):
+        host = urlsplit(server_url or "").hostname
         matches.add("unreachable", "likely",
                     f"server_url host {host} is not reachable from OpenAI's servers")
 

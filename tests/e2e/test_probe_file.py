@@ -173,7 +173,8 @@ def test_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
             "mcptui: the second --header has no valid header name before '=' (letters, digits "
             "and -_.!#$%&'*+^`|~ only): write --header NAME=VALUE",
         (str(tmp_path / "notes.txt"),): f"mcptui: cannot use {tmp_path / 'notes.txt'}: "
-                                        "unrecognised content; accepted formats: ",
+                                        "unrecognised content: no events, JSON objects or "
+                                        "SDK event reprs in it; accepted formats: ",
         (str(tmp_path / "gone.json"),): f"mcptui: {tmp_path / 'gone.json'}: no such file",
     }
     for args, expected in cases.items():

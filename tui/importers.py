@@ -13,8 +13,8 @@ import json
 import re
 from typing import Any
 
-from tui.io.paste import find_in_paste
-from tui.io.reading import MAX_BYTES, InputError, read_bounded
+from tui.io.paste import find_in_paste, is_error_body, is_response_object
+from tui.io.reading import MAX_BYTES, InputError, read_source
 from tui.io.recording import (
     Loaded,
     Problem,
@@ -53,15 +53,9 @@ def load_path(path: str, max_bytes: int = MAX_BYTES) -> Loaded:
     bad paths, content, special files or sizes."""
     source = "<stdin>" if path == "-" else path
     try:
-        data = read_bounded(path, max_bytes)
-    except FileNotFoundError:
-        return _failed(path, f"{path}: no such file")
-    except IsADirectoryError:
-        return _failed(path, f"{path} is a directory, not a recording")
+        data = read_source(path, max_bytes)
     except InputError as exc:
         return _failed(source, str(exc))
-    except OSError as exc:
-        return _failed(path, f"{path}: cannot read ({exc.strerror or exc})")
     return load_bytes(data, source=source)
 
 
@@ -111,10 +105,11 @@ def _load_text(text: str, source: str) -> Loaded:
     if stripped.startswith("{"):
         whole = _try_json(stripped)
         if isinstance(whole, dict):
-            if _looks_like_response(whole):
+            if is_response_object(whole):
                 return Loaded(snapshots=[whole], format="Response object", source=source)
-            if _looks_like_error_body(whole):
-                return _read_error_body(whole, source)
+            if is_error_body(whole):
+                return Loaded(events=[_error_note(whole, 1)], format="API error body",
+                              source=source)
             return _read_objects([(1, whole)], "single event", source)
         if all(isinstance(obj, dict) for _, obj in sniffed):
             return _read_json_lines(lines, source)
@@ -136,10 +131,10 @@ def _read_text_paste(text: str, source: str) -> Loaded:
     if found.request is not None:
         loaded.header = {"request": found.request}
     for line, obj in found.objects:
-        if _looks_like_response(obj) and "type" not in obj:
+        if is_response_object(obj) and "type" not in obj:
             loaded.snapshots.append(obj)
-        elif _looks_like_error_body(obj):
-            loaded.events.extend(_read_error_body(obj, source).events)
+        elif is_error_body(obj):
+            loaded.events.append(_error_note(obj, line))
         else:
             loaded.events.append(Event(obj, line=line))
     if (summary := found.summary()) is not None:
@@ -162,23 +157,13 @@ def _try_json(text: str) -> Any:
         return None
 
 
-def _looks_like_response(obj: dict[str, Any]) -> bool:
-    return obj.get("object") == "response" or ("output" in obj and "type" not in obj)
-
-
-def _looks_like_error_body(obj: dict[str, Any]) -> bool:
-    error = obj.get("error")
-    return "type" not in obj and isinstance(error, dict) and "message" in error
-
-
-def _read_error_body(body: dict[str, Any], source: str) -> Loaded:
+def _error_note(body: dict[str, Any], line: int) -> Event:
     """The API's answer to a refused request, read as the note a live run records for it,
     so a pasted 424 or 429 body is diagnosed like the recording it came from."""
     message = describe_error(body) or "the API refused the request"
     note = {"kind": "http_error", "message": f"the API answered with an error: {message}",
             "level": ERROR_NOTE_LEVEL, "body": body}
-    return Loaded(events=[Event(note, line=1, is_note=True)], format="API error body",
-                  source=source)
+    return Event(note, line=line, is_note=True)
 
 
 def _event_from(obj: Any, line: int, loaded: Loaded) -> None:
@@ -235,7 +220,7 @@ def _read_sse(text: str, source: str) -> Loaded:
 def _read_array(array: list[Any], source: str) -> Loaded:
     loaded = Loaded(format="JSON array", source=source)
     for position, obj in enumerate(array):
-        if isinstance(obj, dict) and _looks_like_response(obj) and "type" not in obj:
+        if isinstance(obj, dict) and is_response_object(obj) and "type" not in obj:
             loaded.snapshots.append(obj)
             continue
         if isinstance(obj, dict):

@@ -19,7 +19,7 @@ from rich.tree import Tree
 
 from tui.io.recording import Loaded, Problems
 from tui.model.causes import LikelyCause
-from tui.model.diagnosis import Diagnosis, diagnose
+from tui.model.diagnosis import Diagnosis, diagnose, header_options
 from tui.model.events import Event
 from tui.model.findings import Finding, count_by_severity, suggestion_label
 from tui.model.state import ItemState, ResponseState
@@ -55,12 +55,8 @@ class Inspection:
         """`options` go to `diagnose` (e.g. `probes` a probe of the failed items gave)."""
         timeline = Timeline(loaded.events, loaded.snapshots)
         timeline.seek_end()
-        header = loaded.header or {}
-        request, endpoint = header.get("request"), header.get("endpoint")
         diagnosis = diagnose(timeline.events, timeline.state,
-                             request=request if isinstance(request, dict) else None,
-                             endpoint=endpoint if isinstance(endpoint, str) else None,
-                             **options)
+                             **header_options(loaded.header), **options)
         found = failures(timeline.state, timeline.events)
         found += unfinished(timeline.state, timeline.events)  # the file is all there is
         return cls(loaded, timeline, diagnosis, found)

@@ -30,9 +30,10 @@ from typing import Any
 from tui.emulator.demo_server import DemoModes, build_app
 from tui.emulator.serve import ServerThread
 from tui.importers import load_path
-from tui.model.causes import LikelyCause, ProbeEvidence, mcp_entries
+from tui.model.causes import LikelyCause, ProbeEvidence
 from tui.model.diagnosis import ItemKey
 from tui.probe.probing import evidence_of, probe, probe_call
+from tui.probe.targets import file_servers
 from tui.report import Inspection
 
 HERE = Path(__file__).resolve().parent
@@ -215,21 +216,17 @@ def score_form(case: Case, form: str, *, origin: str | None = None) -> FormScore
     return score
 
 
-def _entry(inspection: Inspection, loaded: Any, label: str | None, origin: str,
-           case: Case) -> dict[str, Any] | None:
-    """The file's mcp entry for `label` (its request's, else the echoed one), pointed at
+def _entry(loaded: Any, label: str | None, origin: str, case: Case) -> dict[str, Any] | None:
+    """The file's mcp entry for `label` (as `mcptui probe FILE` finds it), pointed at
     `origin`, with the credential the request sent (the file keeps it redacted)."""
-    request = (loaded.header or {}).get("request")
-    sources = [request] + [{"tools": r.tools} for r in inspection.timeline.state.responses]
-    for source in sources:
-        for tool in mcp_entries(source):
-            if tool.get("server_label") == label and tool.get("server_url"):
-                entry = copy.deepcopy(tool)
-                path = str(entry["server_url"]).split("/", 3)[3]
-                entry["server_url"] = f"{origin}/{path}"
-                if case.authorization:
-                    entry["authorization"] = case.authorization
-                return entry
+    for tool in file_servers(loaded)[0]:
+        if tool.get("server_label") == label and tool.get("server_url"):
+            entry = copy.deepcopy(tool)
+            path = str(entry["server_url"]).split("/", 3)[3]
+            entry["server_url"] = f"{origin}/{path}"
+            if case.authorization:
+                entry["authorization"] = case.authorization
+            return entry
     return None
 
 
@@ -243,7 +240,7 @@ async def probe_file(inspection: Inspection, loaded: Any, origin: str, case: Cas
         for item in resp.items:
             if item.type != "mcp_call" or not item.failed:
                 continue
-            entry = _entry(inspection, loaded, item.server_label, origin, case)
+            entry = _entry(loaded, item.server_label, origin, case)
             if entry is None:
                 continue
             report = await probe_call(entry, item.name or "", item.arguments or "{}",
@@ -251,7 +248,7 @@ async def probe_file(inspection: Inspection, loaded: Any, origin: str, case: Cas
             if (evidence := evidence_of(report)) is not None:
                 probes[(resp.key, item.key)] = evidence
         if resp.failed and not any(i.failed for i in resp.items):
-            entry = _entry(inspection, loaded, "demo", origin, case)
+            entry = _entry(loaded, "demo", origin, case)
             if entry is None:
                 continue
             report = await probe({"tools": [entry]}, timeout=5.0)

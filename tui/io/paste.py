@@ -116,15 +116,21 @@ class _LineCounter:
 
 
 def _keep(found: Found, line: int, value: dict[str, Any]) -> None:
-    if isinstance(value.get("type"), str) or "output" in value or _is_error_body(value):
+    if isinstance(value.get("type"), str) or is_response_object(value) or is_error_body(value):
         found.objects.append((line, value))
     else:
         found.other_json += 1
 
 
-def _is_error_body(value: dict[str, Any]) -> bool:
-    error = value.get("error")
-    return isinstance(error, dict) and "message" in error
+def is_response_object(obj: dict[str, Any]) -> bool:
+    """A Response object (GET /v1/responses/{id}), not an event that carries one."""
+    return obj.get("object") == "response" or ("output" in obj and "type" not in obj)
+
+
+def is_error_body(obj: dict[str, Any]) -> bool:
+    """What a refused request answers: `{"error": {"message", ...}}`."""
+    error = obj.get("error")
+    return "type" not in obj and isinstance(error, dict) and "message" in error
 
 
 def _object_at(decoder: json.JSONDecoder, text: str, start: int

@@ -37,6 +37,19 @@ def too_big(name: str, limit: int) -> InputError:
                       "pass a larger --max-bytes to read it")
 
 
+def read_source(path: str, max_bytes: int = MAX_BYTES, what: str = "a recording") -> bytes:
+    """`read_bounded`, with every failure an InputError that says why in one line (`what`:
+    the kind of file expected, for a directory)."""
+    try:
+        return read_bounded(path, max_bytes)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory, not {what}") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
 def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float = WAIT_SECONDS) -> bytes:
     """The bytes of `path` (`-` for standard input). Raises FileNotFoundError,
     IsADirectoryError and other OSErrors as `open` does, InputError past the bounds."""

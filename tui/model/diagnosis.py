@@ -121,6 +121,14 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
     return diagnosis
 
 
+def header_options(header: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a recording's header tells `diagnose`: the request (server URLs the stream may
+    not echo) and the endpoint (a local API reaches private URLs); None where absent."""
+    request, endpoint = (header or {}).get("request"), (header or {}).get("endpoint")
+    return {"request": request if isinstance(request, dict) else None,
+            "endpoint": endpoint if isinstance(endpoint, str) else None}
+
+
 def diagnose_events(events: Sequence[Event], snapshots: Sequence[dict[str, Any]] = (),
                     **options: Any) -> Diagnosis:
     """Fold `events` on a timeline of their own, then diagnose: safe to run in a thread

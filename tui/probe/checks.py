@@ -77,12 +77,7 @@ def tool_checks(description: str | None, input_schema: Any, output_schema: Any) 
         checks.append(Check("info", "no_description",
                             "no description: the model has only the name to go by"))
     if output_schema is not None:
-        problem = schema_problem(output_schema)
-        if problem is not None:
-            checks.append(Check("error", "output_schema_invalid",
-                                f"outputSchema is not valid JSON Schema: {problem}"))
-        else:
-            checks += _ref_checks("outputSchema", output_schema)
+        checks += _validity_checks("outputSchema", "output_schema_invalid", output_schema)
         checks.append(Check("info", "output_schema",
                             "declares an outputSchema: results must carry structuredContent "
                             "matching it"))
@@ -107,12 +102,7 @@ def _input_schema_checks(schema: Any) -> list[Check]:
         checks.append(Check("error", "input_schema_type",
                             f'inputSchema has type {schema.get("type")!r}: it must be '
                             '"object" (tool arguments are a JSON object)'))
-    problem = schema_problem(schema)
-    if problem is not None:
-        checks.append(Check("error", "input_schema_invalid",
-                            f"inputSchema is not valid JSON Schema: {problem}"))
-    else:
-        checks += _ref_checks("inputSchema", schema)
+    checks += _validity_checks("inputSchema", "input_schema_invalid", schema)
     properties = schema.get("properties")
     required = schema.get("required")
     if isinstance(required, list):
@@ -135,6 +125,14 @@ def schema_problem(schema: Any) -> str | None:
     except Exception as exc:  # e.g. an unknown $schema URI, a schema that is not a mapping
         return exception_text(exc)
     return None
+
+
+def _validity_checks(what: str, code: str, schema: Any) -> list[Check]:
+    """An invalid schema is one error; a valid one still has its `$ref`s checked."""
+    problem = schema_problem(schema)
+    if problem is not None:
+        return [Check("error", code, f"{what} is not valid JSON Schema: {problem}")]
+    return _ref_checks(what, schema)
 
 
 def _ref_checks(what: str, schema: Any) -> list[Check]:

@@ -40,6 +40,7 @@ from tui.model.causes import (
     mcp_entries,
     response_causes,
 )
+from tui.model.diagnosis import header_options
 from tui.model.jsonsafe import loads
 from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
@@ -329,6 +330,10 @@ class _Scrub:
     def maybe(self, value: str | None) -> str | None:
         return None if value is None else self.text(value)
 
+    def causes(self, causes: list[LikelyCause]) -> list[LikelyCause]:
+        """Evidence quotes error texts, which may quote the request's secrets."""
+        return [replace(c, evidence=tuple(self.text(e) for e in c.evidence)) for c in causes]
+
     def check(self, check: Check) -> Check:
         """Check messages quote server data (a schema's type, a result's text)."""
         return Check(check.severity, check.code, self.text(check.message))
@@ -507,7 +512,8 @@ def _add_verdicts(report: ProbeReport, entries: list[dict[str, Any]],
     """Each planned recorded call's likely causes, with its re-run (or its server's refusal)
     as the probe's evidence: on the call's report and in `report.verdicts`."""
     timeline = _folded(recording)
-    api_local = is_private_url((recording.header or {}).get("endpoint"))
+    context = header_options(recording.header)
+    api_local = is_private_url(context["endpoint"])
     items = {(resp.key, item.key): (resp, item)
              for resp in timeline.state.responses for item in resp.items}
     timing = {(t.response_key, t.item_key): t
@@ -526,40 +532,37 @@ def _add_verdicts(report: ProbeReport, entries: list[dict[str, Any]],
             evidence = evidence_of(server, report_of if server.reachable else None)
             resp, item = found
             timed = timing.get(call.item_key) if call.item_key is not None else None
-            causes = [replace(c, evidence=tuple(scrub.text(e) for e in c.evidence))
-                      for c in item_causes(resp, item, timeline.events,
-                                           tool_seconds=timed.tool_seconds if timed else None,
-                                           server_url=url if isinstance(url, str) else None,
-                                           probe=evidence, api_local=api_local)]
+            causes = scrub.causes(item_causes(
+                resp, item, timeline.events, tool_seconds=timed.tool_seconds if timed else None,
+                server_url=url if isinstance(url, str) else None, probe=evidence,
+                api_local=api_local))
             report.verdicts.append(Verdict(server.server_label, scrub.text(call.tool),
                                            call.item_id, causes))
             if report_of is not None:
                 server.calls[server.calls.index(report_of)] = replace(report_of, causes=causes)
-    _add_listing_verdicts(report, timeline, recording, scrub, api_local)
+    _add_listing_verdicts(report, timeline, context["request"], scrub, api_local)
 
 
 LISTING = "tools/list"
 """The verdict's name for a failed tool listing (no call to name)."""
 
 
-def _add_listing_verdicts(report: ProbeReport, timeline: Timeline, recording: Loaded,
-                          scrub: _Scrub, api_local: bool) -> None:
+def _add_listing_verdicts(report: ProbeReport, timeline: Timeline,
+                          request: dict[str, Any] | None, scrub: _Scrub,
+                          api_local: bool) -> None:
     """A response that failed because OpenAI could not list the tools (the POST's 424) names
     no server; with one server probed, its connection is the evidence."""
-    if len(report.servers) != 1:
+    evidence = evidence_of(report.servers[0]) if len(report.servers) == 1 else None
+    if evidence is None:
         return
-    server = report.servers[0]
-    evidence = evidence_of(server)
-    request = (recording.header or {}).get("request")
     for resp in timeline.state.responses:
-        if evidence is None or not resp.failed or any(item.failed for item in resp.items):
+        if not resp.failed or any(item.failed for item in resp.items):
             continue
         causes = response_causes(resp, timeline.events, probe=evidence, api_local=api_local,
-                                 request=request if isinstance(request, dict) else None)
+                                 request=request)
         if any(c.cause.key == "tool_list_failure" for c in causes):
-            report.verdicts.append(Verdict(server.server_label, LISTING, resp.id, [
-                replace(c, evidence=tuple(scrub.text(e) for e in c.evidence))
-                for c in causes]))
+            report.verdicts.append(Verdict(report.servers[0].server_label, LISTING, resp.id,
+                                           scrub.causes(causes)))
 
 
 def _named(tool: str | None, arguments: dict[str, Any] | None,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.importers import load_bytes
-from tui.io.reading import MAX_BYTES, InputError, read_bounded
+from tui.io.reading import MAX_BYTES, InputError, read_source
 from tui.io.recording import Loaded
 from tui.model.causes import mcp_entries
 from tui.model.jsonsafe import loads
@@ -57,15 +57,9 @@ def read_input(path: str, max_bytes: int = MAX_BYTES) -> ProbeInput:
     """The positional of `mcptui probe`: a request file as `run` reads it (with `${NAME}`
     expanded), else a stream dump whose servers come from its own content."""
     try:
-        data = read_bounded(path, max_bytes)
-    except FileNotFoundError:
-        raise ProbeInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ProbeInputError(f"{path}: is a directory, not a request or a recording") from None
+        data = read_source(path, max_bytes, what="a request or a recording")
     except InputError as exc:
         raise ProbeInputError(str(exc)) from None
-    except OSError as exc:
-        raise ProbeInputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     source = "<stdin>" if path == "-" else path
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     if looks_like_request(_whole_json(text)):

@@ -10,7 +10,13 @@ from rich.text import Text
 from textual.worker import Worker, WorkerState
 
 from tui.model.causes import ProbeEvidence, mcp_entries
-from tui.model.diagnosis import Diagnosis, ItemKey, diagnose_events, diagnose_path
+from tui.model.diagnosis import (
+    Diagnosis,
+    ItemKey,
+    diagnose_events,
+    diagnose_path,
+    header_options,
+)
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.textsafe import visible
 from tui.widgets.findings import FindingsList
@@ -49,13 +55,10 @@ class DiagnosisMixin:
         self._diagnose_again = False
         self._diagnosed_total = timeline.total
         events = list(timeline.events)
-        header = self.session.header or {}
-        request, endpoint = header.get("request"), header.get("endpoint")
         probes = {key: evidence for key, report in self.probes.items()
                   if (evidence := probe_evidence(report)) is not None}
         options = {"complete": not self._live_running(), "probes": probes,
-                   "request": request if isinstance(request, dict) else None,
-                   "endpoint": endpoint if isinstance(endpoint, str) else None}
+                   **header_options(self.session.header)}
         source = self.session.source
         if not self.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():
             from tui.child import in_child

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Awaitable, Iterable
 from datetime import datetime
@@ -24,6 +25,7 @@ from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
 from tui.session import Session
 
 if TYPE_CHECKING:
+    from tui.capture.proxy_run import ProxyService
     from tui.sources.live import LiveRun
 
 
@@ -50,8 +52,11 @@ class McptuiApp(App[None]):
 
     def __init__(self, session: Session, *, paused: bool = False, live: LiveRun | None = None,
                  request: dict[str, Any] | None = None,
-                 attach: tuple[str, int | None] | None = None) -> None:
+                 attach: tuple[str, int | None] | None = None,
+                 proxy: ProxyService | None = None) -> None:
         super().__init__()
+        self.proxy = proxy
+        """With `mcptui proxy`: started once the screen is up, stopped on quit."""
         self.session = session
         self.start_paused = paused
         self.live = live
@@ -75,6 +80,8 @@ class McptuiApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(InspectorScreen(self.session, paused=self.start_paused))
+        if self.proxy is not None:
+            self.proxy.start(self.session, asyncio.get_running_loop())
         if self.live is not None and self.first_request is not None:
             self.send(self.first_request)
         elif self.live is not None and self.attach_to is not None:
@@ -124,6 +131,8 @@ class McptuiApp(App[None]):
     async def on_unmount(self) -> None:
         if self.live is not None:
             await self.live.aclose()
+        if self.proxy is not None:
+            self.proxy.stop()
 
     def open_path(self, path: str) -> None:
         from tui.sources.replay import open_session

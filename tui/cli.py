@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from tui.session import Session
     from tui.sources.live import LiveRun
 
-COMMANDS = ("inspect", "replay", "run", "attach", "probe", "emulate", "demo-server", "demo")
+COMMANDS = ("inspect", "replay", "run", "attach", "probe", "proxy", "emulate", "demo-server",
+            "demo")
 EMULATOR_PORT = 8787
+PROXY_PORT = 8788
 DEMO_SERVER_PORT = 8765
 
 
@@ -117,6 +119,26 @@ def build_parser() -> argparse.ArgumentParser:
                        help="force the transport (default: SSE for URLs ending in /sse, "
                             "else streamable HTTP)")
     probe.add_argument("--json", action="store_true", help="print a JSON report instead")
+
+    proxy = commands.add_parser(
+        "proxy", help="record any app's Responses API traffic: point its OPENAI_BASE_URL here",
+        description="A recording reverse proxy for the OpenAI API on 127.0.0.1. Point any app "
+                    "(any language, unchanged) at it with OPENAI_BASE_URL=http://127.0.0.1:PORT/v1"
+                    ": every request goes to --upstream byte for byte, streams pass on as each "
+                    "chunk arrives, and each Responses API exchange (create, stream, retrieve, "
+                    "resume, cancel) is recorded, redacted, one recording per response. The "
+                    "app's API key passes through and is never stored. Exit codes with --no-tui "
+                    "(after Ctrl+C): 0 no captured response failed, 1 one did, 2 could not start.")
+    proxy.add_argument("--port", type=int, default=PROXY_PORT,
+                       help=f"port on 127.0.0.1 (default {PROXY_PORT}; 0 for a free one)")
+    proxy.add_argument("--upstream", metavar="URL", default=None,
+                       help="the API to forward to (default https://api.openai.com/v1; e.g. "
+                            "http://127.0.0.1:8787/v1 for `mcptui emulate`)")
+    proxy.add_argument("--record", metavar="DIR", default=None,
+                       help="folder for the recordings (default mcptui-recordings)")
+    proxy.add_argument("--no-tui", action="store_true",
+                       help="print one line per response and its failures instead of the "
+                            "terminal UI")
 
     emulate = commands.add_parser(
         "emulate", help="run a local Responses API emulator (no API key, no model)",
@@ -226,6 +248,8 @@ def dispatch(args: argparse.Namespace) -> int:
         return run_request(args)
     if args.command == "probe":
         return run_probe(args)
+    if args.command == "proxy":
+        return run_proxy(args)
     if args.command in ("emulate", "demo-server"):
         from tui.emulator.serve import PortUnavailable
 
@@ -361,6 +385,40 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
     from tui.app import McptuiApp
 
     return run_app(McptuiApp(session, live=live, request=request, attach=attach))
+
+
+def run_proxy(args: argparse.Namespace) -> int:
+    """`mcptui proxy`: refusals (a bad upstream, a busy port) are one line and exit 2."""
+    from pathlib import Path
+
+    from tui.capture.proxy_run import (
+        DEFAULT_UPSTREAM,
+        ProxyService,
+        UpstreamError,
+        check_upstream,
+        serve_lines,
+    )
+    from tui.emulator.serve import PortUnavailable
+    from tui.io.recording import DEFAULT_RECORD_DIR
+
+    record_dir = Path(args.record) if args.record else DEFAULT_RECORD_DIR
+    try:
+        upstream = check_upstream(args.upstream or DEFAULT_UPSTREAM, args.port)
+        if args.no_tui:
+            from rich.console import Console
+
+            console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
+            return serve_lines(upstream, args.port, record_dir, console)
+        service = ProxyService(upstream, args.port, record_dir)
+    except (UpstreamError, PortUnavailable) as exc:
+        return refuse_line(str(exc.strerror if isinstance(exc, PortUnavailable) else exc))
+    from tui.app import McptuiApp
+
+    code = run_app(McptuiApp(service.session(), proxy=service))
+    count = len(service.hub.captures)
+    print(f"mcptui: the proxy captured {count} response{'s' if count != 1 else ''}"
+          + (f", recorded in {record_dir}/" if count else ""), file=sys.stderr)
+    return code
 
 
 def run_probe(args: argparse.Namespace) -> int:

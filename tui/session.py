@@ -6,6 +6,7 @@ Pure (no Textual): the app renders a session; sources (replay now, live runs lat
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,10 @@ class Session:
     """Where a live session is being recorded, when it is."""
     live: bool = False
     """Events are still arriving from a live run (the view follows them while playing)."""
+    receiving: Callable[[], bool] | None = None
+    """For a source that is not a LiveRun (the proxy): whether an answer is still flowing."""
+    idle_hint: str = ""
+    """What the header says before the first response (where to point an app)."""
     _request_notes: list[tuple[int, str]] = field(default_factory=list, repr=False)
     """(timeline index, x-request-id) of the `request` notes seen so far."""
     _scanned: int = field(default=0, repr=False)

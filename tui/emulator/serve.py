@@ -56,12 +56,13 @@ def base_url(sock: socket.socket) -> str:
 
 
 def make_server(app: Any, *, log_level: str = "warning", access_log: bool = False,
-                own_logging: bool = True) -> uvicorn.Server:
+                own_logging: bool = True, **options: Any) -> uvicorn.Server:
     """A uvicorn server; `own_logging=False` leaves logging to the caller (uvicorn's own
-    config would attach handlers to the terminal's stderr, under a running TUI)."""
+    config would attach handlers to the terminal's stderr, under a running TUI). `options`
+    go to uvicorn's Config."""
     extra = {} if own_logging else {"log_config": None}
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="auto",
-                            timeout_graceful_shutdown=2, **extra)
+                            timeout_graceful_shutdown=2, **extra, **options)
     return uvicorn.Server(config)
 
 
@@ -78,10 +79,10 @@ class ServerThread:
     """uvicorn in a daemon thread; a context manager that waits for startup and shutdown."""
 
     def __init__(self, app: Any, host: str = DEFAULT_HOST, port: int = 0,
-                 log_level: str = "warning", own_logging: bool = True) -> None:
+                 log_level: str = "warning", own_logging: bool = True, **options: Any) -> None:
         self.socket = bind(host, port)
         self.url = base_url(self.socket)
-        self.server = make_server(app, log_level=log_level, own_logging=own_logging)
+        self.server = make_server(app, log_level=log_level, own_logging=own_logging, **options)
         self._thread = threading.Thread(target=self._run, name=f"uvicorn {self.url}",
                                         daemon=True)
         self._error: BaseException | None = None

@@ -38,6 +38,9 @@ class Event:
     t: float | None = None
     line: int | None = None
     is_note: bool = False
+    stream: int | None = None
+    """Which of several concurrent streams it came on (the proxy's captures interleave in
+    one timeline); None: the timeline is one stream after another."""
 
     @property
     def type(self) -> str:

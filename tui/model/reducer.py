@@ -104,7 +104,7 @@ def item_type_for_event(event_type: str) -> str:
 class Reducer:
     """Folds events into a `SessionState`; every change can be undone event by event."""
 
-    __slots__ = ("_journal", "_marks", "_touched", "state")
+    __slots__ = ("_journal", "_marks", "_streams", "_touched", "state")
 
     def __init__(self) -> None:
         self.state = SessionState()
@@ -112,6 +112,8 @@ class Reducer:
         self._marks: list[int] = []
         self._touched: list[ResponseState | ItemState] = []
         """What each applied event touched (its item, else its response), for undo's caller."""
+        self._streams: dict[int, ResponseState] = {}
+        """The response each tagged stream (`Event.stream`) is on."""
 
     @property
     def applied(self) -> int:
@@ -184,7 +186,8 @@ class Reducer:
         """Fold one event into the state; returns the response and item it touched."""
         self._marks.append(len(self._journal))
         raw = event.raw
-        resp = self.state.current
+        stream = event.stream
+        resp = self.state.current if stream is None else self._streams.get(stream)
         # Fast path for the bulk of every stream: a text delta for an item already known.
         item_id = raw.get("item_id")
         if (raw.get("type") == "response.output_text.delta" and resp is not None
@@ -200,6 +203,8 @@ class Reducer:
                 self._touched.append(item)
                 return resp, item
         resp, item = self._apply(event, resp)
+        if stream is not None and self._streams.get(stream) is not resp:
+            self._put(self._streams, stream, resp)
         self._touched.append(item or resp)
         return resp, item
 

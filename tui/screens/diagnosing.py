@@ -73,6 +73,8 @@ class DiagnosisMixin:
         self.run_worker(work, thread=True, group="diagnose", exit_on_error=False)
 
     def _live_running(self: InspectorScreen) -> bool:
+        if self.session.receiving is not None:
+            return self.session.receiving()
         return self.live is not None and any(
             w.group == "live" and w.is_running for w in self.app.workers)
 

@@ -22,7 +22,7 @@ def status_line(session: Session, failures: int, mode: str,
     resp = state.current
     line = Text()
     if resp is None:
-        line.append("no response yet", "dim")
+        line.append(visible(session.idle_hint) or "no response yet", "dim")
     else:
         # Status first: on a narrow terminal the long id and model are what gets cut.
         if resp.status or resp.id:

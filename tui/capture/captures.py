@@ -1,0 +1,325 @@
+"""What the proxy saw: one recording per response, written as the bytes flow.
+
+The relay (tui/capture/relay.py) hands every Responses API exchange to a `CaptureHub`: a create
+opens a new `Capture`; a retrieve, resume or cancel of a response already seen joins that
+response's capture (else opens one for it). Each exchange is recorded the way a live run records
+its own: the first opens the recording with the request and the answer's useful headers, later
+ones are `request` notes; SSE bodies become events as each chunk arrives; JSON bodies become a
+note carrying the Response, or the `http_error` note a refusal is. The client's API key is never
+read; the request's MCP credentials and URL secrets are redacted before anything is kept.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tui.io.recording import DEFAULT_RECORD_DIR, make_header
+from tui.io.redact import redact, redact_event, redact_headers, request_secrets
+from tui.model.errors import describe_error
+from tui.model.events import Event, note
+from tui.model.ingest import StreamIngester
+from tui.model.jsonsafe import loads
+from tui.model.reducer import ERROR_NOTE_LEVEL
+from tui.model.state import TERMINAL_STATUSES
+from tui.sources.live import Recorder, kept_headers
+
+CLIENT_HEADERS = ("user-agent", "x-stainless-lang", "x-stainless-package-version",
+                  "x-stainless-runtime", "x-stainless-runtime-version")
+"""Request headers that say which app and SDK sent it (never its credentials)."""
+
+MAX_JSON_BODY = 32 * 1024 * 1024
+"""A JSON answer larger than this is passed on but not kept (a Response is far smaller)."""
+
+_RESPONSE_PATH = re.compile(r"/responses(?:/(?P<id>[^/?#]+)(?P<cancel>/cancel)?)?/?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """A request the proxy recognised as a Responses API call."""
+
+    method: str
+    target: str
+    """Path and query as the client sent them, for messages: `/v1/responses?stream=true`."""
+    kind: str
+    """`create`, `retrieve` (a GET, streamed or not) or `cancel`."""
+    response_id: str | None = None
+    request: dict[str, Any] | None = None
+    """A create's JSON body, as sent (redacted before it is kept)."""
+    client: dict[str, str] = field(default_factory=dict)
+    """The client's identifying headers (`CLIENT_HEADERS`)."""
+
+    @property
+    def what(self) -> str:
+        return f"{self.method} {self.target}"
+
+
+def classify(method: str, path: str) -> tuple[str, str | None] | None:
+    """(kind, response id) for a Responses API call worth recording; None for anything else
+    (models, files, input items, deletes), which is passed through unrecorded."""
+    match = _RESPONSE_PATH.search(path)
+    if match is None:
+        return None
+    response_id, cancel = match.group("id"), match.group("cancel")
+    if response_id is None:
+        return ("create", None) if method == "POST" else None
+    if cancel:
+        return ("cancel", response_id) if method == "POST" else None
+    if response_id in ("input_tokens", "compact"):
+        return None
+    return ("retrieve", response_id) if method == "GET" else None
+
+
+def client_headers(headers: dict[str, str]) -> dict[str, str]:
+    return {name: headers[name] for name in CLIENT_HEADERS if name in headers}
+
+
+class Capture:
+    """One response's exchanges: its recording, and its events kept for the summary."""
+
+    def __init__(self, hub: CaptureHub, key: int, recorder: Recorder | None) -> None:
+        self.hub = hub
+        self.key = key
+        """Which capture of the hub: tags the events of this response in a shared timeline."""
+        self.recorder = recorder
+        self.start = hub.clock()
+        self.offset = self.start - hub.start
+        """When it began, in seconds after the proxy started (for a shared timeline)."""
+        self.header: dict[str, Any] | None = None
+        self.events: list[Event] = []
+        self.response_id: str | None = None
+        self.status: str | None = None
+        self.background = False
+        self.secrets: list[str] = []
+        self.exchanges = 0
+        self.first: Exchange | None = None
+        """The exchange that opened it."""
+        self.http_status: int | None = None
+        """The status of the last exchange's answer."""
+        self.failed_exchange = False
+        """The last exchange ended badly: an HTTP error, a broken or abandoned stream."""
+
+    @property
+    def path(self) -> Path | None:
+        return self.recorder.path if self.recorder is not None else None
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+    def now(self) -> float:
+        return self.hub.clock() - self.start
+
+    def open(self, exchange: Exchange, status: int | None, headers: dict[str, str]) -> None:
+        """The answer to an exchange has begun: the recording's header, or a `request` note."""
+        self.exchanges += 1
+        self.failed_exchange = False
+        self.http_status = status
+        if exchange.request is not None:
+            self.secrets = sorted({*self.secrets, *request_secrets(exchange.request)},
+                                  key=len, reverse=True)
+        kept = kept_headers(headers)
+        if self.exchanges > 1:
+            details: dict[str, Any] = {"http_status": status,
+                                       "http_headers": redact_headers(kept)}
+            if exchange.request is not None:
+                details["request"] = redact(exchange.request)
+            self.add(note("request", f"{exchange.what}: HTTP {status}", self.now(), **details))
+            return
+        self.first = exchange
+        source: dict[str, Any] = {"client": exchange.client} if exchange.client else {}
+        if exchange.kind != "create":
+            source["attached"] = exchange.response_id
+        self.header = make_header("proxy", request=exchange.request,
+                                  endpoint=self.hub.upstream_url(exchange.target),
+                                  http_status=status, http_headers=kept, **source)
+        if self.recorder is not None:
+            self.recorder.open(self.header)
+        if self.hub.on_open is not None:
+            self.hub.on_open(self)
+
+    def add(self, event: Event) -> None:
+        """Keep, record and show one entry (redacted first, as a live run does)."""
+        event.raw = redact_event(event.raw, self.secrets)
+        if not event.is_note:
+            self._learn(event.raw.get("response"))
+        elif isinstance(event.raw.get("response"), dict):
+            self._learn(event.raw["response"])
+        self.events.append(event)
+        if self.recorder is not None:
+            self.recorder.write(event)
+        if self.hub.on_event is not None:
+            self.hub.on_event(self, event)
+
+    def _learn(self, response: Any) -> None:
+        if not isinstance(response, dict):
+            return
+        if isinstance(response.get("id"), str) and self.response_id is None:
+            self.response_id = response["id"]
+            self.hub.known[self.response_id] = self
+            if self.recorder is not None:
+                self.recorder.name_after(self.response_id)
+        if isinstance(response.get("status"), str):
+            self.status = response["status"]
+        if isinstance(response.get("background"), bool):
+            self.background = response["background"]
+
+    def close(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+
+
+class ExchangeRecorder:
+    """Records one exchange's answer as its body flows through the relay."""
+
+    def __init__(self, capture: Capture, exchange: Exchange, status: int,
+                 headers: dict[str, str]) -> None:
+        self.capture = capture
+        self.exchange = exchange
+        self.status = status
+        self.request_id = headers.get("x-request-id")
+        content_type = headers.get("content-type", "")
+        self.streamed = content_type.startswith("text/event-stream")
+        self.decoder = _decoder(headers.get("content-encoding", ""))
+        self.ingester = StreamIngester(capture.hub.clock, start=capture.start)
+        self.body = bytearray()
+        self.too_large = False
+        capture.open(exchange, status, headers)
+        if self.decoder is None:
+            capture.add(note("body", f"{exchange.what}: the body is "
+                             f"{headers.get('content-encoding')}-encoded, which mcptui cannot "
+                             "decode: passed on, not recorded", capture.now(), level="warning"))
+
+    def feed(self, chunk: bytes) -> None:
+        if self.decoder is None or not chunk:
+            return
+        data = self.decoder(chunk)
+        if self.streamed and self.status < 400:
+            self._add_all(self.ingester.feed(data))
+        elif len(self.body) + len(data) <= MAX_JSON_BODY:
+            self.body += data
+        else:
+            self.too_large = True
+
+    def end(self, broken: str | None = None) -> None:
+        """The body is over: complete, or `broken` says how it stopped."""
+        capture = self.capture
+        if self.streamed and self.status < 400:
+            self._add_all(self.ingester.finish())
+        elif self.decoder is not None:
+            self._add_body()
+        if broken is not None:
+            capture.failed_exchange = True
+            level = "warning" if capture.background or capture.terminal else "error"
+            capture.add(note("disconnect", f"{self.exchange.what}: {broken}", capture.now(),
+                             level=level))
+
+    def _add_all(self, events: list[Event]) -> None:
+        for event in events:
+            self.capture.add(event)
+
+    def _add_body(self) -> None:
+        capture, what = self.capture, self.exchange.what
+        if self.too_large:
+            capture.add(note("body", f"{what}: a body over {MAX_JSON_BODY} bytes is passed on, "
+                             "not recorded", capture.now(), level="warning"))
+            return
+        text = self.body.decode("utf-8", errors="replace")
+        try:
+            body: Any = loads(text)
+        except ValueError:
+            body = text[:2000]
+        if self.status >= 400:
+            capture.failed_exchange = True
+            capture.add(note("http_error", f"{what}: HTTP {self.status}: "
+                             f"{describe_error(body) or 'no error message'}", capture.now(),
+                             level=ERROR_NOTE_LEVEL, status=self.status, body=body,
+                             request_id=self.request_id))
+            return
+        if not isinstance(body, dict):
+            capture.add(note("body", f"{what}: HTTP {self.status}, the body is not a JSON "
+                             "object", capture.now(), level="warning", body=body))
+            return
+        kind = {"create": "poll", "retrieve": "poll", "cancel": "cancel"}[self.exchange.kind]
+        capture.add(note(kind, f"{what}: {body.get('id', '?')} is {body.get('status', '?')}",
+                         capture.now(), response=body))
+
+
+def _decoder(encoding: str) -> Callable[[bytes], bytes] | None:
+    """A chunk decoder for the body's Content-Encoding; None for one zlib cannot decode."""
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return bytes
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(zlib.MAX_WBITS | 32).decompress  # gzip or zlib header
+    return None
+
+
+class CaptureHub:
+    """Every capture of a proxy run; `on_open`, `on_event` and `on_exchange_end` let a view
+    follow them live."""
+
+    def __init__(self, upstream: str, record_dir: Path | None = DEFAULT_RECORD_DIR, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.upstream = upstream.rstrip("/")
+        self.record_dir = record_dir
+        self.clock = clock
+        self.start = clock()
+        self.captures: list[Capture] = []
+        self.known: dict[str, Capture] = {}
+        """Captures by response id: a later retrieve or cancel joins its response's."""
+        self.on_open: Callable[[Capture], None] | None = None
+        self.on_event: Callable[[Capture, Event], None] | None = None
+        self.on_exchange_end: Callable[[Capture, Exchange], None] | None = None
+        self.open_exchanges = 0
+        """Exchanges whose answer is still flowing."""
+
+    def upstream_url(self, target: str) -> str:
+        return self.upstream + upstream_path(target)
+
+    def begin(self, exchange: Exchange, status: int, headers: dict[str, str]
+              ) -> ExchangeRecorder:
+        capture = self.known.get(exchange.response_id or "") if exchange.kind != "create" \
+            else None
+        if capture is None:
+            recorder = None
+            if self.record_dir is not None:
+                recorder = Recorder(folder=self.record_dir, response_id=exchange.response_id)
+            capture = Capture(self, len(self.captures), recorder)
+            self.captures.append(capture)
+            if exchange.response_id is not None:
+                capture.response_id = exchange.response_id
+                self.known[exchange.response_id] = capture
+        self.open_exchanges += 1
+        return ExchangeRecorder(capture, exchange, status, headers)
+
+    def unreachable(self, exchange: Exchange, message: str) -> Capture:
+        """The upstream could not be reached: the exchange is recorded as what happened."""
+        recorder = self.begin(exchange, 502, {})
+        capture = recorder.capture
+        capture.failed_exchange = True
+        capture.add(note("connection_error", f"{exchange.what}: {message}", capture.now(),
+                         level=ERROR_NOTE_LEVEL))
+        return capture
+
+    def ended(self, capture: Capture, exchange: Exchange) -> None:
+        self.open_exchanges -= 1
+        if self.on_exchange_end is not None:
+            self.on_exchange_end(capture, exchange)
+
+    def close(self) -> None:
+        for capture in self.captures:
+            capture.close()
+
+
+def upstream_path(target: str) -> str:
+    """The client's path relative to the API base: `/v1/responses` → `/responses` (the
+    upstream URL already ends in `/v1`)."""
+    if target == "/v1" or target.startswith(("/v1/", "/v1?")):
+        return target[3:]
+    return target

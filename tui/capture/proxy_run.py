@@ -1,0 +1,149 @@
+"""`mcptui proxy`: serve the recording proxy, and show what it captures live or as lines.
+
+The proxy binds 127.0.0.1 only. In the terminal UI it runs in a thread of its own (its own
+event loop), so drawing the screen never delays a byte the app is waiting for; captured entries
+cross to the UI's loop with `call_soon_threadsafe`, never waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from tui.capture.captures import Capture, CaptureHub
+from tui.capture.relay import RecordingProxy
+from tui.emulator.serve import DEFAULT_HOST, base_url, bind, make_server
+from tui.model.events import Event, note
+from tui.session import Session
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+DEFAULT_PORT = 8788
+DEFAULT_UPSTREAM = "https://api.openai.com/v1"
+SERVER_OPTIONS = {"server_header": False, "date_header": False}
+"""The upstream's own `server` and `date` headers pass through; uvicorn adds none."""
+
+
+class UpstreamError(ValueError):
+    """The --upstream URL cannot be used; the message says why."""
+
+
+def check_upstream(url: str, port: int) -> str:
+    """The upstream base URL, normalised; refuses what cannot work (not http, the proxy
+    itself)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UpstreamError(f"--upstream must be an http(s) URL such as {DEFAULT_UPSTREAM}, "
+                            f"not {url!r}")
+    local = parts.hostname in ("127.0.0.1", "localhost", "::1")
+    if local and (parts.port or (443 if parts.scheme == "https" else 80)) == port:
+        raise UpstreamError(f"--upstream {url} is the proxy itself (port {port}): point it "
+                            "at the API, e.g. `mcptui emulate`'s http://127.0.0.1:8787/v1")
+    return url.rstrip("/")
+
+
+def banner(address: str, upstream: str, record_dir: Path) -> str:
+    return (f"mcptui proxy: {address}/v1 → {upstream}\n"
+            f"  point your app at it: export OPENAI_BASE_URL={address}/v1 (its API key passes "
+            f"through, never stored)\n"
+            f"  recording each response to {record_dir}/ · Ctrl+C stops")
+
+
+def serve_lines(upstream: str, port: int, record_dir: Path, console: Console) -> int:
+    """`--no-tui`: serve in the foreground until Ctrl+C; exit 1 if a captured response
+    failed, else 0."""
+    from tui.capture.printer import CapturePrinter
+
+    sock = bind(DEFAULT_HOST, port)
+    hub = CaptureHub(upstream, record_dir)
+    printer = CapturePrinter(hub, console)
+    console.print(banner(base_url(sock), upstream, record_dir), style="dim", highlight=False)
+    try:
+        make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
+        pass
+    finally:
+        printer.finish()
+        hub.close()
+    count = len(hub.captures)
+    console.print(f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
+                  f"{len(printer.failed)} with failures", style="dim", highlight=False)
+    return 1 if printer.failed else 0
+
+
+class SessionFeed:
+    """Hands captured entries to a session shown by the app, on the app's loop (the proxy
+    starts once that loop runs, so nothing arrives before).
+
+    Each capture's events are tagged with its key (`Event.stream`), so responses the app
+    streams at the same time stay apart, and shifted to the proxy's clock (a recording's times
+    count from its own first request)."""
+
+    def __init__(self, session: Session, hub: CaptureHub,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.session = session
+        self.loop = loop
+        hub.on_open = self.opened
+        hub.on_event = self.captured
+        session.receiving = lambda: hub.open_exchanges > 0
+
+    def opened(self, capture: Capture) -> None:
+        header = capture.header or {}
+        if self.session.header is None:
+            self.session.header = header
+            return
+        http = header.get("http") or {}
+        client = (header.get("source") or {}).get("client") or {}
+        agent = f" · {client['user-agent']}" if client.get("user-agent") else ""
+        what = capture.first.what if capture.first is not None else "?"
+        self._post(note("request", f"{what}: HTTP {http.get('status')}{agent}", capture.offset,
+                        request=header.get("request"), http_status=http.get("status"),
+                        http_headers=http.get("headers")),
+                   capture.key)
+
+    def captured(self, capture: Capture, event: Event) -> None:
+        t = None if event.t is None else event.t + capture.offset
+        self._post(Event(event.raw, t=t, is_note=event.is_note), capture.key)
+
+    def _post(self, event: Event, stream: int) -> None:
+        event.stream = stream
+        self.loop.call_soon_threadsafe(partial(self.session.timeline.append, event,
+                                               follow=False))
+
+
+class ProxyService:
+    """The proxy beside the terminal UI: bound at once (a busy port is refused before the
+    screen opens), served from its own thread once the app's loop runs."""
+
+    def __init__(self, upstream: str, port: int, record_dir: Path) -> None:
+        from tui.emulator.serve import ServerThread
+
+        self.hub = CaptureHub(upstream, record_dir)
+        self.server = ServerThread(RecordingProxy(self.hub), port=port, own_logging=False,
+                                   **SERVER_OPTIONS)
+        self.address = self.server.url
+        self.upstream = upstream
+        self.record_dir = record_dir
+
+    def session(self) -> Session:
+        from tui.model.player import Player
+        from tui.model.timeline import Timeline
+
+        session = Session(Timeline(), source=f"proxy {self.address}/v1", live=True,
+                          player=Player(instant=True),
+                          idle_hint=f"waiting for your app: export OPENAI_BASE_URL="
+                                    f"{self.address}/v1  (forwarded to {self.upstream})")
+        session.recording_path = f"{self.record_dir}/"
+        return session
+
+    def start(self, session: Session, loop: asyncio.AbstractEventLoop) -> None:
+        SessionFeed(session, self.hub, loop)
+        self.server.start()
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.hub.close()

@@ -204,7 +204,7 @@ def test_an_unreachable_upstream_is_a_502_and_a_note(tmp_path: Path):
 def test_a_client_that_leaves_mid_stream_is_noted_and_the_proxy_goes_on(servers: Servers,
                                                                           proxy: Proxy):
     body = {"model": "gpt-5-mini", "tools": [servers.tool()],
-            "input": calls("q", ("slow_search", {"query": "x", "seconds": 5}))}
+            "input": calls("q", ("slow_search", {"query": "x", "delay_s": 5}))}
     with httpx2.Client(timeout=10) as http, http.stream(
             "POST", f"{proxy.url}/responses", json={**body, "stream": True},
             headers={"Authorization": f"Bearer {API_KEY}"}) as response:

@@ -1,0 +1,72 @@
+"""`mcptui proxy --no-tui` as a user runs it: its own process, an app's SDK pointed at it, Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from _e2e_support import Servers, calls, raw_events
+from openai import OpenAI
+from test_run_cli import API_KEY, assert_refused, cli_env, run_cli
+
+
+def start_proxy(servers: Servers, tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """The proxy on a free port; its address, read from the banner it prints first."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui", "proxy", "--no-tui", "--port", "0", "--upstream",
+         servers.emulator, "--record", "rec"], cwd=tmp_path, env=cli_env(api_key=None),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    found = re.search(r"(http://127\.0\.0\.1:\d+)/v1 → ", first)
+    assert found, first + process.stderr.read()
+    return process, found.group(1)
+
+
+def test_one_line_per_response_with_its_failure_and_exit_1(servers: Servers, tmp_path: Path):
+    process, address = start_proxy(servers, tmp_path)
+    try:
+        with OpenAI(base_url=f"{address}/v1", api_key=API_KEY, max_retries=0) as app:
+            ok = raw_events(app, model="gpt-5-mini", input="q")
+            bad = raw_events(app, model="gpt-5-mini", tools=[servers.tool()],
+                             input=calls("q", ("broken_schema", {"query": "x"})))
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    assert "Traceback" not in out + err, err
+    assert process.returncode == 1, out + err  # a captured response failed
+    lines = out.splitlines()
+    ok_id, bad_id = ok[0]["response"]["id"], bad[0]["response"]["id"]
+    ok_line = next(line for line in lines if ok_id in line)
+    assert "POST /v1/responses" in ok_line and "completed" in ok_line
+    assert "OpenAI/Python" in ok_line and "rec/" in ok_line
+    bad_at = next(n for n, line in enumerate(lines) if bad_id in line)
+    assert "✗ mcp_call broken_schema" in lines[bad_at + 1]
+    assert "424" in lines[bad_at + 1]
+    assert "2 responses captured, 1 with failures" in lines[-1]
+    recordings = sorted((tmp_path / "rec").glob("*.jsonl"))
+    assert len(recordings) == 2
+    assert all(API_KEY not in path.read_text() for path in recordings)
+    inspected = run_cli(["inspect", *map(str, recordings)], tmp_path)
+    assert inspected.returncode == 1 and "broken_schema" in inspected.stdout
+
+
+def test_a_busy_port_is_refused(servers: Servers, tmp_path: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_cli(["proxy", "--no-tui", "--port", str(port), "--upstream",
+                        servers.emulator], tmp_path)
+    assert_refused(done, f"port {port} is in use")
+
+
+def test_an_upstream_pointing_at_the_proxy_is_refused(tmp_path: Path):
+    done = run_cli(["proxy", "--no-tui", "--port", "8788", "--upstream",
+                    "http://127.0.0.1:8788/v1"], tmp_path)
+    assert_refused(done, "is the proxy itself")

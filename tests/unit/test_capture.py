@@ -1,0 +1,154 @@
+"""The proxy's capture side without a network: which calls are recorded, how bodies become
+timeline entries, and how concurrent streams stay apart in one timeline."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tui.capture.captures import CaptureHub, Exchange, classify, upstream_path
+from tui.capture.proxy_run import UpstreamError, check_upstream
+from tui.importers import load_path
+from tui.model.events import Event
+from tui.model.timeline import Timeline
+from tui.report import Inspection
+
+
+@pytest.mark.parametrize(("method", "path", "expected"), [
+    ("POST", "/v1/responses", ("create", None)),
+    ("POST", "/openai/v1/responses/", ("create", None)),
+    ("GET", "/v1/responses/resp_1", ("retrieve", "resp_1")),
+    ("POST", "/v1/responses/resp_1/cancel", ("cancel", "resp_1")),
+    ("GET", "/v1/responses", None),
+    ("DELETE", "/v1/responses/resp_1", None),
+    ("GET", "/v1/responses/resp_1/input_items", None),
+    ("POST", "/v1/responses/input_tokens", None),
+    ("POST", "/v1/chat/completions", None),
+    ("GET", "/v1/models", None),
+])
+def test_only_responses_calls_are_recorded(method: str, path: str, expected: Any):
+    assert classify(method, path) == expected
+
+
+def test_client_paths_map_onto_the_upstream_base():
+    assert upstream_path("/v1/responses?stream=true") == "/responses?stream=true"
+    assert upstream_path("/v1") == ""
+    assert upstream_path("/responses") == "/responses"
+    assert upstream_path("/v10/x") == "/v10/x"
+
+
+@pytest.mark.parametrize(("url", "fragment"), [
+    ("ftp://example.com/v1", "must be an http(s) URL"),
+    ("api.openai.com/v1", "must be an http(s) URL"),
+    ("http://127.0.0.1:8788/v1", "is the proxy itself"),
+    ("http://localhost:8788", "is the proxy itself"),
+])
+def test_an_unusable_upstream_is_refused_with_the_reason(url: str, fragment: str):
+    with pytest.raises(UpstreamError, match=re.escape(fragment)):
+        check_upstream(url, 8788)
+    assert check_upstream("http://127.0.0.1:8787/v1/", 8788) == "http://127.0.0.1:8787/v1"
+
+
+def sse(*events: dict[str, Any]) -> bytes:
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def created(response_id: str, seq: int = 0) -> dict[str, Any]:
+    return {"type": "response.created", "sequence_number": seq,
+            "response": {"id": response_id, "status": "in_progress", "output": []}}
+
+
+def failed_call(item_id: str, seq: int) -> dict[str, Any]:
+    return {"type": "response.output_item.done", "sequence_number": seq, "output_index": 0,
+            "item": {"id": item_id, "type": "mcp_call", "name": "search", "status": "failed",
+                     "error": {"type": "http_error", "code": 424,
+                               "message": "unhandled errors in a TaskGroup (1 sub-exception)"}}}
+
+
+def create(request: dict[str, Any] | None = None) -> Exchange:
+    return Exchange("POST", "/v1/responses", "create", None, request or {"model": "m"},
+                    {"user-agent": "app/1.0"})
+
+
+def test_a_gzip_stream_is_recorded_decoded_while_the_raw_bytes_pass_on(tmp_path: Path):
+    hub = CaptureHub("http://up/v1", tmp_path)
+    done = {"type": "response.completed", "sequence_number": 2,
+            "response": {"id": "resp_gz", "status": "completed", "output": []}}
+    body = gzip.compress(sse(created("resp_gz"), failed_call("mcp_1", 1), done))
+    recorder = hub.begin(create(), 200, {"content-type": "text/event-stream",
+                                         "content-encoding": "gzip"})
+    for start in range(0, len(body), 7):  # compressed bytes split anywhere
+        recorder.feed(body[start:start + 7])
+    recorder.end()
+    hub.close()
+    (path,) = tmp_path.glob("*.jsonl")
+    assert "resp_gz" in path.name
+    failures = Inspection.of(load_path(str(path))).failures
+    assert [(f.type, f.name) for f in failures] == [("mcp_call", "search")]
+
+
+def test_an_encoding_it_cannot_read_is_said_not_guessed(tmp_path: Path):
+    hub = CaptureHub("http://up/v1", tmp_path)
+    recorder = hub.begin(create(), 200, {"content-type": "text/event-stream",
+                                         "content-encoding": "br"})
+    recorder.feed(b"\x8b\x00garbage")
+    recorder.end()
+    (note,) = recorder.capture.events
+    assert note.raw["kind"] == "body" and "br-encoded" in note.raw["message"]
+
+
+def test_an_error_answer_is_a_failure_with_its_body_and_request_id(tmp_path: Path):
+    hub = CaptureHub("http://up/v1", tmp_path)
+    body = {"error": {"message": "Error retrieving tool list from MCP server: 'demo'. Http "
+                                 "status code: 424 (Failed Dependency)",
+                      "type": "external_connector_error", "code": "http_error"}}
+    recorder = hub.begin(create(), 424, {"content-type": "application/json",
+                                         "x-request-id": "req_42"})
+    recorder.feed(json.dumps(body).encode())
+    recorder.end()
+    (note,) = recorder.capture.events
+    assert note.raw["kind"] == "http_error" and note.raw["status"] == 424
+    assert note.raw["body"] == body and note.raw["request_id"] == "req_42"
+    assert recorder.capture.failed_exchange
+
+
+def test_a_later_retrieve_joins_the_capture_of_its_response(tmp_path: Path):
+    hub = CaptureHub("http://up/v1", tmp_path)
+    first = hub.begin(create(), 200, {"content-type": "application/json"})
+    first.feed(json.dumps({"id": "resp_bg", "object": "response", "status": "queued",
+                           "background": True, "output": []}).encode())
+    first.end()
+    poll = hub.begin(Exchange("GET", "/v1/responses/resp_bg", "retrieve", "resp_bg"), 200,
+                     {"content-type": "application/json"})
+    poll.feed(json.dumps({"id": "resp_bg", "object": "response", "status": "completed",
+                          "output": []}).encode())
+    poll.end()
+    assert poll.capture is first.capture and len(hub.captures) == 1
+    assert first.capture.status == "completed" and first.capture.background
+    kinds = [e.raw["kind"] for e in first.capture.events]
+    assert kinds == ["poll", "request", "poll"]
+
+
+def test_concurrent_streams_tagged_by_capture_stay_apart():
+    """Two responses streamed at once interleave in the proxy's timeline; each event goes to
+    its own response, whatever arrived in between."""
+    a = [created("resp_a"), failed_call("mcp_a", 1)]
+    b = [created("resp_b"), {"type": "response.output_text.delta", "sequence_number": 1,
+                             "item_id": "msg_b", "output_index": 0, "delta": "hi"}]
+    interleaved = [Event(a[0], stream=0), Event(b[0], stream=1), Event(a[1], stream=0),
+                   Event(b[1], stream=1)]
+    timeline = Timeline(interleaved)
+    timeline.seek_end()
+    first, second = timeline.state.responses
+    assert (first.id, second.id) == ("resp_a", "resp_b")
+    assert [item.item_id for item in first.items] == ["mcp_a"] and first.items[0].failed
+    assert [item.item_id for item in second.items] == ["msg_b"]
+    assert second.items[0].text == "hi" and not second.items[0].failed
+    timeline.seek(2)  # undo goes back through the streams' bindings too
+    timeline.seek_end()
+    assert [item.item_id for item in timeline.state.responses[1].items] == ["msg_b"]

@@ -8,6 +8,7 @@ person does, including the recording left on disk after Ctrl+C.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from collections.abc import Iterator
@@ -176,3 +177,31 @@ def test_cancel_a_background_run_then_rerun(terminal_factory: MakeTerminal, tmp_
     term.send("r")
     term.wait_until(two_responses, "a new response root after r", timeout=LIVE_WAIT)
     term.assert_healthy()
+
+
+# -- 15. the recording proxy, with another program as the app ----------------------------------
+
+def test_proxy_shows_an_apps_responses_live_at_80_columns(terminal_factory: MakeTerminal,
+                                                         tmp_path: Path,
+                                                         servers: Servers) -> None:
+    port = free_port()
+    term = terminal_factory(80, 24).start("proxy", "--port", port, "--upstream", servers.api,
+                                         "--record", "rec")
+    term.wait_for(f"export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1")
+    term.assert_healthy()
+    # The app: `mcptui run` itself, a separate program that knows nothing of the proxy.
+    app = subprocess.run(
+        [str(mcptui_command()), "run", str(request_file(tmp_path, "demo.json", servers)),
+         "--no-tui", "--base-url", f"http://127.0.0.1:{port}/v1", "--record", "app.jsonl"],
+        cwd=tmp_path, env={**os.environ, "OPENAI_API_KEY": "sk-app-secret-0123456789"},
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=LIVE_WAIT)
+    assert app.returncode == 1, app.stdout + app.stderr  # the demo's 424, seen by the app
+    term.wait_until(lambda s: roots(s) >= 1 and "failed" in s,
+                    "the app's response with its failed call", timeout=LIVE_WAIT)
+    term.assert_healthy()
+    term.send("q")
+    term.wait_until(lambda s: not term.alive(), "the proxy to quit")
+    assert term.status() == "0"
+    recordings = list((term.workdir / "rec").glob("*.jsonl"))
+    assert len(recordings) == 1
+    assert "sk-app-secret" not in recordings[0].read_text()

@@ -403,6 +403,10 @@ def run_proxy(args: argparse.Namespace) -> int:
 
     record_dir = Path(args.record) if args.record else DEFAULT_RECORD_DIR
     try:
+        record_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return refuse_line(f"cannot record in {record_dir}: {exc.strerror or exc}")
+    try:
         upstream = check_upstream(args.upstream or DEFAULT_UPSTREAM, args.port)
         if args.no_tui:
             from rich.console import Console

@@ -248,3 +248,19 @@ def test_an_upstream_that_breaks_mid_stream_breaks_the_clients_stream(tmp_path: 
             assert note["level"] == "error"
         finally:
             proxy.server.stop()
+
+
+def test_when_recording_fails_the_apps_traffic_still_flows(servers: Servers, tmp_path: Path):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the recordings folder should be")
+    proxy = Proxy(servers.emulator, blocked)
+    problems: list[str] = []
+    proxy.hub.on_problem = problems.append
+    try:
+        with proxy.client() as through:
+            events = raw_events(through, model="gpt-5-mini", input="q")
+        assert events[-1]["type"] == "response.completed"
+        proxy.wait_idle()
+        assert len(problems) == 1 and "POST /v1/responses: could not record it" in problems[0]
+    finally:
+        proxy.server.stop()

@@ -70,3 +70,9 @@ def test_an_upstream_pointing_at_the_proxy_is_refused(tmp_path: Path):
     done = run_cli(["proxy", "--no-tui", "--port", "8788", "--upstream",
                     "http://127.0.0.1:8788/v1"], tmp_path)
     assert_refused(done, "is the proxy itself")
+
+
+def test_a_folder_that_cannot_hold_recordings_is_refused(tmp_path: Path):
+    (tmp_path / "taken").write_text("a file")
+    done = run_cli(["proxy", "--no-tui", "--port", "0", "--record", "taken/rec"], tmp_path)
+    assert_refused(done, "cannot record in taken/rec")

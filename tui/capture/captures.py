@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tui.exceptions import describe_exception
 from tui.io.recording import DEFAULT_RECORD_DIR, make_header
 from tui.io.redact import redact, redact_event, redact_headers, request_secrets
 from tui.model.errors import describe_error
@@ -276,6 +277,7 @@ class CaptureHub:
         self.on_open: Callable[[Capture], None] | None = None
         self.on_event: Callable[[Capture, Event], None] | None = None
         self.on_exchange_end: Callable[[Capture, Exchange], None] | None = None
+        self.on_problem: Callable[[str], None] | None = None
         self.open_exchanges = 0
         """Exchanges whose answer is still flowing."""
 
@@ -295,8 +297,9 @@ class CaptureHub:
             if exchange.response_id is not None:
                 capture.response_id = exchange.response_id
                 self.known[exchange.response_id] = capture
+        recorder = ExchangeRecorder(capture, exchange, status, headers)
         self.open_exchanges += 1
-        return ExchangeRecorder(capture, exchange, status, headers)
+        return recorder
 
     def unreachable(self, exchange: Exchange, message: str) -> Capture:
         """The upstream could not be reached: the exchange is recorded as what happened."""
@@ -306,6 +309,13 @@ class CaptureHub:
         capture.add(note("connection_error", f"{exchange.what}: {message}", capture.now(),
                          level=ERROR_NOTE_LEVEL))
         return capture
+
+    def recording_failed(self, exchange: Exchange, exc: BaseException) -> None:
+        """Recording broke (a full disk, a folder that cannot be written): the exchange is
+        still relayed untouched; `on_problem` tells the user once per exchange."""
+        if self.on_problem is not None:
+            self.on_problem(f"{exchange.what}: could not record it: "
+                            f"{describe_exception(exc)}; the app's traffic is unaffected")
 
     def ended(self, capture: Capture, exchange: Exchange) -> None:
         self.open_exchanges -= 1

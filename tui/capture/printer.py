@@ -27,6 +27,7 @@ class CapturePrinter:
         self.hub = hub
         self.console = console
         hub.on_exchange_end = self.exchange_ended
+        hub.on_problem = self.problem
         self.reported: dict[int, str | None] = {}
         """Capture key → the status it was reported with."""
         self.failed: set[int] = set()
@@ -34,6 +35,9 @@ class CapturePrinter:
     def exchange_ended(self, capture: Capture, exchange: Exchange) -> None:
         if self._settled(capture) and self.reported.get(capture.key, "") != capture.status:
             self.report(capture, exchange.what)
+
+    def problem(self, message: str) -> None:
+        self.console.print(Text(f"mcptui: {visible(message)}", "bold red"), soft_wrap=True)
 
     @staticmethod
     def _settled(capture: Capture) -> bool:

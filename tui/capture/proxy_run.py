@@ -89,6 +89,7 @@ class SessionFeed:
         self.loop = loop
         hub.on_open = self.opened
         hub.on_event = self.captured
+        hub.on_problem = self.problem
         session.receiving = lambda: hub.open_exchanges > 0
 
     def opened(self, capture: Capture) -> None:
@@ -109,7 +110,10 @@ class SessionFeed:
         t = None if event.t is None else event.t + capture.offset
         self._post(Event(event.raw, t=t, is_note=event.is_note), capture.key)
 
-    def _post(self, event: Event, stream: int) -> None:
+    def problem(self, message: str) -> None:
+        self._post(note("recording", message, level="error"), None)
+
+    def _post(self, event: Event, stream: int | None) -> None:
         event.stream = stream
         self.loop.call_soon_threadsafe(partial(self.session.timeline.append, event,
                                                follow=False))

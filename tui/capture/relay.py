@@ -124,8 +124,11 @@ class RecordingProxy:
                        receive: Any, send: Any) -> None:
         recorder = None
         if exchange is not None:
-            recorder = self.hub.begin(exchange, upstream.status_code,
-                                      {k.lower(): v for k, v in upstream.headers.items()})
+            try:
+                recorder = self.hub.begin(exchange, upstream.status_code,
+                                          {k.lower(): v for k, v in upstream.headers.items()})
+            except Exception as exc:  # the app's traffic goes on whatever recording does
+                self.hub.recording_failed(exchange, exc)
         await send({"type": "http.response.start", "status": upstream.status_code,
                     "headers": [(name, value) for name, value in upstream.headers.raw
                                 if name.lower() not in _RESPONSE_DROPPED]})
@@ -136,7 +139,11 @@ class RecordingProxy:
             async for chunk in upstream.aiter_raw():
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
                 if recorder is not None:
-                    recorder.feed(chunk)
+                    try:
+                        recorder.feed(chunk)
+                    except Exception as exc:
+                        self.hub.recording_failed(recorder.exchange, exc)
+                        recorder = None
             watch.finished = True
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
@@ -151,7 +158,10 @@ class RecordingProxy:
             watch.stop()
             await upstream.aclose()
             if recorder is not None and exchange is not None:
-                recorder.end(broken)
+                try:
+                    recorder.end(broken)
+                except Exception as exc:
+                    self.hub.recording_failed(exchange, exc)
                 self.hub.ended(recorder.capture, exchange)
         if upstream_broke:
             raise UpstreamBroke(broken)

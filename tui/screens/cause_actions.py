@@ -113,8 +113,12 @@ class CauseActionsMixin:
         """Why this session cannot send the changed request, and how to send it instead."""
         if self.live is not None and self.live.first_request is not None:
             return None
-        why = "a replay cannot send requests" if self.live is None else \
-            "attached to a response this session did not send: no request to re-send"
+        if self.session.receiving is not None:
+            why = "the proxy records your app's requests; it sends none of its own"
+        elif self.live is None:
+            why = "a replay cannot send requests"
+        else:
+            why = "attached to a response this session did not send: no request to re-send"
         return Blocked(why, f"run `mcptui run REQUEST.json` with {change}")
 
     def _cannot_foreground(self: InspectorScreen) -> Blocked | None:

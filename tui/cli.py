@@ -570,11 +570,13 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
         if len(inspections) > 1 and (stats := tools_of(inspections)):
             console.print(tools_section(stats, len(inspections)))
     code = exit_code(inspections, strict=strict)
-    unusable = [i.loaded.source for i in inspections if not i.loaded.usable]
+    unusable = [i.loaded for i in inspections if not i.loaded.usable]
     if unusable and not as_json:
         what = ("nothing usable could be read" if len(unusable) == len(inspections) else
                 f"{len(unusable)} of {len(inspections)} files could not be used: "
-                f"{', '.join(unusable[:3])}")
+                f"{', '.join(loaded.source for loaded in unusable[:3])}")
+        if len(unusable) == 1 and unusable[0].problems:  # the reason, where it is one
+            what += f": {unusable[0].problems[0]}"
         Console(stderr=True).print(Text(visible(f"mcptui: {what}")), style="bold red",
                                    highlight=False)
     return code

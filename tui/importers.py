@@ -3,8 +3,9 @@
 Accepted: mcptui recordings (JSONL); one event per line (the upstream `*.chunks.txt`); raw SSE
 as `curl -N` saves it; a JSON array of events; events pasted one after another separated by
 commas and whitespace (forum posts); a single Response object as `GET /v1/responses/{id}`
-returns it; the error body a refused request answers with. Nothing raises on bad input:
-problems are collected with line numbers and every good event is kept.
+returns it; the error body a refused request answers with; HTTP archives of an app's
+traffic (HAR, VCR cassettes, test-proxy records: tui/io/archives.py). Nothing raises on bad
+input: problems are collected with line numbers and every good event is kept.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import json
 import re
 from typing import Any
 
+from tui.io.answers import http_error_note, stream_entries
+from tui.io.archives import ARCHIVE_FORMATS, read_archive
 from tui.io.paste import find_in_paste, is_error_body, is_response_object
 from tui.io.reading import MAX_BYTES, InputError, read_source
 from tui.io.recording import (
@@ -25,12 +28,9 @@ from tui.io.recording import (
     read_recording,
 )
 from tui.io.redact import redact, redact_event, request_secrets
-from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import TooDeep, loads, raw_decode
-from tui.model.reducer import ERROR_NOTE_LEVEL
-from tui.model.sse import parse_sse
 
 ACCEPTED_FORMATS = (
     "mcptui recording (.jsonl)",
@@ -42,6 +42,7 @@ ACCEPTED_FORMATS = (
     "an API error body ({\"error\": {...}}, what a refused request answers)",
     "text with events in it: a forum post, Markdown fences, a log with JSON or the SDK's "
     "event reprs, a curl command's body",
+    *ARCHIVE_FORMATS,
 )
 
 _SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
@@ -70,7 +71,7 @@ def load_text(text: str, source: str = "") -> Loaded:
     so the screen, a copy, a save and a screenshot show them as a recording would."""
     with collector_paused():
         loaded = _load_text(text, source)
-        known = request_secrets((loaded.header or {}).get("request"))
+        known = _known_secrets(loaded)
         for event in loaded.events:
             event.raw = redact_event(event.raw, known)
     loaded.snapshots = [redact(snapshot) for snapshot in loaded.snapshots]
@@ -79,11 +80,24 @@ def load_text(text: str, source: str = "") -> Loaded:
     return loaded
 
 
+def _known_secrets(loaded: Loaded) -> list[str]:
+    """The secret parts of the server URLs of every request the file holds: the header's and
+    those of later requests' notes (an archive or a live run with several requests)."""
+    requests = [(loaded.header or {}).get("request")]
+    requests += [event.raw.get("request") for event in loaded.events
+                 if event.is_note and "request" in event.raw]
+    found = {secret for request in requests for secret in request_secrets(request)}
+    return sorted(found, key=len, reverse=True)
+
+
 def _load_text(text: str, source: str) -> Loaded:
     text = text.removeprefix("\ufeff")
     stripped = text.strip()
     if not stripped:
         return _failed(source, "the file is empty")
+    archive = read_archive(text, source)
+    if archive is not None:
+        return archive
 
     lines = text.split("\n")
     sample = [(n, line) for n, line in enumerate(lines[:_SNIFF_LINES * 4], 1) if line.strip()]
@@ -108,8 +122,8 @@ def _load_text(text: str, source: str) -> Loaded:
             if is_response_object(whole):
                 return Loaded(snapshots=[whole], format="Response object", source=source)
             if is_error_body(whole):
-                return Loaded(events=[_error_note(whole, 1)], format="API error body",
-                              source=source)
+                return Loaded(events=[http_error_note(whole, line=1)],
+                              format="API error body", source=source)
             return _read_objects([(1, whole)], "single event", source)
         if all(isinstance(obj, dict) for _, obj in sniffed):
             return _read_json_lines(lines, source)
@@ -134,7 +148,7 @@ def _read_text_paste(text: str, source: str) -> Loaded:
         if is_response_object(obj) and "type" not in obj:
             loaded.snapshots.append(obj)
         elif is_error_body(obj):
-            loaded.events.append(_error_note(obj, line))
+            loaded.events.append(http_error_note(obj, line=line))
         else:
             loaded.events.append(Event(obj, line=line))
     if (summary := found.summary()) is not None:
@@ -155,15 +169,6 @@ def _try_json(text: str) -> Any:
         return loads(text)
     except ValueError:
         return None
-
-
-def _error_note(body: dict[str, Any], line: int) -> Event:
-    """The API's answer to a refused request, read as the note a live run records for it,
-    so a pasted 424 or 429 body is diagnosed like the recording it came from."""
-    message = describe_error(body) or "the API refused the request"
-    note = {"kind": "http_error", "message": f"the API answered with an error: {message}",
-            "level": ERROR_NOTE_LEVEL, "body": body}
-    return Event(note, line=line, is_note=True)
 
 
 def _event_from(obj: Any, line: int, loaded: Loaded) -> None:
@@ -201,19 +206,11 @@ def _read_json_lines(lines: list[str], source: str) -> Loaded:
 
 def _read_sse(text: str, source: str) -> Loaded:
     loaded = Loaded(format="SSE", source=source)
-    for message in parse_sse(text):
-        if message.error is not None:
-            loaded.problems.append(Problem(message.line, message.error))
-            continue
-        if message.data.startswith("[DONE]"):
-            continue
-        try:
-            obj = loads(message.data)
-        except ValueError as exc:
-            reason = json_error_reason(exc)
-            loaded.problems.append(Problem(message.line, f"data is not JSON ({reason})"))
-            continue
-        _event_from(obj, message.line, loaded)
+    for line, obj, problem in stream_entries(text):
+        if problem is not None:
+            loaded.problems.append(Problem(line, problem))
+        if obj is not None:
+            loaded.events.append(Event(obj, line=line))
     return loaded
 
 

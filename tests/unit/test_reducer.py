@@ -490,3 +490,23 @@ def test_malformed_response_fields_are_ignored_not_stored():
     [resp] = timeline.state.responses
     assert (resp.id, resp.status, resp.model, resp.background) == (
         "resp_ok", "in_progress", None, None)
+
+
+def test_a_snapshot_answering_a_request_on_its_stream_is_that_response():
+    """A tagged stream (a capture, an archive's exchange) that opens with a `request` note and
+    is answered with a Response object is one response, not an empty root and another."""
+    request = Event({"kind": "request", "message": "POST /v1/responses: HTTP 200",
+                     "request": {"model": "m"}}, is_note=True, stream=2)
+    answer = Event({"kind": "response", "message": "resp_2 is completed", "response": {
+        "id": "resp_2", "object": "response", "status": "completed", "output": []}},
+                   is_note=True, stream=2)
+    other = Event({"kind": "request", "message": "POST /v1/responses: HTTP 424"},
+                  is_note=True, stream=3)
+    timeline = Timeline([request, answer, other])
+
+    timeline.seek_end()
+    assert [(r.id, r.status, r.events) for r in timeline.state.responses] == [
+        ("resp_2", "completed", [0, 1]), (None, None, [2])]
+    timeline.step_back()
+    timeline.step_back()
+    assert [(r.id, r.events) for r in timeline.state.responses] == [(None, [0])]

@@ -11,7 +11,6 @@ read; the request's MCP credentials and URL secrets are redacted before anything
 
 from __future__ import annotations
 
-import re
 import time
 import zlib
 from collections.abc import Callable
@@ -20,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from tui.exceptions import describe_exception
+from tui.io.answers import http_error_note, kept_headers, responses_call
 from tui.io.recording import DEFAULT_RECORD_DIR, make_header
 from tui.io.redact import redact, redact_event, redact_headers, request_secrets
-from tui.model.errors import describe_error
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.jsonsafe import loads
 from tui.model.reducer import ERROR_NOTE_LEVEL
 from tui.model.state import TERMINAL_STATUSES
-from tui.sources.live import Recorder, kept_headers
+from tui.sources.live import Recorder
 
 CLIENT_HEADERS = ("user-agent", "x-stainless-lang", "x-stainless-package-version",
                   "x-stainless-runtime", "x-stainless-runtime-version")
@@ -36,8 +35,6 @@ CLIENT_HEADERS = ("user-agent", "x-stainless-lang", "x-stainless-package-version
 
 MAX_JSON_BODY = 32 * 1024 * 1024
 """A JSON answer larger than this is passed on but not kept (a Response is far smaller)."""
-
-_RESPONSE_PATH = re.compile(r"/responses(?:/(?P<id>[^/?#]+)(?P<cancel>/cancel)?)?/?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,17 +60,11 @@ class Exchange:
 def classify(method: str, path: str) -> tuple[str, str | None] | None:
     """(kind, response id) for a Responses API call worth recording; None for anything else
     (models, files, input items, deletes), which is passed through unrecorded."""
-    match = _RESPONSE_PATH.search(path)
-    if match is None:
+    call = responses_call(method, path)
+    if call is None:
         return None
-    response_id, cancel = match.group("id"), match.group("cancel")
-    if response_id is None:
-        return ("create", None) if method == "POST" else None
-    if cancel:
-        return ("cancel", response_id) if method == "POST" else None
-    if response_id in ("input_tokens", "compact"):
-        return None
-    return ("retrieve", response_id) if method == "GET" else None
+    kind = "create" if call.creates else "cancel" if call.cancels else "retrieve"
+    return kind, call.response_id
 
 
 def client_headers(headers: dict[str, str]) -> dict[str, str]:
@@ -237,10 +228,8 @@ class ExchangeRecorder:
             body = text[:2000]
         if self.status >= 400:
             capture.failed_exchange = True
-            capture.add(note("http_error", f"{what}: HTTP {self.status}: "
-                             f"{describe_error(body) or 'no error message'}", capture.now(),
-                             level=ERROR_NOTE_LEVEL, status=self.status, body=body,
-                             request_id=self.request_id))
+            capture.add(http_error_note(body, what=what, status=self.status,
+                                        request_id=self.request_id, t=capture.now()))
             return
         if not isinstance(body, dict):
             capture.add(note("body", f"{what}: HTTP {self.status}, the body is not a JSON "

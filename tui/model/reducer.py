@@ -216,7 +216,8 @@ class Reducer:
         if event.is_note:
             snapshot = raw.get("response")
             if isinstance(snapshot, dict):  # a poll or lookup: the response as the API has it
-                resp = self._response_with_id(snapshot.get("id")) or self._new_response()
+                resp = (self._response_with_id(snapshot.get("id"))
+                        or self._unnamed_on_stream(event, resp) or self._new_response())
                 self._update_response(resp, snapshot, TERMINAL_TYPE_BY_STATUS.get(
                     str(snapshot.get("status"))), polled=True)
             elif resp is None:
@@ -290,6 +291,14 @@ class Reducer:
             if raw.get("error") is not None:
                 self._set(item, "error", raw["error"])
         return resp, item
+
+    @staticmethod
+    def _unnamed_on_stream(event: Event, resp: ResponseState | None) -> ResponseState | None:
+        """The response a tagged stream opened with a `request` note and no id yet: the
+        snapshot that answers the request is that response, not another one."""
+        if event.stream is None or resp is None or resp.id is not None:
+            return None
+        return resp
 
     def _answer_approvals(self, request: Any) -> None:
         """A follow-up request answers earlier approval requests: mark them approved/denied."""

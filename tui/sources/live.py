@@ -23,6 +23,7 @@ from openai import AsyncOpenAI
 from openai.resources.responses import AsyncResponses
 
 from tui.exceptions import describe_exception
+from tui.io.answers import kept_headers
 from tui.io.recording import (
     DEFAULT_RECORD_DIR,
     RecordingWriter,
@@ -39,11 +40,6 @@ from tui.model.status import request_purpose
 from tui.model.timeline import Timeline
 from tui.session import Session
 from tui.sources.request_file import streams
-
-USEFUL_HEADERS = ("x-request-id", "openai-processing-ms", "openai-version", "openai-model",
-                  "openai-organization", "content-type", "retry-after",
-                  "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens")
-"""Response headers worth keeping in a recording (the rest is transport noise)."""
 
 CREATE_PARAMS = frozenset(inspect.signature(AsyncResponses.create)
                           .parameters) - {"self", "extra_headers", "extra_query", "extra_body",
@@ -477,10 +473,6 @@ def live_session(base_url: str | None, api_key: str, recorder: Recorder | None, 
     client = AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0)
     session = Session(Timeline(), source=source, player=Player(instant=True), live=True)
     return session, LiveRun(session, client, recorder=recorder, idle_timeout=idle_timeout)
-
-
-def kept_headers(headers: Any) -> dict[str, str]:
-    return {name: headers[name] for name in USEFUL_HEADERS if name in headers}
 
 
 def error_body(exc: openai.APIStatusError) -> Any:

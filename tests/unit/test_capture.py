@@ -70,13 +70,21 @@ def failed_call(item_id: str, seq: int) -> dict[str, Any]:
                                "message": "unhandled errors in a TaskGroup (1 sub-exception)"}}}
 
 
+def kept_hub(folder: Path) -> CaptureHub:
+    """A hub recording into `folder` that also keeps each capture's events, as the --no-tui
+    printer has it."""
+    hub = CaptureHub("http://up/v1", folder)
+    hub.keep_events = True
+    return hub
+
+
 def create(request: dict[str, Any] | None = None) -> Exchange:
     return Exchange("POST", "/v1/responses", "create", None, request or {"model": "m"},
                     {"user-agent": "app/1.0"})
 
 
 def test_a_gzip_stream_is_recorded_decoded_while_the_raw_bytes_pass_on(tmp_path: Path):
-    hub = CaptureHub("http://up/v1", tmp_path)
+    hub = kept_hub(tmp_path)
     done = {"type": "response.completed", "sequence_number": 2,
             "response": {"id": "resp_gz", "status": "completed", "output": []}}
     body = gzip.compress(sse(created("resp_gz"), failed_call("mcp_1", 1), done))
@@ -93,7 +101,7 @@ def test_a_gzip_stream_is_recorded_decoded_while_the_raw_bytes_pass_on(tmp_path:
 
 
 def test_an_encoding_it_cannot_read_is_said_not_guessed(tmp_path: Path):
-    hub = CaptureHub("http://up/v1", tmp_path)
+    hub = kept_hub(tmp_path)
     recorder = hub.begin(create(), 200, {"content-type": "text/event-stream",
                                          "content-encoding": "br"})
     recorder.feed(b"\x8b\x00garbage")
@@ -103,7 +111,7 @@ def test_an_encoding_it_cannot_read_is_said_not_guessed(tmp_path: Path):
 
 
 def test_an_error_answer_is_a_failure_with_its_body_and_request_id(tmp_path: Path):
-    hub = CaptureHub("http://up/v1", tmp_path)
+    hub = kept_hub(tmp_path)
     body = {"error": {"message": "Error retrieving tool list from MCP server: 'demo'. Http "
                                  "status code: 424 (Failed Dependency)",
                       "type": "external_connector_error", "code": "http_error"}}
@@ -118,7 +126,7 @@ def test_an_error_answer_is_a_failure_with_its_body_and_request_id(tmp_path: Pat
 
 
 def test_a_later_retrieve_joins_the_capture_of_its_response(tmp_path: Path):
-    hub = CaptureHub("http://up/v1", tmp_path)
+    hub = kept_hub(tmp_path)
     first = hub.begin(create(), 200, {"content-type": "application/json"})
     first.feed(json.dumps({"id": "resp_bg", "object": "response", "status": "queued",
                            "background": True, "output": []}).encode())

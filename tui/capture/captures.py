@@ -25,7 +25,7 @@ from tui.io.redact import redact, redact_event, redact_headers, request_secrets
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.jsonsafe import loads
-from tui.model.reducer import ERROR_NOTE_LEVEL
+from tui.model.reducer import ERROR_NOTE_LEVEL, is_failure_event
 from tui.model.state import TERMINAL_STATUSES
 from tui.sources.live import Recorder
 
@@ -95,6 +95,9 @@ class Capture:
         """The status of the last exchange's answer."""
         self.failed_exchange = False
         """The last exchange ended badly: an HTTP error, a broken or abandoned stream."""
+        self.failing = False
+        """Something in it signals a failure (a failed event or status, an error note): only
+        then is it worth a full inspection."""
 
     @property
     def path(self) -> Path | None:
@@ -135,22 +138,28 @@ class Capture:
         if self.hub.on_open is not None:
             self.hub.on_open(self)
 
-    def add(self, event: Event) -> None:
-        """Keep, record and show one entry (redacted first, as a live run does)."""
+    def add(self, event: Event, *, flush: bool = True) -> None:
+        """Keep, record and show one entry (redacted first, as a live run does); `flush`
+        False for all but the last entry of a chunk."""
         event.raw = redact_event(event.raw, self.secrets)
-        if not event.is_note:
-            self._learn(event.raw.get("response"))
-        elif isinstance(event.raw.get("response"), dict):
-            self._learn(event.raw["response"])
-        self.events.append(event)
+        response = event.raw.get("response")
+        if type(response) is dict:
+            self._learn(response)
+        if not self.failing and is_failure_signal(event):
+            self.failing = True
+        if self.hub.keep_events:
+            self.events.append(event)
         if self.recorder is not None:
-            self.recorder.write(event)
+            self.recorder.write(event, flush=flush)
         if self.hub.on_event is not None:
             self.hub.on_event(self, event)
 
-    def _learn(self, response: Any) -> None:
-        if not isinstance(response, dict):
-            return
+    @property
+    def clean(self) -> bool:
+        """Completed with no failure signal: nothing an inspection would report."""
+        return self.status == "completed" and not self.failing
+
+    def _learn(self, response: dict[str, Any]) -> None:
         if isinstance(response.get("id"), str) and self.response_id is None:
             self.response_id = response["id"]
             self.hub.known[self.response_id] = self
@@ -212,8 +221,9 @@ class ExchangeRecorder:
                              level=level))
 
     def _add_all(self, events: list[Event]) -> None:
-        for event in events:
-            self.capture.add(event)
+        last = len(events) - 1
+        for number, event in enumerate(events):
+            self.capture.add(event, flush=number == last)
 
     def _add_body(self) -> None:
         capture, what = self.capture, self.exchange.what
@@ -238,6 +248,11 @@ class ExchangeRecorder:
         kind = {"create": "poll", "retrieve": "poll", "cancel": "cancel"}[self.exchange.kind]
         capture.add(note(kind, f"{what}: {body.get('id', '?')} is {body.get('status', '?')}",
                          capture.now(), response=body))
+
+
+def is_failure_signal(event: Event) -> bool:
+    """A failed event or item, an incomplete response, an error-level note."""
+    return is_failure_event(event) or event.type == "response.incomplete"
 
 
 def _decoder(encoding: str) -> Callable[[bytes], bytes] | None:
@@ -267,6 +282,8 @@ class CaptureHub:
         self.on_event: Callable[[Capture, Event], None] | None = None
         self.on_exchange_end: Callable[[Capture, Exchange], None] | None = None
         self.on_problem: Callable[[str], None] | None = None
+        self.keep_events = False
+        """Keep each capture's events in memory (for a summary when it settles)."""
         self.open_exchanges = 0
         """Exchanges whose answer is still flowing."""
 
@@ -286,12 +303,11 @@ class CaptureHub:
             if exchange.response_id is not None:
                 capture.response_id = exchange.response_id
                 self.known[exchange.response_id] = capture
-        recorder = ExchangeRecorder(capture, exchange, status, headers)
-        self.open_exchanges += 1
-        return recorder
+        return ExchangeRecorder(capture, exchange, status, headers)
 
     def unreachable(self, exchange: Exchange, message: str) -> Capture:
         """The upstream could not be reached: the exchange is recorded as what happened."""
+        self.exchange_started()
         recorder = self.begin(exchange, 502, {})
         capture = recorder.capture
         capture.failed_exchange = True
@@ -306,9 +322,13 @@ class CaptureHub:
             self.on_problem(f"{exchange.what}: could not record it: "
                             f"{describe_exception(exc)}; the app's traffic is unaffected")
 
-    def ended(self, capture: Capture, exchange: Exchange) -> None:
+    def exchange_started(self) -> None:
+        self.open_exchanges += 1
+
+    def ended(self, capture: Capture | None, exchange: Exchange) -> None:
+        """An exchange is over; `capture` None when it could not be recorded."""
         self.open_exchanges -= 1
-        if self.on_exchange_end is not None:
+        if capture is not None and self.on_exchange_end is not None:
             self.on_exchange_end(capture, exchange)
 
     def close(self) -> None:

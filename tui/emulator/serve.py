@@ -27,7 +27,9 @@ class PortUnavailable(OSError):
 def bind(host: str = DEFAULT_HOST, port: int = 0) -> socket.socket:
     """A listening TCP socket on host:port (port 0: a free one)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio then sets TCP_NODELAY on each connection; without it a small
+    # write waits ~40 ms for the peer's delayed ACK (Nagle), on every first byte.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -24,7 +24,7 @@ from typing import IO, Any
 from tui import __version__
 from tui.io.redact import needs_redaction, redact, redact_headers, redact_text
 from tui.model.events import Event
-from tui.model.jsonsafe import loads
+from tui.model.jsonsafe import dumps, loads
 
 FORMAT_NAME = "recording"
 FORMAT_VERSION = 1
@@ -109,9 +109,9 @@ def make_header(
 def event_line(event: Event) -> str:
     """One recording line for a timeline entry, redacted when it could hold a credential."""
     key = "note" if event.is_note else "event"
-    body = json.dumps(event.raw, ensure_ascii=False, separators=(",", ":"))
+    body = dumps(event.raw)
     if needs_redaction(body):
-        body = json.dumps(redact(event.raw), ensure_ascii=False, separators=(",", ":"))
+        body = dumps(redact(event.raw))
     t = "null" if event.t is None else repr(round(event.t, 6))
     return f'{{"t":{t},"{key}":{body}}}'
 
@@ -161,18 +161,25 @@ class RecordingWriter:
                 number += 1  # "x" mode: a name taken meanwhile by another run is skipped too
         self._write(json.dumps(redact(header), ensure_ascii=False, separators=(",", ":")))
 
-    def write(self, event: Event) -> None:
-        self._write(event_line(event))
+    def write(self, event: Event, *, flush: bool = True) -> None:
+        """Append one entry; `flush=False` for all but the last of a batch that arrived
+        together (the proxy writes a chunk's events, then flushes once)."""
+        self._write(event_line(event), flush=flush)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
 
     def write_all(self, events: Iterable[Event]) -> None:
         for event in events:
             self.write(event)
 
-    def _write(self, line: str) -> None:
+    def _write(self, line: str, *, flush: bool = True) -> None:
         if self._file is None:
             raise ValueError(f"recording {self.path} is closed")
         self._file.write(line + "\n")
-        self._file.flush()
+        if flush:
+            self._file.flush()
 
     def close(self) -> None:
         if self._file is not None:

@@ -78,9 +78,13 @@ class Recorder:
             self.writer = RecordingWriter(path, header, unique=True)
         return self.writer.path
 
-    def write(self, event: Event) -> None:
+    def write(self, event: Event, *, flush: bool = True) -> None:
         if self.writer is not None:
-            self.writer.write(event)
+            self.writer.write(event, flush=flush)
+
+    def flush(self) -> None:
+        if self.writer is not None:
+            self.writer.flush()
 
     def name_after(self, response_id: str) -> Path | None:
         """Rename an automatically named file to `<time>-<response id>.jsonl`, once."""

@@ -25,7 +25,7 @@ from tui.model.errors import describe_error
 from tui.model.findings import Finding
 from tui.model.groups import EventGroup, GroupIndex
 from tui.model.reducer import is_failure_event
-from tui.model.state import ItemState, ResponseState
+from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState
 from tui.model.status import is_open
 from tui.model.timeline import Timeline
 from tui.widgets.labels import (
@@ -255,6 +255,13 @@ class EventTree(Tree[NodeRef]):
         error = describe_error(resp.error) if resp.failed and resp.error is not None else None
         view.error_node = _sync_error_node(view.node, view.error_node, error,
                                            NodeRef("error", resp.key))
+        if resp.status in TERMINAL_STATUSES:
+            # Items still open when the response ended (a cancel, a failure) are shown as
+            # interrupted from now on: their labels depend on the response's status too.
+            for key, item_view in view.items.items():
+                item = resp.items[key]
+                if item.status not in TERMINAL_STATUSES:
+                    _relabel(item_view.node, self._item_label(resp, item))
         counts = (len(resp.items), len(resp.events))
         if counts == view.counts:
             return

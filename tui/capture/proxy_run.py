@@ -22,7 +22,6 @@ from tui.session import Session
 if TYPE_CHECKING:
     from rich.console import Console
 
-DEFAULT_PORT = 8788
 DEFAULT_UPSTREAM = "https://api.openai.com/v1"
 SERVER_OPTIONS = {"server_header": False, "date_header": False}
 """The upstream's own `server` and `date` headers pass through; uvicorn adds none."""

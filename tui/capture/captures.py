@@ -290,6 +290,30 @@ class CaptureHub:
     def upstream_url(self, target: str) -> str:
         return self.upstream + upstream_path(target)
 
+    def exchange_for(self, method: str, path: str, target: str, body: bytes,
+                     headers: list[tuple[bytes, bytes]]) -> Exchange | None:
+        """A Responses API call to record, with a create's request; None for the rest."""
+        found = classify(method, path)
+        if found is None:
+            return None
+        kind, response_id = found
+        request = None
+        if kind == "create":
+            try:
+                parsed = loads(body.decode("utf-8", errors="replace"))
+            except ValueError:
+                parsed = None
+            request = parsed if isinstance(parsed, dict) else None
+        named = {name.decode("latin-1").lower(): value.decode("latin-1")
+                 for name, value in headers}
+        return Exchange(method, target, kind, response_id, request, client_headers(named))
+
+    @staticmethod
+    def unreachable_answer(message: str) -> dict[str, Any]:
+        """An OpenAI-shaped error body: the SDK raises it as an APIStatusError."""
+        return {"error": {"message": f"mcptui proxy: {message}", "type": "proxy_error",
+                          "code": "upstream_unreachable", "param": None}}
+
     def begin(self, exchange: Exchange, status: int, headers: dict[str, str]
               ) -> ExchangeRecorder:
         capture = self.known.get(exchange.response_id or "") if exchange.kind != "create" \

@@ -21,19 +21,11 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import httpx2
 
-from tui.capture.captures import (
-    CaptureHub,
-    Exchange,
-    ExchangeRecorder,
-    classify,
-    client_headers,
-)
 from tui.exceptions import describe_exception
-from tui.model.jsonsafe import loads
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -65,10 +57,40 @@ class _Quiet(logging.Filter):
 logging.getLogger("uvicorn.error").addFilter(_Quiet())
 
 
-class RecordingProxy:
-    """ASGI app: relay to `hub.upstream`, recording Responses API exchanges in `hub`."""
+class Recorder(Protocol):
+    """One exchange's answer being recorded."""
 
-    def __init__(self, hub: CaptureHub, client: httpx2.AsyncClient | None = None) -> None:
+    capture: Any
+    exchange: Any
+
+    def feed(self, chunk: bytes) -> None: ...
+    def end(self, broken: str | None = None) -> None: ...
+
+
+class RelayHub(Protocol):
+    """What records the exchanges the relay passes on: the proxy's Responses captures
+    (tui/capture/captures.py), the tap's MCP messages (tui/capture/tap.py)."""
+
+    upstream: str
+
+    def upstream_url(self, target: str) -> str: ...
+    def exchange_for(self, method: str, path: str, target: str, body: bytes,
+                     headers: list[tuple[bytes, bytes]]) -> Any | None:
+        """What to record of this request (None: pass it through unrecorded)."""
+    def unreachable_answer(self, message: str) -> dict[str, Any]:
+        """The 502 body the client gets when the upstream cannot be reached."""
+    def exchange_started(self) -> None: ...
+    def begin(self, exchange: Any, status: int, headers: dict[str, str]) -> Recorder: ...
+    def unreachable(self, exchange: Any, message: str) -> Any: ...
+    def recording_failed(self, exchange: Any, exc: BaseException) -> None: ...
+    def ended(self, capture: Any, exchange: Any) -> None: ...
+    def close(self) -> None: ...
+
+
+class RecordingProxy:
+    """ASGI app: relay to `hub.upstream`, recording what `hub` wants of each exchange."""
+
+    def __init__(self, hub: RelayHub, client: httpx2.AsyncClient | None = None) -> None:
         self.hub = hub
         self._client = client
 
@@ -112,7 +134,7 @@ class RecordingProxy:
             target += "?" + query.decode("latin-1")
         headers = [(name, value) for name, value in scope["headers"]
                    if name.lower() not in _REQUEST_DROPPED]
-        exchange = _exchange(method, path, target, body, headers)
+        exchange = self.hub.exchange_for(method, path, target, body, headers)
         request = self.client.build_request(method, self.hub.upstream_url(target),
                                             headers=headers, content=body)
         try:
@@ -122,13 +144,11 @@ class RecordingProxy:
                       f"{describe_exception(exc)}"
             if exchange is not None:
                 self.hub.ended(self.hub.unreachable(exchange, message), exchange)
-            await _answer_json(send, 502, {"error": {
-                "message": f"mcptui proxy: {message}", "type": "proxy_error",
-                "code": "upstream_unreachable", "param": None}})
+            await _answer_json(send, 502, self.hub.unreachable_answer(message))
             return
         await self._pass_on(upstream, exchange, receive, send)
 
-    async def _pass_on(self, upstream: httpx2.Response, exchange: Exchange | None,
+    async def _pass_on(self, upstream: httpx2.Response, exchange: Any | None,
                        receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": upstream.status_code,
                     "headers": [(name, value) for name, value in upstream.headers.raw
@@ -167,12 +187,12 @@ class _Recording:
     """One exchange's recording, begun at its first chunk; whatever goes wrong in it is told
     through the hub and never reaches the relay (the app's traffic goes on regardless)."""
 
-    def __init__(self, hub: CaptureHub, exchange: Exchange | None,
+    def __init__(self, hub: RelayHub, exchange: Any | None,
                  upstream: httpx2.Response) -> None:
         self.hub = hub
         self.exchange = exchange
         self.upstream = upstream
-        self.recorder: ExchangeRecorder | None = None
+        self.recorder: Recorder | None = None
         self.begun = exchange is None
         if exchange is not None:
             hub.exchange_started()
@@ -295,23 +315,6 @@ async def _read_body(receive: Any) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body"):
             return b"".join(chunks)
-
-
-def _exchange(method: str, path: str, target: str, body: bytes,
-              headers: list[tuple[bytes, bytes]]) -> Exchange | None:
-    found = classify(method, path)
-    if found is None:
-        return None
-    kind, response_id = found
-    request = None
-    if kind == "create":
-        try:
-            parsed = loads(body.decode("utf-8", errors="replace"))
-        except ValueError:
-            parsed = None
-        request = parsed if isinstance(parsed, dict) else None
-    named = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in headers}
-    return Exchange(method, target, kind, response_id, request, client_headers(named))
 
 
 async def _answer_json(send: Any, status: int, body: dict[str, Any]) -> None:

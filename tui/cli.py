@@ -18,10 +18,11 @@ if TYPE_CHECKING:
     from tui.session import Session
     from tui.sources.live import LiveRun
 
-COMMANDS = ("inspect", "replay", "run", "attach", "probe", "proxy", "emulate", "demo-server",
-            "demo")
+COMMANDS = ("inspect", "replay", "run", "attach", "probe", "proxy", "tap", "emulate",
+            "demo-server", "demo")
 EMULATOR_PORT = 8787
 PROXY_PORT = 8788
+TAP_PORT = 8790
 DEMO_SERVER_PORT = 8765
 
 
@@ -140,6 +141,29 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print one line per response and its failures instead of the "
                             "terminal UI")
 
+    tap = commands.add_parser(
+        "tap", help="record what OpenAI's servers send to your MCP server, and its answers",
+        description="A recording reverse proxy in front of an MCP server, on 127.0.0.1: "
+                    "streamable HTTP (POST, the GET event stream, DELETE, Mcp-Session-Id) and "
+                    "the SSE transport. Requests are forwarded byte for byte; every JSON-RPC "
+                    "message in both directions is recorded with its time, HTTP status, "
+                    "session and transport, as are HTTP failures and broken connections. "
+                    "Header values are never kept. Put the printed server_url in the request. "
+                    "For now the tap prints a line per message (the terminal UI view comes with "
+                    "the merged timeline).")
+    tap.add_argument("--upstream", required=True, metavar="URL",
+                     help="the MCP server's URL, as the request's server_url names it, e.g. "
+                          "http://127.0.0.1:8765/mcp")
+    tap.add_argument("--port", type=int, default=TAP_PORT,
+                     help=f"port on 127.0.0.1 (default {TAP_PORT}; 0 for a free one)")
+    tap.add_argument("--record", metavar="FILE", default=None,
+                     help="recording file (default mcptui-recordings/<time>-tap.jsonl)")
+    tap.add_argument("--public-url", metavar="URL", default=None,
+                     help="the tunnel URL OpenAI's servers reach the tap at (ngrok, "
+                          "cloudflared): the printed server_url uses it")
+    tap.add_argument("--no-tui", action="store_true", help="print a line per message "
+                     "(the default for now)")
+
     emulate = commands.add_parser(
         "emulate", help="run a local Responses API emulator (no API key, no model)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -250,6 +274,8 @@ def dispatch(args: argparse.Namespace) -> int:
         return run_probe(args)
     if args.command == "proxy":
         return run_proxy(args)
+    if args.command == "tap":
+        return run_tap(args)
     if args.command in ("emulate", "demo-server"):
         from tui.emulator.serve import PortUnavailable
 
@@ -423,6 +449,31 @@ def run_proxy(args: argparse.Namespace) -> int:
     print(f"mcptui: the proxy captured {count} response{'s' if count != 1 else ''}"
           + (f", recorded in {record_dir}/" if count else ""), file=sys.stderr)
     return code
+
+
+def run_tap(args: argparse.Namespace) -> int:
+    """`mcptui tap`: refusals (a bad upstream, a busy port, a file it cannot write) are one
+    line and exit 2."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from tui.capture.proxy_run import UpstreamError
+    from tui.capture.tap_run import check_mcp_upstream, serve_tap_lines
+    from tui.emulator.serve import PortUnavailable
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
+    try:
+        upstream = check_mcp_upstream(args.upstream, args.port)
+        return serve_tap_lines(upstream, args.port, Path(args.record) if args.record else None,
+                               args.public_url, console)
+    except UpstreamError as exc:
+        return refuse_line(str(exc))
+    except PortUnavailable as exc:
+        return refuse_line(str(exc.strerror))
+    except OSError as exc:
+        return refuse_line(f"cannot record to {args.record or 'mcptui-recordings/'}: "
+                           f"{exc.strerror or exc}")
 
 
 def run_probe(args: argparse.Namespace) -> int:

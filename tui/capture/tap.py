@@ -1,0 +1,279 @@
+"""`mcptui tap`: what OpenAI's servers send to an MCP server, and what it answers.
+
+The tap is the recording relay (tui/capture/relay.py) in front of an MCP server: every request
+is forwarded to the server's origin byte for byte, streams unbuffered. What it records is the
+other wire of a 424: each JSON-RPC message in both directions, as a `mcp` note of a recording
+(`{"kind": "mcp", "message": "→ tools/call broken_schema", "direction": "sent" | "received",
+"jsonrpc": {...}, "transport", "session", "http", "http_status"}`), with HTTP failures (status,
+body excerpt) and broken connections as notes of their own. A request's messages are recorded
+when it arrives, before the server answers: a call that never gets an answer shows as sent.
+
+Both transports: streamable HTTP (POST with JSON or SSE answers, the GET event stream, DELETE,
+`Mcp-Session-Id`) and the older SSE transport (GET /sse, whose `endpoint` event names the path
+messages are POSTed to; a relative path, so they come through the tap too). Header values are
+never kept (the session id excepted, which ties messages together); message contents go through
+the same redaction as every recording.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from tui.exceptions import describe_exception
+from tui.io.recording import RecordingWriter, make_header
+from tui.model.events import Event, note
+from tui.model.jsonsafe import loads
+from tui.model.sse import SSEDecoder
+from tui.model.textsafe import one_line
+
+MAX_BODY = 4 * 1024 * 1024
+"""A JSON answer larger than this is passed on, not recorded."""
+BODY_EXCERPT = 500
+
+
+@dataclass(frozen=True, slots=True)
+class TapExchange:
+    """One HTTP request through the tap."""
+
+    method: str
+    target: str
+    transport: str
+    """`streamable_http` or `sse`."""
+    session: str | None
+
+    @property
+    def what(self) -> str:
+        return f"{self.method} {self.target}"
+
+
+def transport_of(path: str, target: str) -> str:
+    """The legacy SSE transport lives at `/sse` with messages POSTed to `…?session_id=`."""
+    if path.rstrip("/").endswith("/sse") or "session_id=" in target:
+        return "sse"
+    return "streamable_http"
+
+
+def messages_of(body: Any) -> list[dict[str, Any]]:
+    """The JSON-RPC messages of a body: one object, or a batch (a list of them)."""
+    if isinstance(body, dict):
+        return [body]
+    if isinstance(body, list):
+        return [message for message in body if isinstance(message, dict)]
+    return []
+
+
+class TapHub:
+    """The tap's one recording: every message through it, in arrival order."""
+
+    def __init__(self, upstream: str, record: Path | None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        parts = urlsplit(upstream)
+        self.upstream = upstream
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.path = parts.path or "/"
+        """The server's path (`/mcp`, `/sse`): what the tap serves it at too."""
+        self.clock = clock
+        self.start = clock()
+        self.writer: RecordingWriter | None = None
+        if record is not None:
+            header = make_header("tap", endpoint=upstream)
+            self.writer = RecordingWriter(record, header, unique=True)
+        self.on_event: Callable[[Event], None] | None = None
+        self.on_problem: Callable[[str], None] | None = None
+        self.open_exchanges = 0
+        self.messages = 0
+        self._pending: dict[tuple[str | None, Any], dict[str, Any]] = {}
+        """Requests awaiting their answer, by (session, id): what an answer answers."""
+
+    @property
+    def path_of_recording(self) -> Path | None:
+        return self.writer.path if self.writer is not None else None
+
+    def now(self) -> float:
+        return self.clock() - self.start
+
+    def upstream_url(self, target: str) -> str:
+        return self.origin + target
+
+    def add(self, event: Event, *, flush: bool = True) -> None:
+        if self.writer is not None:
+            try:
+                self.writer.write(event, flush=flush)
+            except (OSError, ValueError) as exc:
+                self.writer = None
+                if self.on_problem is not None:
+                    self.on_problem(f"recording stopped: {describe_exception(exc)}; the "
+                                    "traffic is unaffected")
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # -- the relay's hub protocol (tui/capture/relay.py RelayHub) ----------------------------
+
+    def exchange_for(self, method: str, path: str, target: str, body: bytes,
+                     headers: list[tuple[bytes, bytes]]) -> TapExchange:
+        named = {name.decode("latin-1").lower(): value.decode("latin-1")
+                 for name, value in headers}
+        exchange = TapExchange(method, target, transport_of(path, target),
+                               named.get("mcp-session-id"))
+        if body:
+            try:
+                parsed = loads(body.decode("utf-8", errors="replace"))
+            except ValueError as exc:
+                self.add(self._note(exchange, "sent", f"→ {exchange.what}: the body is not "
+                                    f"JSON ({exc})", level="warning"))
+                return exchange
+            for message in messages_of(parsed):
+                self._message(exchange, "sent", message)
+        elif method in ("GET", "DELETE"):
+            what = "open the event stream" if method == "GET" else "end the session"
+            self.add(self._note(exchange, "sent", f"→ {exchange.what} ({what})"))
+        return exchange
+
+    def unreachable_answer(self, message: str) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": None,
+                "error": {"code": -32000, "message": f"mcptui tap: {message}"}}
+
+    def exchange_started(self) -> None:
+        self.open_exchanges += 1
+
+    def begin(self, exchange: TapExchange, status: int, headers: dict[str, str]) -> TapAnswer:
+        return TapAnswer(self, exchange, status, headers)
+
+    def unreachable(self, exchange: TapExchange, message: str) -> None:
+        self.add(self._note(exchange, "received", f"✗ {exchange.what}: {message}",
+                            level="warning", kind="connection_error"))
+
+    def recording_failed(self, exchange: TapExchange, exc: BaseException) -> None:
+        if self.on_problem is not None:
+            self.on_problem(f"{exchange.what}: could not record it: {describe_exception(exc)}")
+
+    def ended(self, capture: Any, exchange: TapExchange) -> None:
+        self.open_exchanges -= 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    # -- notes ------------------------------------------------------------------------------
+
+    def _message(self, exchange: TapExchange, direction: str, message: dict[str, Any], *,
+                 status: int | None = None, flush: bool = True) -> None:
+        self.messages += 1
+        summary = self._summary(exchange, direction, message)
+        self.add(self._note(exchange, direction, summary, jsonrpc=message, http_status=status),
+                 flush=flush)
+
+    def _summary(self, exchange: TapExchange, direction: str, message: dict[str, Any]) -> str:
+        """`→ tools/call broken_schema`, `← result broken_schema  no structuredContent`."""
+        method = message.get("method")
+        key = (exchange.session, message.get("id"))
+        if isinstance(method, str):
+            name = _tool_name(message)
+            if "id" in message:
+                self._pending[key] = {"method": method, "name": name}
+            arrow = "→" if direction == "sent" else "←"
+            return f"{arrow} {method}" + (f" {name}" if name else "")
+        asked = self._pending.pop(key, None) or self._pending.pop((None, message.get("id")), {})
+        what = asked.get("name") or asked.get("method") or f"#{message.get('id')}"
+        error = message.get("error")
+        if isinstance(error, dict):
+            return (f"← error {what}: {error.get('code')} "
+                    f"{one_line(str(error.get('message', '')), 200)}")
+        result = message.get("result")
+        marks = []
+        if asked.get("method") == "tools/call" and isinstance(result, dict):
+            if result.get("isError"):
+                marks.append("isError")
+            if "structuredContent" not in result:
+                marks.append("no structuredContent")
+        if asked.get("method") == "tools/list" and isinstance(result, dict):
+            tools = result.get("tools")
+            if isinstance(tools, list):
+                marks.append(f"{len(tools)} tools")
+        return f"← result {what}" + (f"  {', '.join(marks)}" if marks else "")
+
+    def _note(self, exchange: TapExchange, direction: str, message: str, *,
+              kind: str = "mcp", **details: Any) -> Event:
+        fields = {key: value for key, value in details.items() if value is not None}
+        return note(kind, message, self.now(), direction=direction,
+                    transport=exchange.transport, session=exchange.session,
+                    http=exchange.what, **fields)
+
+
+def _tool_name(message: dict[str, Any]) -> str | None:
+    params = message.get("params")
+    if message.get("method") == "tools/call" and isinstance(params, dict):
+        name = params.get("name")
+        return name if isinstance(name, str) else None
+    return None
+
+
+class TapAnswer:
+    """One answer as it flows back: SSE messages as each arrives, JSON at the end."""
+
+    def __init__(self, hub: TapHub, exchange: TapExchange, status: int,
+                 headers: dict[str, str]) -> None:
+        self.hub = hub
+        self.capture = hub
+        self.exchange = exchange
+        self.status = status
+        session = headers.get("mcp-session-id")
+        if session and session != exchange.session:  # initialize's answer names the session
+            self.exchange = TapExchange(exchange.method, exchange.target, exchange.transport,
+                                        session)
+        self.streamed = headers.get("content-type", "").startswith("text/event-stream")
+        self.encoded = headers.get("content-encoding", "identity") not in ("", "identity")
+        self.decoder = SSEDecoder()
+        self.body = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        if self.encoded:
+            return
+        if self.streamed and self.status < 400:
+            messages = self.decoder.feed(chunk)
+            for number, message in enumerate(messages, 1):
+                self._sse(message.event, message.data, flush=number == len(messages))
+        elif len(self.body) < MAX_BODY:
+            self.body += chunk[:MAX_BODY - len(self.body)]
+
+    def _sse(self, event: str | None, data: str, *, flush: bool) -> None:
+        hub = self.hub
+        if event == "endpoint":  # the SSE transport says where to POST messages
+            hub.add(hub._note(self.exchange, "received", f"← endpoint {one_line(data, 200)}"),
+                    flush=flush)
+            return
+        try:
+            parsed = loads(data)
+        except ValueError:
+            if data.strip():
+                hub.add(hub._note(self.exchange, "received", "← SSE data that is not JSON: "
+                                  f"{one_line(data, 200)}", level="warning"), flush=flush)
+            return
+        for message in messages_of(parsed):
+            hub._message(self.exchange, "received", message, status=self.status, flush=flush)
+
+    def end(self, broken: str | None = None) -> None:
+        hub, exchange = self.hub, self.exchange
+        if self.streamed and self.status < 400:
+            for message in self.decoder.finish():
+                self._sse(message.event, message.data, flush=True)
+        elif self.status >= 400:
+            excerpt = one_line(self.body.decode("utf-8", errors="replace"), BODY_EXCERPT)
+            hub.add(hub._note(exchange, "received", f"← HTTP {self.status} to {exchange.what}"
+                              + (f": {excerpt}" if excerpt else ""), level="warning",
+                              kind="http_error", http_status=self.status))
+        elif self.body:
+            try:
+                parsed = loads(self.body.decode("utf-8", errors="replace"))
+            except ValueError:
+                parsed = None
+            for message in messages_of(parsed):
+                hub._message(exchange, "received", message, status=self.status)
+        if broken is not None:
+            hub.add(hub._note(exchange, "received", f"✗ {exchange.what}: {broken}",
+                              level="warning", kind="disconnect"))

@@ -433,7 +433,7 @@ def run_proxy(args: argparse.Namespace) -> int:
     except OSError as exc:
         return refuse_line(f"cannot record in {record_dir}: {exc.strerror or exc}")
     try:
-        upstream = check_upstream(args.upstream or DEFAULT_UPSTREAM, args.port)
+        upstream = check_upstream(args.upstream or DEFAULT_UPSTREAM, args.port).rstrip("/")
         if args.no_tui:
             from rich.console import Console
 
@@ -458,13 +458,14 @@ def run_tap(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from tui.capture.proxy_run import UpstreamError
-    from tui.capture.tap_run import check_mcp_upstream, serve_tap_lines
+    from tui.capture.proxy_run import UpstreamError, check_upstream
+    from tui.capture.tap_run import serve_tap_lines
     from tui.emulator.serve import PortUnavailable
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     try:
-        upstream = check_mcp_upstream(args.upstream, args.port)
+        upstream = check_upstream(args.upstream, args.port, itself="the tap",
+                                  example="http://127.0.0.1:8765/mcp")
         return serve_tap_lines(upstream, args.port, Path(args.record) if args.record else None,
                                args.public_url, console)
     except UpstreamError as exc:

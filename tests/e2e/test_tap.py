@@ -172,7 +172,7 @@ def test_the_command_prints_the_server_url_and_each_message(tmp_path: Path):
 
 def test_an_unusable_upstream_is_refused(tmp_path: Path):
     assert_refused(run_cli(["tap", "--upstream", "localhost:8765/mcp"], tmp_path),
-                   "must be the MCP server's http(s) URL")
+                   "must be an http(s) URL such as http://127.0.0.1:8765/mcp")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

@@ -51,7 +51,7 @@ def test_client_paths_map_onto_the_upstream_base():
 def test_an_unusable_upstream_is_refused_with_the_reason(url: str, fragment: str):
     with pytest.raises(UpstreamError, match=re.escape(fragment)):
         check_upstream(url, 8788)
-    assert check_upstream("http://127.0.0.1:8787/v1/", 8788) == "http://127.0.0.1:8787/v1"
+    assert check_upstream("http://127.0.0.1:8787/v1", 8788) == "http://127.0.0.1:8787/v1"
 
 
 def sse(*events: dict[str, Any]) -> bytes:

@@ -31,18 +31,19 @@ class UpstreamError(ValueError):
     """The --upstream URL cannot be used; the message says why."""
 
 
-def check_upstream(url: str, port: int) -> str:
-    """The upstream base URL, normalised; refuses what cannot work (not http, the proxy
-    itself)."""
+def check_upstream(url: str, port: int, *, itself: str = "the proxy",
+                   example: str = DEFAULT_UPSTREAM) -> str:
+    """`url` if a relay on `port` can forward to it; refuses what cannot work (not http, the
+    relay itself)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UpstreamError(f"--upstream must be an http(s) URL such as {DEFAULT_UPSTREAM}, "
+        raise UpstreamError(f"--upstream must be an http(s) URL such as {example}, "
                             f"not {url!r}")
     local = parts.hostname in ("127.0.0.1", "localhost", "::1")
     if local and (parts.port or (443 if parts.scheme == "https" else 80)) == port:
-        raise UpstreamError(f"--upstream {url} is the proxy itself (port {port}): point it "
-                            "at the API, e.g. `mcptui emulate`'s http://127.0.0.1:8787/v1")
-    return url.rstrip("/")
+        raise UpstreamError(f"--upstream {url} is {itself} (port {port}): point it at "
+                            f"the server, e.g. {example}")
+    return url
 
 
 def banner(address: str, upstream: str, record_dir: Path) -> str:

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from tui.capture.proxy_run import SERVER_OPTIONS, UpstreamError
+from tui.capture.proxy_run import SERVER_OPTIONS
 from tui.capture.relay import RecordingProxy
 from tui.capture.tap import TapHub
 from tui.emulator.serve import DEFAULT_HOST, base_url, bind, make_server
@@ -23,18 +23,6 @@ from tui.model.textsafe import one_line
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-
-def check_mcp_upstream(url: str, port: int) -> str:
-    """The MCP server's URL as `server_url` names it; refuses what cannot work."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UpstreamError(f"--upstream must be the MCP server's http(s) URL, such as "
-                            f"http://127.0.0.1:8765/mcp, not {url!r}")
-    local = parts.hostname in ("127.0.0.1", "localhost", "::1")
-    if local and (parts.port or (443 if parts.scheme == "https" else 80)) == port:
-        raise UpstreamError(f"--upstream {url} is the tap itself (port {port})")
-    return url
 
 
 def default_record() -> Path:

@@ -41,7 +41,7 @@ def check_upstream(url: str, port: int, *, itself: str = "the proxy",
                             f"not {url!r}")
     local = parts.hostname in ("127.0.0.1", "localhost", "::1")
     if local and (parts.port or (443 if parts.scheme == "https" else 80)) == port:
-        raise UpstreamError(f"--upstream {url} is {itself} (port {port}): point it at "
+        raise UpstreamError(f"--upstream {url} is {itself} itself (port {port}): point it at "
                             f"the server, e.g. {example}")
     return url
 

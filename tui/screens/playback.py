@@ -75,12 +75,14 @@ class PlaybackMixin:
             self._shown_live_keys = self._live_keys()
             self.refresh_bindings()
         if self.follow:
-            self.call_after_refresh(self._follow_newest)
+            self.call_after_refresh(self._follow_newest, self.tree.user_moves)
         else:
             self.show_detail(self.tree.cursor_node)
 
-    def _follow_newest(self: InspectorScreen) -> None:
-        if not self.follow:  # a failure stop was selected since this was scheduled
+    def _follow_newest(self: InspectorScreen, moves: int) -> None:
+        # Since this was scheduled: a failure stop was selected, or the user moved the cursor
+        # (their move's message may not have been handled yet).
+        if not self.follow or self.tree.user_moves != moves:
             return
         timeline = self.session.timeline
         node = self.tree.node_for_event(timeline.position - 1) if timeline.position else None

@@ -125,6 +125,8 @@ class EventTree(Tree[NodeRef]):
         self._views: list[_ResponseView] = []
         self.filter_text = ""
         """Lower-cased filter; while set, the tree lists only matching events."""
+        self.user_moves = 0
+        """How many times the user has moved the cursor (counted before the message)."""
         self.filter_matches = 0
         self._haystacks: dict[int, str] = {}
         self.diagnosis: Diagnosis | None = None
@@ -435,6 +437,7 @@ class EventTree(Tree[NodeRef]):
         return index.groups[ref.group]
 
     def _user_moved(self) -> None:
+        self.user_moves += 1  # at once: a follow already scheduled must not undo this move
         self.post_message(self.UserMoved())
 
     def action_cursor_up(self) -> None:

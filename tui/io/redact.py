@@ -16,11 +16,12 @@ redacted from a request's server URLs are then hidden wherever else they appear
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
+
+from tui.model.jsonsafe import dumps
 
 REDACTED = "<redacted>"
 
@@ -250,7 +251,7 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
                 not (known and any(secret in text for secret in known)):
             return raw
     else:
-        text = json.dumps(raw, ensure_ascii=False, default=str)
+        text = dumps(raw)
         if not needs_redaction(text) and not (known and any(s in text for s in known)):
             return raw
     out = redact(raw)

@@ -89,6 +89,11 @@ class Capture:
         self.background = False
         self.secrets: list[str] = []
         self.exchanges = 0
+        self.flowing = 0
+        """Exchanges of it under way: its file is open only while one is."""
+        self.opening: Event | None = None
+        """The first exchange's `request` note: its header says it all in the recording, but
+        a timeline of several captures needs it (tui/capture/proxy_run.py)."""
         self.first: Exchange | None = None
         """The exchange that opened it."""
         self.http_status: int | None = None
@@ -113,6 +118,7 @@ class Capture:
     def open(self, exchange: Exchange, status: int | None, headers: dict[str, str]) -> None:
         """The answer to an exchange has begun: the recording's header, or a `request` note."""
         self.exchanges += 1
+        self.flowing += 1
         self.failed_exchange = False
         self.http_status = status
         if exchange.request is not None:
@@ -120,13 +126,12 @@ class Capture:
                                   key=len, reverse=True)
         kept = kept_headers(headers)
         if self.exchanges > 1:
-            details: dict[str, Any] = {"http_status": status,
-                                       "http_headers": redact_headers(kept)}
-            if exchange.request is not None:
-                details["request"] = redact(exchange.request)
-            self.add(note("request", f"{exchange.what}: HTTP {status}", self.now(), **details))
+            if self.recorder is not None:
+                self.recorder.reopen()
+            self.add(self._request_note(exchange, status, kept))
             return
         self.first = exchange
+        self.opening = self._request_note(exchange, status, kept)
         source: dict[str, Any] = {"client": exchange.client} if exchange.client else {}
         if exchange.kind != "create":
             source["attached"] = exchange.response_id
@@ -138,6 +143,19 @@ class Capture:
         if self.hub.on_open is not None:
             self.hub.on_open(self)
 
+    def _request_note(self, exchange: Exchange, status: int | None,
+                      kept: dict[str, str]) -> Event:
+        details: dict[str, Any] = {"http_status": status, "http_headers": redact_headers(kept)}
+        if exchange.request is not None:
+            details["request"] = redact(exchange.request)
+        return note("request", f"{exchange.what}: HTTP {status}", self.now(), **details)
+
+    def settled(self) -> None:
+        """An exchange of it is over; with none left, its file is closed until the next."""
+        self.flowing -= 1
+        if self.flowing == 0 and self.recorder is not None:
+            self.recorder.close()
+
     def add(self, event: Event, *, flush: bool = True) -> None:
         """Keep, record and show one entry (redacted first, as a live run does); `flush`
         False for all but the last entry of a chunk."""
@@ -145,10 +163,10 @@ class Capture:
         response = event.raw.get("response")
         if type(response) is dict:
             self._learn(response)
-        if not self.failing and is_failure_signal(event):
-            self.failing = True
-        if self.hub.keep_events:
+        if self.hub.keep_events:  # kept for a summary: only then is `failing` read
             self.events.append(event)
+            if not self.failing and is_failure_signal(event):
+                self.failing = True
         if self.recorder is not None:
             self.recorder.write(event, flush=flush)
         if self.hub.on_event is not None:
@@ -352,6 +370,8 @@ class CaptureHub:
     def ended(self, capture: Capture | None, exchange: Exchange) -> None:
         """An exchange is over; `capture` None when it could not be recorded."""
         self.open_exchanges -= 1
+        if capture is not None:
+            capture.settled()
         if capture is not None and self.on_exchange_end is not None:
             self.on_exchange_end(capture, exchange)
 

@@ -93,18 +93,15 @@ class SessionFeed:
         session.receiving = lambda: hub.open_exchanges > 0
 
     def opened(self, capture: Capture) -> None:
-        header = capture.header or {}
         if self.session.header is None:
-            self.session.header = header
+            self.session.header = capture.header
             return
-        http = header.get("http") or {}
-        client = (header.get("source") or {}).get("client") or {}
-        agent = f" · {client['user-agent']}" if client.get("user-agent") else ""
-        what = capture.first.what if capture.first is not None else "?"
-        self._post(note("request", f"{what}: HTTP {http.get('status')}{agent}", capture.offset,
-                        request=header.get("request"), http_status=http.get("status"),
-                        http_headers=http.get("headers")),
-                   capture.key)
+        if capture.opening is None:
+            return
+        client = ((capture.header or {}).get("source") or {}).get("client") or {}
+        if client.get("user-agent"):
+            capture.opening.raw["message"] += f" · {client['user-agent']}"
+        self.captured(capture, capture.opening)
 
     def captured(self, capture: Capture, event: Event) -> None:
         t = None if event.t is None else event.t + capture.offset

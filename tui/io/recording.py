@@ -186,6 +186,12 @@ class RecordingWriter:
             self._file.close()
             self._file = None
 
+    def reopen(self) -> None:
+        """Append again after `close`: a proxy keeps a response's file open only while an
+        exchange of it flows (a proxy left running all day would run out of descriptors)."""
+        if self._file is None:
+            self._file = self.path.open("a", encoding="utf-8")
+
     def __enter__(self) -> RecordingWriter:
         return self
 

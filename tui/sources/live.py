@@ -101,6 +101,11 @@ class Recorder:
         if self.writer is not None:
             self.writer.close()
 
+    def reopen(self) -> None:
+        """Write again after `close` (the file, and its name, stay)."""
+        if self.writer is not None:
+            self.writer.reopen()
+
 
 MAX_RESUMES = 5
 POLL_START, POLL_MAX = 0.25, 5.0

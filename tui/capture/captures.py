@@ -12,12 +12,12 @@ read; the request's MCP credentials and URL secrets are redacted before anything
 from __future__ import annotations
 
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tui.capture.relay import chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.answers import http_error_note, kept_headers, responses_call
 from tui.io.recording import DEFAULT_RECORD_DIR, make_header
@@ -204,7 +204,7 @@ class ExchangeRecorder:
         self.request_id = headers.get("x-request-id")
         content_type = headers.get("content-type", "")
         self.streamed = content_type.startswith("text/event-stream")
-        self.decoder = _decoder(headers.get("content-encoding", ""))
+        self.decoder = chunk_decoder(headers.get("content-encoding", ""))
         self.ingester = StreamIngester(capture.hub.clock, start=capture.start)
         self.body = bytearray()
         self.too_large = False
@@ -271,16 +271,6 @@ class ExchangeRecorder:
 def is_failure_signal(event: Event) -> bool:
     """A failed event or item, an incomplete response, an error-level note."""
     return is_failure_event(event) or event.type == "response.incomplete"
-
-
-def _decoder(encoding: str) -> Callable[[bytes], bytes] | None:
-    """A chunk decoder for the body's Content-Encoding; None for one zlib cannot decode."""
-    encoding = encoding.strip().lower()
-    if encoding in ("", "identity"):
-        return bytes
-    if encoding in ("gzip", "x-gzip", "deflate"):
-        return zlib.decompressobj(zlib.MAX_WBITS | 32).decompress  # gzip or zlib header
-    return None
 
 
 class CaptureHub:

@@ -20,7 +20,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import zlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 import httpx2
@@ -323,3 +324,14 @@ async def _answer_json(send: Any, status: int, body: dict[str, Any]) -> None:
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(data)).encode())]})
     await send({"type": "http.response.body", "body": data, "more_body": False})
+
+
+def chunk_decoder(encoding: str) -> Callable[[bytes], bytes] | None:
+    """A decoder of a body's chunks as they come, for its Content-Encoding (what the relay
+    passes on is never decoded, only what is recorded); None for one zlib cannot decode."""
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return bytes
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(zlib.MAX_WBITS | 32).decompress  # gzip or zlib header
+    return None

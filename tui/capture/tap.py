@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from tui.capture.relay import chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.recording import RecordingWriter, make_header
 from tui.model.events import Event, note
@@ -227,15 +228,17 @@ class TapAnswer:
             self.exchange = TapExchange(exchange.method, exchange.target, exchange.transport,
                                         session)
         self.streamed = headers.get("content-type", "").startswith("text/event-stream")
-        self.encoded = headers.get("content-encoding", "identity") not in ("", "identity")
-        self.decoder = SSEDecoder()
+        self.unencoded = chunk_decoder(headers.get("content-encoding", ""))
+        """None: an encoding zlib cannot read; the answer is passed on, not recorded."""
+        self.sse = SSEDecoder()
         self.body = bytearray()
 
     def feed(self, chunk: bytes) -> None:
-        if self.encoded:
+        if self.unencoded is None:
             return
+        chunk = self.unencoded(chunk)
         if self.streamed and self.status < 400:
-            messages = self.decoder.feed(chunk)
+            messages = self.sse.feed(chunk)
             for number, message in enumerate(messages, 1):
                 self._sse(message.event, message.data, flush=number == len(messages))
         elif len(self.body) < MAX_BODY:
@@ -260,7 +263,7 @@ class TapAnswer:
     def end(self, broken: str | None = None) -> None:
         hub, exchange = self.hub, self.exchange
         if self.streamed and self.status < 400:
-            for message in self.decoder.finish():
+            for message in self.sse.finish():
                 self._sse(message.event, message.data, flush=True)
         elif self.status >= 400:
             excerpt = one_line(self.body.decode("utf-8", errors="replace"), BODY_EXCERPT)

@@ -8,7 +8,7 @@ cross to the UI's loop with `call_soon_threadsafe`, never waiting for it.
 from __future__ import annotations
 
 import asyncio
-from functools import partial
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -87,6 +87,10 @@ class SessionFeed:
                  loop: asyncio.AbstractEventLoop) -> None:
         self.session = session
         self.loop = loop
+        self._pending: list[Event] = []
+        """Entries handed over but not yet in the timeline: one wake-up of the app's loop
+        delivers all of them (a chunk brings many events; a wake-up is a system call)."""
+        self._lock = threading.Lock()
         hub.on_open = self.opened
         hub.on_event = self.captured
         hub.on_problem = self.problem
@@ -112,8 +116,17 @@ class SessionFeed:
 
     def _post(self, event: Event, stream: int | None) -> None:
         event.stream = stream
-        self.loop.call_soon_threadsafe(partial(self.session.timeline.append, event,
-                                               follow=False))
+        with self._lock:
+            self._pending.append(event)
+            if len(self._pending) > 1:
+                return  # a delivery is already on its way
+        self.loop.call_soon_threadsafe(self._deliver)
+
+    def _deliver(self) -> None:
+        with self._lock:
+            events, self._pending = self._pending, []
+        for event in events:
+            self.session.timeline.append(event, follow=False)
 
 
 class ProxyService:

@@ -69,6 +69,18 @@ def build_parser() -> argparse.ArgumentParser:
                     "with --no-tui: 0 clean, 1 a failure, 2 could not run.")
     run.add_argument("request", metavar="REQUEST.json")
     add_live_options(run)
+    run.add_argument("--tap", action="store_true",
+                     help="put a tap in front of each MCP server (see `mcptui tap`): the "
+                          "request goes out with the taps' URLs, and what OpenAI's servers "
+                          "send each server and its answers join the stream in one timeline "
+                          "and recording")
+    run.add_argument("--tap-public-url", action="append", default=[], metavar="URL",
+                     help="the tunnel URL (ngrok, cloudflared) at which OpenAI's servers "
+                          "reach a tap: once per MCP server, in the request's order; the "
+                          f"taps then listen on --tap-port, +1, … (default {TAP_PORT})")
+    run.add_argument("--tap-port", type=int, default=None, metavar="PORT",
+                     help="the first tap's port (default: a free one, or "
+                          f"{TAP_PORT} with --tap-public-url)")
 
     attach = commands.add_parser(
         "attach", help="follow an existing background response",
@@ -357,12 +369,25 @@ def run_request(args: argparse.Namespace) -> int:
         return 2
     from tui.sources.live import Recorder, live_session  # the openai SDK: after the checks
 
+    taps = None
+    if request is not None and (args.tap or args.tap_public_url):
+        from tui.capture.tap_run import RunTaps, TapError
+        from tui.emulator.serve import PortUnavailable
+
+        port = args.tap_port if args.tap_port is not None else (
+            TAP_PORT if args.tap_public_url else 0)
+        try:
+            taps = RunTaps(request, public_urls=args.tap_public_url, port=port)
+        except TapError as exc:
+            return refuse_line(str(exc))
+        except PortUnavailable as exc:
+            return refuse_line(str(exc.strerror))
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
     recorder = Recorder(Path(args.record) if args.record else None,
                         response_id=None if request is not None else args.response_id)
     source = args.request if request is not None else f"attach {args.response_id}"
     session, live = live_session(base_url, api_key, recorder, source=source,
-                                 idle_timeout=args.idle_timeout)
+                                 idle_timeout=args.idle_timeout, taps=taps)
     if request is not None:
         code = run_live(session, live, request, no_tui=args.no_tui)
     else:

@@ -71,7 +71,8 @@ def link(url: str) -> McpLink:
 
 
 def summaries(notes: list[dict[str, Any]]) -> list[str]:
-    return [n["message"] for n in notes if n["kind"] == "mcp"]
+    """The messages without how long each answer took (`  · 12 ms`)."""
+    return [n["message"].split("  · ")[0] for n in notes if n["kind"] == "mcp"]
 
 
 async def test_every_message_both_ways_in_order(tap: Tap):

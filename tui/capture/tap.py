@@ -18,8 +18,8 @@ the same redaction as every recording.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,6 +46,8 @@ class TapExchange:
     transport: str
     """`streamable_http` or `sse`."""
     session: str | None
+    ids: tuple[Any, ...] = ()
+    """The ids of the JSON-RPC requests it carried: what an HTTP failure of it fails."""
 
     @property
     def what(self) -> str:
@@ -72,7 +74,8 @@ class TapHub:
     """The tap's one recording: every message through it, in arrival order."""
 
     def __init__(self, upstream: str, record: Path | None, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 labels: Sequence[str] = ()) -> None:
         parts = urlsplit(upstream)
         self.upstream = upstream
         self.origin = f"{parts.scheme}://{parts.netloc}"
@@ -84,6 +87,9 @@ class TapHub:
         if record is not None:
             header = make_header("tap", endpoint=upstream)
             self.writer = RecordingWriter(record, header, unique=True)
+        self.labels = list(labels)
+        """The request's `server_label`s for this server (`mcptui run --tap`), on every note:
+        which `mcp_list_tools` item a listing belongs to."""
         self.on_event: Callable[[Event], None] | None = None
         self.on_problem: Callable[[str], None] | None = None
         self.open_exchanges = 0
@@ -128,7 +134,11 @@ class TapHub:
                 self.add(self._note(exchange, "sent", f"→ {exchange.what}: the body is not "
                                     f"JSON ({exc})", level="warning"))
                 return exchange
-            for message in messages_of(parsed):
+            messages = messages_of(parsed)
+            ids = tuple(m["id"] for m in messages if "id" in m and "method" in m)
+            if ids:
+                exchange = TapExchange(method, target, exchange.transport, exchange.session, ids)
+            for message in messages:
                 self._message(exchange, "sent", message)
         elif method in ("GET", "DELETE"):
             what = "open the event stream" if method == "GET" else "end the session"
@@ -146,7 +156,8 @@ class TapHub:
         return TapAnswer(self, exchange, status, headers)
 
     def unreachable(self, exchange: TapExchange, message: str) -> None:
-        self.add(self._note(exchange, "received", f"✗ {exchange.what}: {message}",
+        self.add(self._note(exchange, "received", f"✗ {exchange.what}"
+                            f"{self.failed_requests(exchange)}: {message}",
                             level="warning", kind="connection_error"))
 
     def recording_failed(self, exchange: TapExchange, exc: BaseException) -> None:
@@ -176,15 +187,16 @@ class TapHub:
         if isinstance(method, str):
             name = _tool_name(message)
             if "id" in message:
-                self._pending[key] = {"method": method, "name": name}
+                self._pending[key] = {"method": method, "name": name, "t": self.now()}
             arrow = "→" if direction == "sent" else "←"
             return f"{arrow} {method}" + (f" {name}" if name else "")
-        asked = self._pending.pop(key, None) or self._pending.pop((None, message.get("id")), {})
+        asked = self._answered(exchange.session, message.get("id"))
         what = asked.get("name") or asked.get("method") or f"#{message.get('id')}"
+        after = self._after(asked)
         error = message.get("error")
         if isinstance(error, dict):
             return (f"← error {what}: {error.get('code')} "
-                    f"{one_line(str(error.get('message', '')), 200)}")
+                    f"{one_line(str(error.get('message', '')), 200)}{after}")
         result = message.get("result")
         marks = []
         if asked.get("method") == "tools/call" and isinstance(result, dict):
@@ -196,11 +208,36 @@ class TapHub:
             tools = result.get("tools")
             if isinstance(tools, list):
                 marks.append(f"{len(tools)} tools")
-        return f"← result {what}" + (f"  {', '.join(marks)}" if marks else "")
+        return f"← result {what}" + (f"  {', '.join(marks)}" if marks else "") + after
+
+    def _answered(self, session: str | None, message_id: Any) -> dict[str, Any]:
+        """The request an answer (or an HTTP failure) answers, no longer awaited."""
+        return self._pending.pop((session, message_id), None) or self._pending.pop(
+            (None, message_id), {})
+
+    def _after(self, asked: dict[str, Any]) -> str:
+        """`  · 12 ms`: how long the answer took, from the request's arrival."""
+        if "t" not in asked:
+            return ""
+        seconds = self.now() - asked["t"]
+        return f"  · {seconds * 1000:.0f} ms" if seconds < 1 else f"  · {seconds:.2f} s"
+
+    def failed_requests(self, exchange: TapExchange) -> str:
+        """` (tools/call broken_schema)`: the requests an HTTP failure leaves unanswered."""
+        names = []
+        for message_id in exchange.ids:
+            asked = self._answered(exchange.session, message_id)
+            if asked:
+                names.append(" ".join(filter(None, (asked.get("method"), asked.get("name")))))
+        return f" ({', '.join(names)})" if names else ""
 
     def _note(self, exchange: TapExchange, direction: str, message: str, *,
               kind: str = "mcp", **details: Any) -> Event:
         fields = {key: value for key, value in details.items() if value is not None}
+        if exchange.ids and kind != "mcp":
+            fields["ids"] = list(exchange.ids)
+        if self.labels:
+            fields["server_labels"] = self.labels
         return note(kind, message, self.now(), direction=direction,
                     transport=exchange.transport, session=exchange.session,
                     http=exchange.what, **fields)
@@ -225,8 +262,7 @@ class TapAnswer:
         self.status = status
         session = headers.get("mcp-session-id")
         if session and session != exchange.session:  # initialize's answer names the session
-            self.exchange = TapExchange(exchange.method, exchange.target, exchange.transport,
-                                        session)
+            self.exchange = replace(exchange, session=session)
         self.streamed = headers.get("content-type", "").startswith("text/event-stream")
         self.unencoded = chunk_decoder(headers.get("content-encoding", ""))
         """None: an encoding zlib cannot read; the answer is passed on, not recorded."""
@@ -268,6 +304,7 @@ class TapAnswer:
         elif self.status >= 400:
             excerpt = one_line(self.body.decode("utf-8", errors="replace"), BODY_EXCERPT)
             hub.add(hub._note(exchange, "received", f"← HTTP {self.status} to {exchange.what}"
+                              f"{hub.failed_requests(exchange)}"
                               + (f": {excerpt}" if excerpt else ""), level="warning",
                               kind="http_error", http_status=self.status))
         elif self.body:
@@ -278,5 +315,6 @@ class TapAnswer:
             for message in messages_of(parsed):
                 hub._message(exchange, "received", message, status=self.status)
         if broken is not None:
-            hub.add(hub._note(exchange, "received", f"✗ {exchange.what}: {broken}",
+            hub.add(hub._note(exchange, "received", f"✗ {exchange.what}"
+                              f"{hub.failed_requests(exchange)}: {broken}",
                               level="warning", kind="disconnect"))

@@ -6,9 +6,12 @@ through, so the `server_url` to paste into the request is printed with it.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from rich.text import Text
@@ -16,9 +19,9 @@ from rich.text import Text
 from tui.capture.proxy_run import SERVER_OPTIONS
 from tui.capture.relay import RecordingProxy
 from tui.capture.tap import TapHub
-from tui.emulator.serve import DEFAULT_HOST, base_url, bind, make_server
+from tui.emulator.serve import DEFAULT_HOST, ServerThread, base_url, bind, make_server
 from tui.io.recording import DEFAULT_RECORD_DIR
-from tui.model.events import Event
+from tui.model.events import Event, note
 from tui.model.textsafe import one_line
 
 if TYPE_CHECKING:
@@ -66,3 +69,80 @@ def serve_tap_lines(upstream: str, port: int, record: Path | None, public_url: s
     console.print(f"mcptui tap: {hub.messages} messages recorded in {hub.path_of_recording}",
                   style="dim", highlight=False)
     return 0
+
+
+class RunTaps:
+    """`mcptui run --tap`: a tap in front of each MCP server a request names, started before
+    the request is sent; the request goes out with the taps' URLs, and their messages join the
+    live run's timeline and recording (on its clock, on its loop).
+
+    With `public_urls` (tunnels to the taps, one per server in the request's order) the taps
+    listen on `port`, `port + 1`, … where the tunnels point; else on free ports."""
+
+    def __init__(self, request: dict[str, Any], *, public_urls: Sequence[str] = (),
+                 port: int = 0) -> None:
+        labels: dict[str, list[str]] = {}
+        for tool in request.get("tools") or []:
+            if isinstance(tool, dict) and tool.get("type") == "mcp" and isinstance(
+                    tool.get("server_url"), str):
+                label = tool.get("server_label")
+                labels.setdefault(tool["server_url"], []).extend(
+                    [label] if isinstance(label, str) else [])
+        if not labels:
+            raise TapError("--tap: the request has no mcp tool with a server_url to tap")
+        if public_urls and len(public_urls) != len(labels):
+            raise TapError(f"--tap-public-url: the request names {len(labels)} MCP server"
+                           f"{'s' if len(labels) != 1 else ''}; give one tunnel URL for each, "
+                           "in the order of the request's tools")
+        self.hubs: list[TapHub] = []
+        self.servers: list[ServerThread] = []
+        self.routes: dict[str, str] = {}
+        """The request's server_url → the tap's."""
+        try:
+            for position, (url, names) in enumerate(labels.items()):
+                hub = TapHub(url, None, labels=names)
+                server = ServerThread(RecordingProxy(hub), port=port + position if port else 0,
+                                      own_logging=False, **SERVER_OPTIONS)
+                self.hubs.append(hub)
+                self.servers.append(server)
+                public = public_urls[position] if public_urls else None
+                self.routes[url] = server_url(server.url, hub, public)
+        except BaseException:
+            self.stop()
+            raise
+
+    def describe(self) -> list[dict[str, Any]]:
+        """For the recording's header: which server went through which tap."""
+        return [{"server_labels": hub.labels, "server_url": hub.upstream, "tap": self.routes[
+            hub.upstream]} for hub in self.hubs]
+
+    def route(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The request as sent: each tapped server_url replaced by its tap's."""
+        tools = request.get("tools")
+        if not isinstance(tools, list):
+            return request
+        return {**request, "tools": [
+            {**tool, "server_url": self.routes[tool["server_url"]]}
+            if isinstance(tool, dict) and tool.get("server_url") in self.routes else tool
+            for tool in tools]}
+
+    def start(self, add: Callable[[Event], None], loop: asyncio.AbstractEventLoop, *,
+              clock: Callable[[], float], start: float) -> None:
+        """Serve; each message is handed to `add` on `loop`, timed on the run's clock."""
+        for hub, server in zip(self.hubs, self.servers, strict=True):
+            hub.clock, hub.start = clock, start
+            hub.on_event = partial(loop.call_soon_threadsafe, add)
+            hub.on_problem = lambda message: loop.call_soon_threadsafe(
+                add, note("tap", f"tap: {message}", level="warning"))
+            server.start()
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+        for hub in self.hubs:
+            hub.close()
+        self.servers = []
+
+
+class TapError(ValueError):
+    """`--tap` cannot be used with this request; the message says why."""

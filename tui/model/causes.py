@@ -21,6 +21,7 @@ from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, ResponseState
 from tui.model.timing import likely_timeout_after
+from tui.model.wire import WORKED, WireFinding
 
 Confidence = Literal["confirmed", "likely", "possible"]
 CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
@@ -195,12 +196,18 @@ class _Matches:
         if found and found[0].confidence == "confirmed" and _probed(found[0]):
             found = [replace(c, evidence=tuple(e for e in c.evidence if e != COMMON_424_HINT))
                      for c in found if c.confidence == "confirmed"]
-        return found
+        # What was seen (a probe, the wire) before what was inferred from the stream.
+        return [replace(c, evidence=tuple(sorted(c.evidence, key=lambda e: not _seen(e))))
+                for c in found]
 
 
 def _probed(cause: LikelyCause) -> bool:
-    """Confirmed by what a probe saw (more specific than what the stream names)."""
-    return any(e.startswith("probe") for e in cause.evidence)
+    """Confirmed by what a probe or a tap saw (more specific than what the stream names)."""
+    return any(_seen(e) for e in cause.evidence)
+
+
+def _seen(evidence: str) -> bool:
+    return evidence.startswith(("probe", "tap:"))
 
 
 RESULT_SHAPE_CAUSES = ("output_schema_without_structured_content", "invalid_structured_content",
@@ -238,12 +245,13 @@ def mcp_entries(request: Any) -> list[dict[str, Any]]:
 
 def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *,
                 tool_seconds: float | None = None, server_url: str | None = None,
-                probe: ProbeEvidence | None = None, api_local: bool = False
-                ) -> list[LikelyCause]:
+                probe: ProbeEvidence | None = None, api_local: bool = False,
+                wire: Sequence[WireFinding] = ()) -> list[LikelyCause]:
     """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first.
 
     `api_local`: the API that made the calls runs on this machine or network (the emulator),
-    so a private server URL says nothing about reachability."""
+    so a private server URL says nothing about reachability. `wire`: what a tap saw of it
+    (tui/model/wire.py), which confirms its cause as a probe does."""
     if not item.failed:
         return []
     limit = resp.tool_limit
@@ -257,6 +265,7 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
         _listing_failed(matches, f"mcp_list_tools failed: "
                         f"{describe_error(item.error) or item.status}",
                         describe_error(item.error), url)
+        _from_wire(matches, wire)
         return matches.ranked()
     error = item.error
     text = describe_error(error)
@@ -281,13 +290,25 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
             matches.add("timeout", "likely", f"the call failed after {tool_seconds:.1f} s")
     if probe is not None and probe.kind is None and probe.reachable:
         matches.demote(RESULT_SHAPE_CAUSES, f"probe: the call worked from here ({probe.message})")
+    _from_wire(matches, wire)
     return matches.ranked()
+
+
+def _from_wire(matches: _Matches, findings: Sequence[WireFinding]) -> None:
+    """What OpenAI's servers and the MCP server said to each other is proof, not a guess; a
+    valid result on the wire rules out the result-shape causes."""
+    for finding in findings:
+        if finding.cause == WORKED:
+            matches.demote(RESULT_SHAPE_CAUSES, finding.evidence)
+        else:
+            matches.add(finding.cause, "confirmed", finding.evidence)
 
 
 def response_causes(resp: ResponseState, events: Sequence[Event], *,
                     request: dict[str, Any] | None = None,
                     probe: ProbeEvidence | None = None,
-                    api_local: bool = False) -> list[LikelyCause]:
+                    api_local: bool = False,
+                    wire: Sequence[WireFinding] = ()) -> list[LikelyCause]:
     """Likely causes of a failed request or response that no failed item explains; `probe`
     is what probing the request's MCP server showed (for a failed tool listing)."""
     matches = _Matches()
@@ -323,6 +344,8 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
         _api_error(matches, resp.error, None, "possible" if bare else "confirmed")
     if probe is not None and listing:
         _from_probe(matches, probe, reached=False, listing_failed=True)
+    if listing:
+        _from_wire(matches, wire)
     return matches.ranked()
 
 

@@ -23,6 +23,7 @@ from tui.model.findings import Finding, ordered
 from tui.model.state import SessionState
 from tui.model.timeline import Timeline
 from tui.model.timing import ItemTiming, TimingReport, timing_report
+from tui.model.wire import call_findings, link, listing_findings
 
 ItemKey = tuple[int, int]
 """(response key, item key)."""
@@ -103,19 +104,23 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
     diagnosis = Diagnosis(findings, timing)
     for resp in state.responses:
         urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
+        links = link(resp, events)
         for item in resp.items:
             if not item.failed or item.type not in ("mcp_call", "mcp_list_tools"):
                 continue
             key = (resp.key, item.key)
             timed = diagnosis.item_timing.get(key)
+            wire = (call_findings(resp, item, links, item.last_t) if item.type == "mcp_call"
+                    else listing_findings(links.by_item.get(item.key, [])))
             found = item_causes(resp, item, events,
                                 tool_seconds=timed.tool_seconds if timed else None,
                                 server_url=urls.get(item.server_label or ""),
-                                probe=(probes or {}).get(key), api_local=api_local)
+                                probe=(probes or {}).get(key), api_local=api_local, wire=wire)
             if found:
                 diagnosis.item_causes[key] = found
         found = response_causes(resp, events, request=request, api_local=api_local,
-                                probe=(response_probes or {}).get(resp.key))
+                                probe=(response_probes or {}).get(resp.key),
+                                wire=listing_findings(links.loose))
         if found:
             diagnosis.response_causes[resp.key] = found
     return diagnosis

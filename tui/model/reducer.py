@@ -95,6 +95,16 @@ def is_failure_event(event: Event) -> bool:
     return False
 
 
+def is_wire_note(raw: dict[str, Any]) -> bool:
+    """A note of what a tap saw on an MCP server's wire (tui/capture/tap.py): a message or
+    an HTTP failure, sent to the server or received from it."""
+    return raw.get("direction") in WIRE_DIRECTIONS and raw.get("kind") in WIRE_KINDS
+
+
+WIRE_DIRECTIONS = frozenset({"sent", "received"})
+WIRE_KINDS = frozenset({"mcp", "http_error", "connection_error", "disconnect"})
+
+
 def item_type_for_event(event_type: str) -> str:
     """The item type an item-level event implies, e.g. `response.mcp_call.failed` → `mcp_call`."""
     family = event_type.removeprefix("response.").split(".", 1)[0]
@@ -104,7 +114,7 @@ def item_type_for_event(event_type: str) -> str:
 class Reducer:
     """Folds events into a `SessionState`; every change can be undone event by event."""
 
-    __slots__ = ("_journal", "_marks", "_streams", "_touched", "state")
+    __slots__ = ("_journal", "_marks", "_sessions", "_streams", "_touched", "state")
 
     def __init__(self) -> None:
         self.state = SessionState()
@@ -114,6 +124,8 @@ class Reducer:
         """What each applied event touched (its item, else its response), for undo's caller."""
         self._streams: dict[int, ResponseState] = {}
         """The response each tagged stream (`Event.stream`) is on."""
+        self._sessions: dict[str, ResponseState] = {}
+        """The response each MCP session a tap saw belongs to."""
 
     @property
     def applied(self) -> int:
@@ -213,6 +225,10 @@ class Reducer:
         raw = event.raw
         t = event.t
 
+        if event.is_note and is_wire_note(raw):
+            owner = self._wire_owner(raw.get("session"), resp)
+            self._push(owner.wire, event.index)
+            return owner, None
         if event.is_note:
             snapshot = raw.get("response")
             if isinstance(snapshot, dict):  # a poll or lookup: the response as the API has it
@@ -298,6 +314,19 @@ class Reducer:
         snapshot that answers the request is that response, not another one."""
         if event.stream is None or resp is None or resp.id is not None:
             return None
+        return resp
+
+    def _wire_owner(self, session: Any, resp: ResponseState | None) -> ResponseState:
+        """The response an MCP message a tap saw belongs to: its session's; else the open
+        one; else the next (OpenAI lists a server's tools before the stream starts, so what
+        comes after a finished response opens the one to come, which its events then join)."""
+        owner = self._sessions.get(session) if type(session) is str else None
+        if owner is not None:
+            return owner
+        if resp is None or resp.status in TERMINAL_STATUSES or resp.request_failed:
+            resp = self._new_response()
+        if type(session) is str:
+            self._put(self._sessions, session, resp)
         return resp
 
     def _answer_approvals(self, request: Any) -> None:

@@ -140,6 +140,8 @@ class ResponseState:
     """Indexes of response-level events (`response.*`, `error`, notes, orphans)."""
     error_events: list[int] = field(default_factory=list, repr=False)
     """Indexes of `error` events and error notes."""
+    wire: list[int] = field(default_factory=list, repr=False)
+    """Indexes of the MCP messages a tap saw for it (tui/model/wire.py ties them to items)."""
     first_t: float | None = None
     last_t: float | None = None
     last_sequence: int | None = None
@@ -175,8 +177,11 @@ class ResponseState:
     def name(self) -> str:
         if self.id:
             return self.id
-        return "no response: the request failed" if self.request_failed else \
-            "response (no id yet)"
+        if self.request_failed:
+            return "no response: the request failed"
+        if self.wire and not self.created_seen and not self.events and not self.items:
+            return "MCP traffic (tap)"
+        return "response (no id yet)"
 
 
 

@@ -23,6 +23,15 @@ import mcp.types
 import pydantic
 
 from tui.mcpclient import INVALID_STRUCTURED, CallOutcome
+from tui.model.results import (
+    CONTENT_TYPES,
+    bad_blocks,
+    block_problem,
+    exception_text,
+    first_line,
+    structured_problem,
+    validation_text,
+)
 from tui.model.textsafe import one_line
 
 Severity = Literal["ok", "info", "warning", "error"]
@@ -33,8 +42,6 @@ SLOW_WARNING = 30.0
 """Calls slower than this are close enough to OpenAI's limit to fail on a bad day."""
 SIZE_WARNING = 100 * 1024
 """Results larger than this (bytes of JSON) are worth a warning: they all go to the model."""
-CONTENT_TYPES = ("text", "image", "audio", "resource_link", "resource")
-"""The content block types of a tools/call result (MCP spec 2025-06-18)."""
 _BLOCK_MODELS = {"text": "TextContent", "image": "ImageContent", "audio": "AudioContent",
                  "resource_link": "ResourceLink", "resource": "EmbeddedResource"}
 """The mcp SDK's model per block type: how its pydantic errors name the union members."""
@@ -198,17 +205,16 @@ def _resolve_pointer(document: Any, pointer: str) -> Any:
 
 def structured_checks(output_schema: Any, structured: Any) -> list[Check]:
     """structuredContent against a declared outputSchema, as OpenAI's client checks it."""
-    if structured is None:
+    problem = structured_problem(output_schema, structured)
+    if problem is None:
+        return []
+    kind, detail = problem
+    if kind == "missing_structured_content":
         return [missing_structured()]
-    try:
-        validator = jsonschema.validators.validator_for(output_schema)(output_schema)
-        error = jsonschema.exceptions.best_match(validator.iter_errors(structured))
-    except Exception as exc:  # an invalid schema (reported on the tool), a dangling $ref, ...
-        return [Check("warning", "output_schema_unusable",
-                      f"structuredContent could not be checked: {exception_text(exc)}")]
-    if error is not None:
-        return [invalid_structured(_error_text(error))]
-    return []
+    if kind == "invalid_structured_content":
+        return [invalid_structured(detail)]
+    return [Check("warning", "output_schema_unusable",
+                  f"structuredContent could not be checked: {detail}")]
 
 
 def arguments_checks(input_schema: Any, arguments: Any) -> list[Check]:
@@ -225,7 +231,7 @@ def arguments_checks(input_schema: Any, arguments: Any) -> list[Check]:
     if error is None:
         return []
     return [Check("warning", "arguments_mismatch",
-                  f"the arguments do not match the inputSchema: {_error_text(error)}")]
+                  f"the arguments do not match the inputSchema: {validation_text(error)}")]
 
 
 def missing_structured() -> Check:
@@ -243,19 +249,12 @@ def invalid_structured(detail: str) -> Check:
 
 def content_checks(blocks: Iterable[Any]) -> list[Check]:
     """Each content block must have one of the spec's types."""
-    checks = []
-    for index, block in enumerate(blocks):
-        given = block.get("type") if isinstance(block, dict) else None
-        if given not in CONTENT_TYPES:
-            checks.append(bad_block(index, given))
-    return checks
+    return [bad_block(index, given) for index, given in bad_blocks(blocks)]
 
 
 def bad_block(index: int, given: Any) -> Check:
-    what = f"has type {given!r}" if isinstance(given, str) else "has no type"
-    return Check("error", "invalid_content",
-                 f"content block {index} {what}, not one of {', '.join(CONTENT_TYPES)}: "
-                 "OpenAI's MCP client cannot parse the result (424)")
+    return Check("error", "invalid_content", f"{block_problem(index, given)}: OpenAI's MCP "
+                 "client cannot parse the result (424)")
 
 
 def content_error_checks(exc: BaseException | None, cause: str | None) -> list[Check]:
@@ -384,30 +383,3 @@ def result_size(result: mcp.types.CallToolResult) -> int:
 def result_text(result: mcp.types.CallToolResult) -> str:
     """The text blocks of a result, one per line (what OpenAI shows for an isError result)."""
     return "\n".join(b.text for b in result.content if isinstance(b, mcp.types.TextContent))
-
-
-def _error_text(error: jsonschema.ValidationError) -> str:
-    where = "/".join(str(p) for p in error.absolute_path)
-    text = first_line(error.message)
-    return f"at /{where}: {text}" if where else text
-
-
-def exception_text(exc: BaseException) -> str:
-    """"PointerToNowhere: '/$defs/x' does not exist" style, in one short line.
-
-    jsonschema wraps referencing errors in private classes: the wrapped error is named instead.
-    """
-    while type(exc).__name__.startswith("_") and exc.__cause__ is not None:
-        exc = exc.__cause__
-    text = first_line(str(exc))
-    if " does not exist within " in text:  # referencing's PointerToNowhere quotes the schema
-        text = text.split(" within ", 1)[0]
-    return one_line(f"{type(exc).__name__}: {text}", 200)
-
-
-def first_line(text: str) -> str:
-    """The first non-blank line of `text`, its whitespace collapsed."""
-    for line in text.splitlines():
-        if line.strip():
-            return " ".join(line.split())
-    return ""

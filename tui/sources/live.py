@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import openai
 from openai import AsyncOpenAI
@@ -61,6 +61,8 @@ class Recorder:
         self.fixed_path = path
         self.folder = path.parent if path is not None else folder
         self.writer: RecordingWriter | None = None
+        self.waiting: list[Event] = []
+        """Entries before the file opens (a tap's MCP messages come before the answer)."""
         self.started = datetime.now()
         self.response_id = response_id
         """Known before the first answer (`attach`): the file is named after it at once."""
@@ -76,11 +78,17 @@ class Recorder:
             path = self.fixed_path or self.folder / recording_name(self.response_id,
                                                                    self.started)
             self.writer = RecordingWriter(path, header, unique=True)
+            for event in self.waiting:
+                self.writer.write(event, flush=False)
+            self.waiting = []
+            self.writer.flush()
         return self.writer.path
 
     def write(self, event: Event, *, flush: bool = True) -> None:
         if self.writer is not None:
             self.writer.write(event, flush=flush)
+        else:
+            self.waiting.append(event)
 
     def flush(self) -> None:
         if self.writer is not None:
@@ -137,6 +145,16 @@ class Tracked:
             self.status = response["status"]
 
 
+class Taps(Protocol):
+    """MCP taps in front of a request's servers (tui/capture/tap_run.py RunTaps)."""
+
+    def route(self, request: dict[str, Any]) -> dict[str, Any]: ...
+    def describe(self) -> list[dict[str, Any]]: ...
+    def start(self, add: Callable[[Event], None], loop: asyncio.AbstractEventLoop, *,
+              clock: Callable[[], float], start: float) -> None: ...
+    def stop(self) -> None: ...
+
+
 class LiveRun:
     """Sends requests into one session; each response becomes a root of the same timeline.
 
@@ -148,7 +166,8 @@ class LiveRun:
     def __init__(self, session: Session, client: AsyncOpenAI, *,
                  recorder: Recorder | None = None, idle_timeout: float | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None,
+                 taps: Taps | None = None) -> None:
         self.session = session
         self.client = client
         self.recorder = recorder
@@ -166,6 +185,10 @@ class LiveRun:
         """One send at a time: concurrent streams would interleave in one timeline."""
         self.secrets: list[str] = []
         """Secret parts of the requests' MCP server URLs: hidden wherever they are echoed."""
+        self.taps = taps
+        """`--tap`: requests go out with the taps' server URLs (recorded with their own), and
+        the MCP messages join this run's timeline."""
+        self._tapping = False
 
     def now(self) -> float:
         return self.clock() - self.start
@@ -202,6 +225,8 @@ class LiveRun:
             self._note("request", f"{what}: HTTP {status}" + (f" · {purpose}" if purpose else ""),
                        **details)
             return
+        if self.taps is not None:
+            source["taps"] = self.taps.describe()
         header = make_header("live", request=request, endpoint=self.endpoint,
                              http_status=status, http_headers=headers, **source)
         self.session.header = header
@@ -228,6 +253,10 @@ class LiveRun:
         A send made while another runs waits for it to finish."""
         if self._turn is None:
             self._turn = asyncio.Lock()
+        if self.taps is not None and not self._tapping:
+            self._tapping = True
+            self.taps.start(self.add, asyncio.get_running_loop(), clock=self.clock,
+                            start=self.start)
         async with self._turn:
             return await self._send(request)
 
@@ -242,7 +271,7 @@ class LiveRun:
             await self._poll_create(request, tracked)
             return tracked.id
         what = "POST /responses"
-        known, extra = split_request({**request, "stream": True})
+        known, extra = split_request({**self._routed(request), "stream": True})
         try:
             async with self.client.responses.with_streaming_response.create(
                     **known, extra_body=extra or None) as response:
@@ -257,6 +286,10 @@ class LiveRun:
             return tracked.id
         await self._follow(tracked, ended)
         return tracked.id
+
+    def _routed(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The request as sent: through the taps when tapping."""
+        return self.taps.route(request) if self.taps is not None else request
 
     async def attach(self, response_id: str, after: int | None = None) -> None:
         """Follow an existing background response after sequence number `after` (from the
@@ -372,7 +405,7 @@ class LiveRun:
     async def _poll_create(self, request: dict[str, Any], tracked: Tracked) -> None:
         """A background request without streaming: POST, then GET with backoff until done."""
         what = "POST /responses"
-        known, extra = split_request(request)
+        known, extra = split_request(self._routed(request))
         try:
             raw = await self.client.responses.with_raw_response.create(
                 **known, extra_body=extra or None)
@@ -467,13 +500,16 @@ class LiveRun:
 
     async def aclose(self) -> None:
         """Close the recording and the HTTP client (the recording is valid either way)."""
+        if self.taps is not None:
+            await asyncio.to_thread(self.taps.stop)  # after a session's last goodbye
         if self.recorder is not None:
             self.recorder.close()
         await self.client.close()
 
 
 def live_session(base_url: str | None, api_key: str, recorder: Recorder | None, *,
-                 source: str, idle_timeout: float | None = None) -> tuple[Session, LiveRun]:
+                 source: str, idle_timeout: float | None = None,
+                 taps: Taps | None = None) -> tuple[Session, LiveRun]:
     """A session that follows live events as they arrive, and the run that feeds it.
 
     `max_retries=0`: the SDK would retry 429 and 5xx answers out of sight; here every attempt
@@ -481,7 +517,8 @@ def live_session(base_url: str | None, api_key: str, recorder: Recorder | None, 
     """
     client = AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0)
     session = Session(Timeline(), source=source, player=Player(instant=True), live=True)
-    return session, LiveRun(session, client, recorder=recorder, idle_timeout=idle_timeout)
+    return session, LiveRun(session, client, recorder=recorder, idle_timeout=idle_timeout,
+                            taps=taps)
 
 
 def error_body(exc: openai.APIStatusError) -> Any:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Awaitable, Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
 from textual.app import App, SystemCommand
@@ -25,8 +25,15 @@ from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
 from tui.session import Session
 
 if TYPE_CHECKING:
-    from tui.capture.proxy_run import ProxyService
     from tui.sources.live import LiveRun
+
+
+class CaptureService(Protocol):
+    """A relay beside the app (`mcptui proxy`, `mcptui tap`): started once the screen is up
+    (its entries cross to the app's loop), stopped on quit."""
+
+    def start(self, session: Session, loop: asyncio.AbstractEventLoop) -> None: ...
+    def stop(self) -> None: ...
 
 
 
@@ -53,10 +60,11 @@ class McptuiApp(App[None]):
     def __init__(self, session: Session, *, paused: bool = False, live: LiveRun | None = None,
                  request: dict[str, Any] | None = None,
                  attach: tuple[str, int | None] | None = None,
-                 proxy: ProxyService | None = None) -> None:
+                 proxy: CaptureService | None = None) -> None:
         super().__init__()
         self.proxy = proxy
-        """With `mcptui proxy`: started once the screen is up, stopped on quit."""
+        """With `mcptui proxy` or `mcptui tap`: started once the screen is up, stopped on
+        quit."""
         self.session = session
         self.start_paused = paused
         self.live = live

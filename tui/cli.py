@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_max_bytes(inspect)
     inspect.add_argument("--strict", action="store_true",
                          help="exit 1 on any error-level conformance finding too")
+    add_tap_file(inspect)
 
     replay = commands.add_parser(
         "replay", help="open a recording or dump in the inspector and replay it",
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     pace.add_argument("--instant", action="store_true", help="apply every event at once")
     replay.add_argument("--step", action="store_true",
                         help="open paused at step 0, to step event by event")
+    add_tap_file(replay)
     add_max_bytes(replay)
 
     run = commands.add_parser(
@@ -160,9 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "the SSE transport. Requests are forwarded byte for byte; every JSON-RPC "
                     "message in both directions is recorded with its time, HTTP status, "
                     "session and transport, as are HTTP failures and broken connections. "
-                    "Header values are never kept. Put the printed server_url in the request. "
-                    "For now the tap prints a line per message (the terminal UI view comes with "
-                    "the merged timeline).")
+                    "Header values are never kept. Put the printed server_url in the request; "
+                    "the messages show live as a timeline (or as lines with --no-tui). "
+                    "`mcptui run REQUEST.json --tap` does all of this for you.")
     tap.add_argument("--upstream", required=True, metavar="URL",
                      help="the MCP server's URL, as the request's server_url names it, e.g. "
                           "http://127.0.0.1:8765/mcp")
@@ -174,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the tunnel URL OpenAI's servers reach the tap at (ngrok, "
                           "cloudflared): the printed server_url uses it")
     tap.add_argument("--no-tui", action="store_true", help="print a line per message "
-                     "(the default for now)")
+                     "instead of the terminal UI")
 
     emulate = commands.add_parser(
         "emulate", help="run a local Responses API emulator (no API key, no model)",
@@ -230,6 +232,13 @@ def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
     parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
 
 
+def add_tap_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tap", metavar="TAPFILE", default=None,
+                        help="a recording of `mcptui tap` made beside this stream: its MCP "
+                             "messages are merged in (aligned on the first tools/call with the "
+                             "same tool and arguments, else on the listing)")
+
+
 def add_max_bytes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
                         help=f"read at most N bytes of a file (default {MAX_BYTES}, 256 MiB); "
@@ -275,11 +284,13 @@ def dispatch(args: argparse.Namespace) -> int:
         if getattr(args, option, 1) < 1:
             return refuse_line(f"--{option.replace('_', '-')} must be at least 1")
     if args.command == "inspect":
+        if args.tap and len(args.files) > 1:
+            return refuse_line("--tap merges a tap recording into one stream: give one FILE")
         return run_inspect(args.files, as_json=args.json, strict=args.strict,
-                           max_bytes=args.max_bytes)
+                           max_bytes=args.max_bytes, tap=args.tap)
     if args.command == "replay":
         return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step,
-                          max_bytes=args.max_bytes)
+                          max_bytes=args.max_bytes, tap=args.tap)
     if args.command in ("run", "attach"):
         return run_request(args)
     if args.command == "probe":
@@ -484,15 +495,17 @@ def run_tap(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from tui.capture.proxy_run import UpstreamError, check_upstream
-    from tui.capture.tap_run import serve_tap_lines
+    from tui.capture.tap_run import TapService, serve_tap_lines
     from tui.emulator.serve import PortUnavailable
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     try:
         upstream = check_upstream(args.upstream, args.port, itself="the tap",
                                   example="http://127.0.0.1:8765/mcp")
-        return serve_tap_lines(upstream, args.port, Path(args.record) if args.record else None,
-                               args.public_url, console)
+        record = Path(args.record) if args.record else None
+        if args.no_tui:
+            return serve_tap_lines(upstream, args.port, record, args.public_url, console)
+        service = TapService(upstream, args.port, record, args.public_url)
     except UpstreamError as exc:
         return refuse_line(str(exc))
     except PortUnavailable as exc:
@@ -500,6 +513,13 @@ def run_tap(args: argparse.Namespace) -> int:
     except OSError as exc:
         return refuse_line(f"cannot record to {args.record or 'mcptui-recordings/'}: "
                            f"{exc.strerror or exc}")
+    from tui.app import McptuiApp
+
+    code = run_app(McptuiApp(service.session(), proxy=service))
+    print(f"mcptui: the tap recorded {service.hub.messages} message"
+          f"{'s' if service.hub.messages != 1 else ''} in {service.hub.path_of_recording}",
+          file=sys.stderr)
+    return code
 
 
 def run_probe(args: argparse.Namespace) -> int:
@@ -603,13 +623,13 @@ def refuse_line(message: str) -> int:
 
 
 def run_replay(path: str, *, speed: float, instant: bool, step: bool,
-               max_bytes: int = MAX_BYTES) -> int:
+               max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
     from tui.sources.replay import open_session
 
     if speed <= 0:
         print("mcptui: --speed must be greater than 0", file=sys.stderr)
         return 2
-    session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes)
+    session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
     if not session.usable:
         for problem in session.problems:
             print(f"mcptui: {problem}", file=sys.stderr)
@@ -628,15 +648,15 @@ def run_app(app: McptuiApp) -> int:
 
 
 def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
-                max_bytes: int = MAX_BYTES) -> int:
+                max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
     from rich.console import Console
     from rich.text import Text
 
-    from tui.importers import load_path
     from tui.model.textsafe import visible
     from tui.report import Inspection, exit_code, print_json, render, tools_of, tools_section
+    from tui.sources.replay import load_merged
 
-    inspections = [Inspection.of(load_path(path, max_bytes)) for path in paths]
+    inspections = [Inspection.of(load_merged(path, tap, max_bytes)) for path in paths]
     # Piped output is for grep and scripts: don't wrap lines at 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     if as_json:

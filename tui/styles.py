@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tui.model.events import Event
+from tui.model.events import Event, is_wire_note
 from tui.model.textsafe import one_line, visible
 
 STATUS_STYLE = {
@@ -41,8 +41,17 @@ def seconds(value: float | None) -> str:
 
 
 def note_text(event: Event, limit: int) -> Text:
-    """A recording's note: `✗ note http_error: …` for errors, `⚠` warnings, `ℹ` the rest."""
+    """A recording's note: `✗ note http_error: …` for errors, `⚠` warnings, `ℹ` the rest;
+    a message a tap saw on the MCP wire as itself (`MCP → tools/call broken_schema`)."""
     level = event.raw.get("level")
+    if is_wire_note(event.raw):
+        message = one_line(str(event.raw.get("message", "")), limit)
+        answer = message.startswith(("←", "✗"))
+        style = ("yellow" if level == "warning" or "error" in message.split("  ")[0]
+                 else "green" if answer else "cyan")
+        label = Text("MCP ", "dim")
+        label.append(message, style)
+        return label
     mark = "✗" if level == "error" else "⚠" if level == "warning" else "ℹ"
     label = Text(f"{mark} note {visible(str(event.note_kind))}: ",
                  style=ERROR_STYLE if level == "error" else "yellow")

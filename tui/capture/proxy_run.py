@@ -75,9 +75,38 @@ def serve_lines(upstream: str, port: int, record_dir: Path, console: Console) ->
     return 1 if printer.failed else 0
 
 
-class SessionFeed:
-    """Hands captured entries to a session shown by the app, on the app's loop (the proxy
-    starts once that loop runs, so nothing arrives before).
+class TimelineFeed:
+    """Hands entries from a relay's thread to a session shown by the app, on the app's loop:
+    one wake-up of the loop delivers every entry posted since the last (a chunk brings many
+    events; a wake-up is a system call)."""
+
+    def __init__(self, session: Session, loop: asyncio.AbstractEventLoop) -> None:
+        self.session = session
+        self.loop = loop
+        self._pending: list[Event] = []
+        self._lock = threading.Lock()
+
+    def post(self, event: Event, stream: int | None = None) -> None:
+        event.stream = stream
+        with self._lock:
+            self._pending.append(event)
+            if len(self._pending) > 1:
+                return  # a delivery is already on its way
+        self.loop.call_soon_threadsafe(self._deliver)
+
+    def problem(self, message: str) -> None:
+        self.post(note("recording", message, level="error"))
+
+    def _deliver(self) -> None:
+        with self._lock:
+            events, self._pending = self._pending, []
+        for event in events:
+            self.session.timeline.append(event, follow=False)
+
+
+class SessionFeed(TimelineFeed):
+    """The proxy's captures in the app (the proxy starts once the app's loop runs, so nothing
+    arrives before).
 
     Each capture's events are tagged with its key (`Event.stream`), so responses the app
     streams at the same time stay apart, and shifted to the proxy's clock (a recording's times
@@ -85,12 +114,7 @@ class SessionFeed:
 
     def __init__(self, session: Session, hub: CaptureHub,
                  loop: asyncio.AbstractEventLoop) -> None:
-        self.session = session
-        self.loop = loop
-        self._pending: list[Event] = []
-        """Entries handed over but not yet in the timeline: one wake-up of the app's loop
-        delivers all of them (a chunk brings many events; a wake-up is a system call)."""
-        self._lock = threading.Lock()
+        super().__init__(session, loop)
         hub.on_open = self.opened
         hub.on_event = self.captured
         hub.on_problem = self.problem
@@ -109,24 +133,7 @@ class SessionFeed:
 
     def captured(self, capture: Capture, event: Event) -> None:
         t = None if event.t is None else event.t + capture.offset
-        self._post(Event(event.raw, t=t, is_note=event.is_note), capture.key)
-
-    def problem(self, message: str) -> None:
-        self._post(note("recording", message, level="error"), None)
-
-    def _post(self, event: Event, stream: int | None) -> None:
-        event.stream = stream
-        with self._lock:
-            self._pending.append(event)
-            if len(self._pending) > 1:
-                return  # a delivery is already on its way
-        self.loop.call_soon_threadsafe(self._deliver)
-
-    def _deliver(self) -> None:
-        with self._lock:
-            events, self._pending = self._pending, []
-        for event in events:
-            self.session.timeline.append(event, follow=False)
+        self.post(Event(event.raw, t=t, is_note=event.is_note), capture.key)
 
 
 class ProxyService:

@@ -83,10 +83,10 @@ class TapHub:
         """The server's path (`/mcp`, `/sse`): what the tap serves it at too."""
         self.clock = clock
         self.start = clock()
+        self.header = make_header("tap", endpoint=upstream)
         self.writer: RecordingWriter | None = None
         if record is not None:
-            header = make_header("tap", endpoint=upstream)
-            self.writer = RecordingWriter(record, header, unique=True)
+            self.writer = RecordingWriter(record, self.header, unique=True)
         self.labels = list(labels)
         """The request's `server_label`s for this server (`mcptui run --tap`), on every note:
         which `mcp_list_tools` item a listing belongs to."""

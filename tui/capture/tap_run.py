@@ -16,13 +16,16 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from tui.capture.proxy_run import SERVER_OPTIONS
+from tui.capture.proxy_run import SERVER_OPTIONS, TimelineFeed
 from tui.capture.relay import RecordingProxy
 from tui.capture.tap import TapHub
 from tui.emulator.serve import DEFAULT_HOST, ServerThread, base_url, bind, make_server
 from tui.io.recording import DEFAULT_RECORD_DIR
 from tui.model.events import Event, note
+from tui.model.player import Player
 from tui.model.textsafe import one_line
+from tui.model.timeline import Timeline
+from tui.session import Session
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -69,6 +72,41 @@ def serve_tap_lines(upstream: str, port: int, record: Path | None, public_url: s
     console.print(f"mcptui tap: {hub.messages} messages recorded in {hub.path_of_recording}",
                   style="dim", highlight=False)
     return 0
+
+
+class TapService:
+    """`mcptui tap` in the terminal UI: bound at once (a busy port is refused before the
+    screen opens), served from its own thread once the app's loop runs; each message becomes
+    an entry of the shown timeline as it crosses."""
+
+    def __init__(self, upstream: str, port: int, record: Path | None,
+                 public_url: str | None) -> None:
+        self.hub = TapHub(upstream, record or default_record())
+        self.server = ServerThread(RecordingProxy(self.hub), port=port, own_logging=False,
+                                   **SERVER_OPTIONS)
+        self.server_url = server_url(self.server.url, self.hub, public_url)
+        self.upstream = upstream
+
+    def session(self) -> Session:
+        session = Session(Timeline(), source=f"tap {self.server.url}{self.hub.path}", live=True,
+                          player=Player(instant=True),
+                          idle_hint=f"waiting for MCP traffic: put server_url "
+                                    f"{self.server_url} in the request (forwarded to "
+                                    f"{self.upstream})")
+        session.header = self.hub.header
+        session.recording_path = str(self.hub.path_of_recording or "")
+        return session
+
+    def start(self, session: Session, loop: asyncio.AbstractEventLoop) -> None:
+        feed = TimelineFeed(session, loop)
+        self.hub.on_event = feed.post
+        self.hub.on_problem = feed.problem
+        session.receiving = lambda: self.hub.open_exchanges > 0
+        self.server.start()
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.hub.close()
 
 
 class RunTaps:

@@ -70,6 +70,16 @@ class Event:
         return kind if isinstance(kind, str) else "note"
 
 
+WIRE_DIRECTIONS = frozenset({"sent", "received"})
+WIRE_KINDS = frozenset({"mcp", "http_error", "connection_error", "disconnect"})
+
+
+def is_wire_note(raw: dict[str, Any]) -> bool:
+    """A note of what a tap saw on an MCP server's wire (tui/capture/tap.py): a message or
+    an HTTP failure, sent to the server or received from it."""
+    return raw.get("direction") in WIRE_DIRECTIONS and raw.get("kind") in WIRE_KINDS
+
+
 def note(kind: str, message: str, t: float | None = None, **details: Any) -> Event:
     """Build a transport note for the timeline."""
     return Event({"kind": kind, "message": message, **details}, t=t, is_note=True)

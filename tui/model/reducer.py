@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.io.redact import redact
-from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event
+from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event, is_wire_note
 from tui.model.state import (
     TERMINAL_STATUSES,
     ItemState,
@@ -93,16 +93,6 @@ def is_failure_event(event: Event) -> bool:
             item.get("status") == "failed" or item.get("error") not in (None, "")
         )
     return False
-
-
-def is_wire_note(raw: dict[str, Any]) -> bool:
-    """A note of what a tap saw on an MCP server's wire (tui/capture/tap.py): a message or
-    an HTTP failure, sent to the server or received from it."""
-    return raw.get("direction") in WIRE_DIRECTIONS and raw.get("kind") in WIRE_KINDS
-
-
-WIRE_DIRECTIONS = frozenset({"sent", "received"})
-WIRE_KINDS = frozenset({"mcp", "http_error", "connection_error", "disconnect"})
 
 
 def item_type_for_event(event_type: str) -> str:

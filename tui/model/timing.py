@@ -21,6 +21,7 @@ from tui.model.findings import Finding, ordered
 from tui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, SessionState
 from tui.model.status import item_status
 from tui.model.textsafe import one_line
+from tui.model.wire import WireLinks, link
 
 GAP_THRESHOLD = 5.0
 """Seconds of silence between consecutive events worth flagging."""
@@ -63,6 +64,10 @@ class ItemTiming:
     `.failed`: the time the MCP server (and OpenAI's client of it) took. None when unknown."""
     tool_start: float | None = None
     """When that tool time began, so a chart can place it inside the item's span."""
+    mcp_sent: float | None = None
+    """mcp_call with a tap: when the tools/call reached the MCP server."""
+    mcp_answered: float | None = None
+    """…and when its answer (or an HTTP failure) came back; None: no answer (yet)."""
 
     @property
     def duration(self) -> float | None:
@@ -161,9 +166,20 @@ def spans_at_step(state: SessionState, events: Sequence[Event], start: float | N
     """The items' spans as of a step, for the waterfall: `state` folded to that step, the
     clock's zero `start` and the step's time `end`. No gaps or findings (the checks of the
     whole stream give those), so it costs only the items' own events, whatever the step."""
-    items = [item_timing(item, events, item_status(resp, item).word)
-             for resp in state.responses for item in resp.items]
+    items = []
+    for resp in state.responses:
+        links = link(resp, events)
+        items += [_wired(item_timing(item, events, item_status(resp, item).word), links)
+                  for item in resp.items]
     return TimingReport(items, start, end, [], [], start is not None)
+
+
+def _wired(timing: ItemTiming, links: WireLinks) -> ItemTiming:
+    """An mcp_call's timing with its tools/call on the MCP wire, when a tap saw it."""
+    calls = [e for e in links.by_item.get(timing.item_key, ()) if e.method == "tools/call"]
+    if not calls:
+        return timing
+    return replace(timing, mcp_sent=calls[-1].sent_t, mcp_answered=calls[-1].answered_t)
 
 
 def timing_report(state: SessionState, events: Sequence[Event], *,
@@ -183,13 +199,14 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
     items: list[ItemTiming] = []
     findings: list[Finding] = []
     for resp in state.responses:
+        links = link(resp, events)
         for item in resp.items:
             status = item_status(resp, item).word
             if item.type != "mcp_call":
                 items.append(_timing(item, None, status))
                 continue
             scan = _scan_call(item, events)
-            timing = _timing(item, scan, status)
+            timing = _wired(_timing(item, scan, status), links)
             items.append(timing)
             if has_timing:
                 finding = _call_finding(item, timing, scan, resp.tool_limit)

@@ -8,11 +8,22 @@ has one path for both.
 from __future__ import annotations
 
 from tui.importers import load_path
+from tui.io.merge import merge_tap
 from tui.io.reading import MAX_BYTES
+from tui.io.recording import Loaded
 from tui.session import Session
 
 
 def open_session(path: str, *, speed: float = 1.0, instant: bool = False,
-                 max_bytes: int = MAX_BYTES) -> Session:
-    """Load `path` (any accepted format) as a session positioned at step 0."""
-    return Session.from_loaded(load_path(path, max_bytes), speed=speed, instant=instant)
+                 max_bytes: int = MAX_BYTES, tap: str | None = None) -> Session:
+    """Load `path` (any accepted format) as a session positioned at step 0; with `tap`, a
+    tap recording made apart merged into it (tui/io/merge.py)."""
+    return Session.from_loaded(load_merged(path, tap, max_bytes), speed=speed,
+                               instant=instant)
+
+
+def load_merged(path: str, tap: str | None, max_bytes: int = MAX_BYTES) -> Loaded:
+    loaded = load_path(path, max_bytes)
+    if tap is None or not loaded.usable:
+        return loaded
+    return merge_tap(loaded, load_path(tap, max_bytes))

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from tui.model.causes import LikelyCause
 from tui.model.errors import describe_error
-from tui.model.events import Event
+from tui.model.events import Event, is_wire_note
 from tui.model.findings import Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState, parse_json_text
@@ -32,6 +32,7 @@ from tui.model.status import ShownStatus
 from tui.model.textsafe import json_safe, visible
 from tui.model.timing import ItemTiming
 from tui.report import add_causes
+from tui.styles import note_text
 from tui.widgets.findings import finding_text
 from tui.widgets.labels import ERROR_STYLE, seconds, status_text
 
@@ -116,6 +117,9 @@ class DetailPane(VerticalScroll):
 
     def show_event(self, event: Event, previous: Event | None, failing: bool,
                    findings: list[Finding] = ()) -> None:
+        if is_wire_note(event.raw):
+            self.show_wire(event)
+            return
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(event.type), ERROR_STYLE if failing else "bold")),
             ("step", f"{event.index + 1}"),
@@ -132,6 +136,30 @@ class DetailPane(VerticalScroll):
         if findings:
             parts += [Text(""), *(finding_text(f) for f in findings)]
         self.show(Group(*parts, Text(""), json_view(event.raw, self.limit)))
+
+    def show_wire(self, event: Event) -> None:
+        """A message a tap saw between OpenAI's servers and the MCP server: the JSON-RPC
+        message itself, with how it travelled."""
+        raw = event.raw
+        sent = raw.get("direction") == "sent"
+        rows: list[tuple[str, str | Text]] = [
+            ("MCP", note_text(event, 200)),
+            ("direction", "to the MCP server (from OpenAI's servers)" if sent
+             else "from the MCP server"),
+            ("step", f"{event.index + 1}"),
+        ]
+        if event.t is not None:
+            rows.append(("time", f"{event.t - self.zero:.3f}s since start"))
+        for key, name in (("http", "HTTP"), ("http_status", "status"), ("session", "session"),
+                          ("transport", "transport")):
+            if raw.get(key) is not None:
+                rows.append((name, visible(str(raw[key]))))
+        if raw.get("server_labels"):
+            rows.append(("server", visible(", ".join(map(str, raw["server_labels"])))))
+        message = raw.get("jsonrpc")
+        self.show(Group(facts(rows), Text(""), Text(
+            "JSON-RPC message" if message is not None else "the tap's note", "dim"),
+            json_view(message if message is not None else raw, self.limit)))
 
     def show_group(self, group: EventGroup, events: list[Event], item: ItemState | None) -> None:
         first, last = events[group.first], events[group.last]

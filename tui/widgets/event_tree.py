@@ -28,6 +28,7 @@ from tui.model.reducer import is_failure_event
 from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState
 from tui.model.status import is_open
 from tui.model.timeline import Timeline
+from tui.model.wire import NO_LINKS, WireLinks, link
 from tui.widgets.labels import (
     error_label,
     event_label,
@@ -67,12 +68,13 @@ def _sync_error_node(parent: TreeNode[NodeRef], node: TreeNode[NodeRef] | None,
     return node
 
 
-def _children_in_order(resp: ResponseState) -> list[tuple[str, int]]:
+def _children_in_order(resp: ResponseState, loose: list[int]) -> list[tuple[str, int]]:
     """A response's children in timeline order: ("item", item key) by the item's first event
-    (one with none yet first), ("event", timeline index) for its own events."""
+    (one with none yet first), ("event", timeline index) for its own events and for the MCP
+    messages a tap saw that belong to no item (`loose`)."""
     order = sorted(
         [(item.events[0] if item.events else -1, 0, ("item", item.key)) for item in resp.items]
-        + [(index, 1, ("event", index)) for index in resp.events]
+        + [(index, 1, ("event", index)) for index in (*resp.events, *loose)]
     )
     return [key for _, _, key in order]
 
@@ -86,10 +88,12 @@ def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
 class _ItemView:
     """The node of one output item and, once built, the nodes of its event groups."""
 
-    __slots__ = ("error_node", "failed", "group_nodes", "groups", "node")
+    __slots__ = ("error_node", "failed", "group_nodes", "groups", "node", "wired")
 
     def __init__(self, node: TreeNode[NodeRef]) -> None:
         self.node = node
+        self.wired: list[int] = []
+        """The MCP messages tied to the item (tui/model/wire.py), shown among its events."""
         self.groups: GroupIndex | None = None
         """The item's coalesced event runs; None until its children are first needed."""
         self.group_nodes: list[TreeNode[NodeRef]] = []
@@ -107,7 +111,8 @@ class _ResponseView:
         """("item", item key) or ("event", timeline index), in timeline order."""
         self.child_nodes: list[TreeNode[NodeRef]] = []
         self.items: dict[int, _ItemView] = {}
-        self.counts = (-1, -1)
+        self.links: WireLinks = NO_LINKS
+        self.counts: tuple[object, ...] = ()
         self.error_node: TreeNode[NodeRef] | None = None
 
 
@@ -249,10 +254,14 @@ class EventTree(Tree[NodeRef]):
                 self._sync_response(resp)
         for item in items:
             if item.response_key < len(self._views):
-                self._sync_item(state.responses[item.response_key], item)
+                resp = state.responses[item.response_key]
+                if resp.wire and item.type in ("mcp_call", "mcp_list_tools"):
+                    self._sync_response(resp)  # its arguments or listing may tie messages
+                self._sync_item(resp, item)
 
     def _sync_response(self, resp: ResponseState) -> None:
         view = self._views[resp.key]
+        view.links = link(resp, self.timeline.events)
         _relabel(view.node, response_label(resp))
         error = describe_error(resp.error) if resp.failed and resp.error is not None else None
         view.error_node = _sync_error_node(view.node, view.error_node, error,
@@ -264,11 +273,15 @@ class EventTree(Tree[NodeRef]):
                 item = resp.items[key]
                 if item.status not in TERMINAL_STATUSES:
                     _relabel(item_view.node, self._item_label(resp, item))
-        counts = (len(resp.items), len(resp.events))
+        for key, item_view in view.items.items():
+            if item_view.wired != view.links.item_notes(key):
+                self._sync_item(resp, resp.items[key])
+        loose = view.links.loose_notes()
+        counts = (len(resp.items), len(resp.events), *loose)
         if counts == view.counts:
             return
         view.counts = counts
-        expected = _children_in_order(resp)
+        expected = _children_in_order(resp, loose)
         keep = 0
         for old, new in zip(view.children, expected, strict=False):
             if old != new:
@@ -319,12 +332,20 @@ class EventTree(Tree[NodeRef]):
             self._sync_groups(resp, item, item_view)
 
     def _sync_groups(self, resp: ResponseState, item: ItemState, item_view: _ItemView) -> None:
+        wired = self._views[resp.key].links.item_notes(item.key)
+        if wired != item_view.wired:  # tied anew (a listing seen before its item): regroup
+            item_view.wired = wired
+            if item_view.groups is not None:
+                for node in item_view.group_nodes:
+                    node.remove()
+                item_view.group_nodes = []
+                item_view.groups = GroupIndex()
         index = item_view.groups
         if index is None:
             return
         nodes = item_view.group_nodes
         events = self.timeline.events
-        changed = index.sync(item.events, events)
+        changed = index.sync(sorted(item.events + wired) if wired else item.events, events)
         groups = index.groups
         for node in nodes[len(groups):]:
             node.remove()
@@ -359,7 +380,8 @@ class EventTree(Tree[NodeRef]):
         for resp in self.timeline.state.responses:
             resp_node = self.root.add(response_label(resp), NodeRef("response", resp.key),
                                       expand=True)
-            for kind, key in _children_in_order(resp):  # in timeline order, as unfiltered
+            links = link(resp, self.timeline.events)
+            for kind, key in _children_in_order(resp, links.loose_notes()):  # as unfiltered
                 if kind == "event":
                     if self._matches(key):
                         self.filter_matches += 1
@@ -369,7 +391,9 @@ class EventTree(Tree[NodeRef]):
                                                NodeRef("event", resp.key, event=key))
                     continue
                 item = resp.items[key]
-                matching = [i for i in item.events if self._matches(i)]
+                wired = links.item_notes(item.key)
+                matching = [i for i in (sorted(item.events + wired) if wired else item.events)
+                            if self._matches(i)]
                 if not matching:
                     continue
                 self.filter_matches += len(matching)
@@ -396,9 +420,21 @@ class EventTree(Tree[NodeRef]):
         item_view = self._views[response].items.get(item)
         return item_view.node if item_view is not None else None
 
+    def _holder(self, index: int) -> tuple[ResponseState, ItemState | None]:
+        """The response and item applied event `index` is shown under (an MCP message a tap
+        saw: the item it is tied to)."""
+        resp, item = self.timeline.reducer.touched(index)
+        if item is None and resp.key < len(self._views):
+            links = self._views[resp.key].links
+            key = next((key for key, found in links.by_item.items()
+                        if any(index in exchange.notes for exchange in found)), None)
+            if key is not None:
+                item = resp.items[key]
+        return resp, item
+
     def node_for_event(self, index: int) -> TreeNode[NodeRef] | None:
         """The deepest visible node that holds applied timeline event `index`."""
-        resp, item = self.timeline.reducer.touched(index)
+        resp, item = self._holder(index)
         if resp.key >= len(self._views):
             return None
         view = self._views[resp.key]
@@ -416,7 +452,7 @@ class EventTree(Tree[NodeRef]):
 
     def reveal(self, index: int) -> TreeNode[NodeRef] | None:
         """Open the item holding applied event `index` and return the event's own node."""
-        resp, item = self.timeline.reducer.touched(index)
+        resp, item = self._holder(index)
         if item is not None and resp.key < len(self._views):
             item_view = self._views[resp.key].items.get(item.key)
             if item_view is not None:

@@ -27,6 +27,10 @@ ITEM_CELL = "█"
 CALL_CELL = "▓"
 """An mcp_call's span outside the tool's own time (the model writing arguments, the result
 coming back): drawn lighter so the tool's time (█) stands out inside it."""
+WIRE_CELL = "━"
+"""A tools/call on the MCP server's wire, as a tap saw it."""
+NO_ANSWER_CELL = "┄"
+"""A tools/call the MCP server never answered (before the call ended)."""
 NO_TIMESTAMPS = "This source has no timestamps: no waterfall."
 
 
@@ -94,6 +98,9 @@ class WaterfallChart:
                 yield Text(f"response {response_key + 1}", style="bold")
             yield self._row(timing, duration, axis_start, axis_end, bar_width, duration_width,
                             label_width)
+            if timing.mcp_sent is not None:
+                yield _wire_row(timing, axis_start, axis_end, bar_width, duration_width,
+                                label_width)
 
     def _row(self, timing: ItemTiming, duration: str, axis_start: float, axis_end: float,
              bar_width: int, duration_width: int, label_width: int) -> Text:
@@ -107,6 +114,24 @@ class WaterfallChart:
         bar.pad_right(bar_width + 2 - bar.cell_len)  # a space before the bar and after it
         return _line(label, bar, Text(duration.rjust(duration_width),
                                       style="bold red" if timing.failed else "dim"))
+
+
+def _wire_row(timing: ItemTiming, axis_start: float, axis_end: float, bar_width: int,
+              duration_width: int, label_width: int) -> Text:
+    """Under an mcp_call a tap saw: the tools/call on the MCP server's wire, from the request
+    reaching the server to its answer; with no answer, dotted up to where the call ended."""
+    assert timing.mcp_sent is not None
+    answered = timing.mcp_answered
+    end = answered if answered is not None else max(timing.end or timing.mcp_sent,
+                                                    timing.mcp_sent)
+    first, count = bar_span(timing.mcp_sent, end, axis_start, axis_end, bar_width)
+    label = Text("  ↳ tools/call (wire)", "dim")
+    label.truncate(label_width, overflow="ellipsis", pad=True)
+    bar = Text(" " + " " * first + (WIRE_CELL if answered is not None else NO_ANSWER_CELL)
+               * count, "magenta" if answered is not None else "yellow")
+    bar.pad_right(bar_width + 2 - bar.cell_len)
+    duration = seconds(answered - timing.mcp_sent) if answered is not None else "no answer"
+    return _line(label, bar, Text(duration.rjust(duration_width), "dim"))
 
 
 def _bar(timing: ItemTiming, style: str, axis_start: float, axis_end: float, width: int

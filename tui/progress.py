@@ -11,8 +11,9 @@ from rich.console import Console
 from rich.text import Text
 
 from tui.model.errors import describe_error
-from tui.model.events import Event
+from tui.model.events import Event, is_wire_note
 from tui.model.textsafe import one_line
+from tui.styles import note_text
 
 QUIET_SUFFIXES = (".delta",)
 
@@ -31,6 +32,8 @@ class ProgressPrinter:
 
 def progress_line(event: Event) -> Text | None:
     t = f"{event.t:7.3f}s " if event.t is not None else "         "
+    if event.is_note and is_wire_note(event.raw):
+        return Text.assemble((t, "dim"), note_text(event, 300))
     if event.is_note:
         level = str(event.raw.get("level", "info"))
         style = {"error": "bold red", "warning": "yellow"}.get(level, "cyan")

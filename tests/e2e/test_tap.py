@@ -149,7 +149,8 @@ def test_the_command_prints_the_server_url_and_each_message(tmp_path: Path):
     with ServerThread(build_app()) as server:
         process = subprocess.Popen(
             [sys.executable, "-m", "tui", "tap", "--upstream", f"{server.url}/mcp", "--port",
-             "0", "--record", "tap.jsonl", "--public-url", "https://abc.example.dev"],
+             "0", "--record", "tap.jsonl", "--public-url", "https://abc.example.dev",
+             "--no-tui"],
             cwd=tmp_path, env=cli_env(api_key=None), stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert process.stdout is not None

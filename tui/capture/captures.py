@@ -277,6 +277,9 @@ class CaptureHub:
     """Every capture of a proxy run; `on_open`, `on_event` and `on_exchange_end` let a view
     follow them live."""
 
+    record_first = False
+    """The app's bytes never wait for the recording (tui/capture/relay.py)."""
+
     def __init__(self, upstream: str, record_dir: Path | None = DEFAULT_RECORD_DIR, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.upstream = upstream.rstrip("/")

@@ -73,6 +73,10 @@ class RelayHub(Protocol):
     (tui/capture/captures.py), the tap's MCP messages (tui/capture/tap.py)."""
 
     upstream: str
+    record_first: bool
+    """Record each chunk before passing it on (the tap: what the server answered is in the
+    timeline before whatever the client does with it), or after (the proxy: the app's bytes
+    never wait for the recording)."""
 
     def upstream_url(self, target: str) -> str: ...
     def exchange_for(self, method: str, path: str, target: str, body: bytes,
@@ -162,9 +166,13 @@ class RecordingProxy:
         broken: str | None = None
         upstream_broke = False
         try:
+            record_first = self.hub.record_first
             while (chunk := await chunks.next()) is not None:
+                if record_first:
+                    recording.feed(chunk)
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                recording.feed(chunk)
+                if not record_first:
+                    recording.feed(chunk)
             watch.finished = True
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:

@@ -73,6 +73,11 @@ def messages_of(body: Any) -> list[dict[str, Any]]:
 class TapHub:
     """The tap's one recording: every message through it, in arrival order."""
 
+    record_first = True
+    """An answer is in the timeline before whatever the client (OpenAI's servers, the
+    emulator) does with it: its stream's `mcp_call.failed` comes after the result it
+    rejected."""
+
     def __init__(self, upstream: str, record: Path | None, *,
                  clock: Callable[[], float] = time.monotonic,
                  labels: Sequence[str] = ()) -> None:

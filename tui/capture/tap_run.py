@@ -25,6 +25,7 @@ from tui.model.events import Event, note
 from tui.model.player import Player
 from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
+from tui.progress import progress_line
 from tui.session import Session
 
 if TYPE_CHECKING:
@@ -43,12 +44,8 @@ def server_url(address: str, hub: TapHub, public_url: str | None) -> str:
 
 
 def message_line(event: Event) -> Text:
-    t = f"{event.t:8.3f}s " if event.t is not None else "          "
-    level = event.raw.get("level")
-    style = "yellow" if level == "warning" else "red" if level == "error" else ""
-    text = Text(t, "dim")
-    text.append(one_line(str(event.raw.get("message", "")), 300), style)
-    return text
+    """`   0.213s MCP → tools/call broken_schema`: what `mcptui run --no-tui` prints too."""
+    return progress_line(event) or Text(one_line(str(event.raw.get("message", "")), 300))
 
 
 def serve_tap_lines(upstream: str, port: int, record: Path | None, public_url: str | None,

@@ -20,6 +20,7 @@ from tui.model.events import ARGUMENT_DONE, Event, is_wire_note
 from tui.model.state import parse_json_text
 from tui.model.timeline import Timeline
 
+AFTER = 1e-6
 BEFORE = 0.001
 """How far before the stream's first event a listing is placed when nothing better aligns."""
 
@@ -73,7 +74,8 @@ def alignment(stream: list[Event], wire: list[Event]) -> tuple[float | None, str
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         key = (params.get("name"), _canonical(params.get("arguments") or {}))
         if key in calls:
-            return calls[key] - event.t, f"on tools/call {params.get('name')}"
+            # Just after the arguments: adding floats must not put the call before them.
+            return calls[key] - event.t + AFTER, f"on tools/call {params.get('name')}"
     listed = [event.t for event in wire if event.t is not None
               and str(event.raw.get("message", "")).startswith("← result tools/list")]
     anchor = listed[0] if listed else next((e.t for e in wire if e.t is not None), None)

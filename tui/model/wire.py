@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tui.model.events import Event
+from tui.model.events import ARGUMENT_DONE, Event
 from tui.model.results import bad_blocks, block_problem, structured_problem
 from tui.model.state import ItemState, ResponseState, parse_json_text
 
@@ -85,6 +85,22 @@ class WireLinks:
 
 
 NO_LINKS = WireLinks()
+
+
+def in_causal_order(item_events: list[int], wired: list[int], events: Sequence[Event]
+                    ) -> list[int]:
+    """An item's events with its wire messages among them in arrival order, except that none
+    goes before the arguments were done: a call is made with the whole arguments, so a message
+    that arrived earlier only overtook the stream on another connection."""
+    if not wired:
+        return item_events
+    done = next((i for i in item_events if events[i].canonical_type == ARGUMENT_DONE), None)
+    if done is None:
+        return sorted(item_events + wired)
+    merged = sorted(item_events + [index for index in wired if index > done])
+    at = merged.index(done) + 1
+    merged[at:at] = [index for index in wired if index < done]
+    return merged
 
 
 def exchanges(indexes: Sequence[int], events: Sequence[Event]) -> list[WireExchange]:
@@ -165,8 +181,22 @@ def link(resp: ResponseState, events: Sequence[Event]) -> WireLinks:
             continue
         used.add(item.key)
         links.by_item.setdefault(item.key, []).append(exchange)
-    links.loose = unplaced
+    links.loose = [e for e in unplaced if not _cancels_a_tied_call(links, e)]
     return links
+
+
+def _cancels_a_tied_call(links: WireLinks, exchange: WireExchange) -> bool:
+    """A `notifications/cancelled` joins the item whose call it cancels."""
+    if exchange.method != "notifications/cancelled" or exchange.request is None:
+        return False
+    params = exchange.request.get("params")
+    wanted = params.get("requestId") if isinstance(params, dict) else None
+    for found in links.by_item.values():
+        if any(e.method == "tools/call" and (e.request or {}).get("id") == wanted
+               for e in found):
+            found.append(exchange)
+            return True
+    return False
 
 
 def _first(resp: ResponseState, used: set[int], exchange: WireExchange, kind: str,
@@ -190,6 +220,8 @@ def _first(resp: ResponseState, used: set[int], exchange: WireExchange, kind: st
 
 # -- evidence for the likely-cause engine -------------------------------------------------------
 
+REQUEST_CANCELLED = -32800
+"""The JSON-RPC error a server answers a cancelled request with (MCP's cancellation)."""
 WORKED = "worked"
 """Not a cause: the server's answer was valid, which rules the result-shape causes out."""
 
@@ -207,16 +239,25 @@ def call_findings(resp: ResponseState, item: ItemState, links: WireLinks,
                   failed_t: float | None) -> list[WireFinding]:
     """What the tap saw of a failed `mcp_call`: the result OpenAI's client rejected and why,
     the server's own error, an HTTP refusal, or a call that got no answer in time."""
-    calls = [e for e in links.by_item.get(item.key, ()) if e.method == "tools/call"]
+    tied = links.by_item.get(item.key, [])
+    calls = [e for e in tied if e.method == "tools/call"]
     if not calls:
         return []
     call = calls[-1]
     name = item.name or call.tool or "the tool"
     if call.failure is not None:
         return failure_findings(call.failure)
+    cancel = next((e for e in tied if e.method == "notifications/cancelled"), None)
+    if call.sent_t is not None and (cancel is not None or (call.error or {}).get("code")
+                                    == REQUEST_CANCELLED):
+        at = cancel.sent_t if cancel is not None else call.answered_t
+        waited = f" for {at - call.sent_t:.1f} s" if at is not None else ""
+        return [WireFinding("timeout", f"tap: tools/call {name} got no answer{waited}, then "
+                            "the caller cancelled it"
+                            + (" (notifications/cancelled)" if cancel is not None else ""))]
     if failed_t is not None and call.sent_t is not None and (
             call.answered_t is None or call.answered_t > failed_t):
-        late = (f"; its answer came {call.answered_t - failed_t:.1f} s after that"
+        late = (f"; its answer came {_seconds(call.answered_t - failed_t)} after that"
                 if call.answered_t is not None else "")
         return [WireFinding("timeout", f"tap: tools/call {name} was sent and got no answer in "
                             f"the {failed_t - call.sent_t:.1f} s before the call failed{late}")]
@@ -299,6 +340,10 @@ def _output_schema(listing: WireExchange, name: str) -> dict[str, Any] | None:
             schema = tool.get("outputSchema")
             return schema if isinstance(schema, dict) else None
     return None
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f} s" if value >= 0.1 else f"{value * 1000:.0f} ms"
 
 
 def _text_of(result: dict[str, Any]) -> str:

@@ -28,7 +28,7 @@ from tui.model.reducer import is_failure_event
 from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState
 from tui.model.status import is_open
 from tui.model.timeline import Timeline
-from tui.model.wire import NO_LINKS, WireLinks, link
+from tui.model.wire import NO_LINKS, WireLinks, in_causal_order, link
 from tui.widgets.labels import (
     error_label,
     event_label,
@@ -88,12 +88,14 @@ def _relabel(node: TreeNode[NodeRef], label: Text) -> None:
 class _ItemView:
     """The node of one output item and, once built, the nodes of its event groups."""
 
-    __slots__ = ("error_node", "failed", "group_nodes", "groups", "node", "wired")
+    __slots__ = ("error_node", "failed", "group_nodes", "groups", "node", "order", "wired")
 
     def __init__(self, node: TreeNode[NodeRef]) -> None:
         self.node = node
         self.wired: list[int] = []
         """The MCP messages tied to the item (tui/model/wire.py), shown among its events."""
+        self.order: list[int] = []
+        """The events and messages its groups were built from, in the order shown."""
         self.groups: GroupIndex | None = None
         """The item's coalesced event runs; None until its children are first needed."""
         self.group_nodes: list[TreeNode[NodeRef]] = []
@@ -332,20 +334,22 @@ class EventTree(Tree[NodeRef]):
             self._sync_groups(resp, item, item_view)
 
     def _sync_groups(self, resp: ResponseState, item: ItemState, item_view: _ItemView) -> None:
-        wired = self._views[resp.key].links.item_notes(item.key)
-        if wired != item_view.wired:  # tied anew (a listing seen before its item): regroup
-            item_view.wired = wired
-            if item_view.groups is not None:
-                for node in item_view.group_nodes:
-                    node.remove()
-                item_view.group_nodes = []
-                item_view.groups = GroupIndex()
+        events = self.timeline.events
+        item_view.wired = self._views[resp.key].links.item_notes(item.key)
+        order = in_causal_order(item.events, item_view.wired, events)
+        shared = min(len(order), len(item_view.order))
+        if (item_view.wired or item_view.order) and order[:shared] != item_view.order[:shared] \
+                and item_view.groups is not None:  # a message tied, untied or moved: regroup
+            for node in item_view.group_nodes:
+                node.remove()
+            item_view.group_nodes = []
+            item_view.groups = GroupIndex()
+        item_view.order = order if item_view.wired else []
         index = item_view.groups
         if index is None:
             return
         nodes = item_view.group_nodes
-        events = self.timeline.events
-        changed = index.sync(sorted(item.events + wired) if wired else item.events, events)
+        changed = index.sync(order, events)
         groups = index.groups
         for node in nodes[len(groups):]:
             node.remove()
@@ -391,9 +395,9 @@ class EventTree(Tree[NodeRef]):
                                                NodeRef("event", resp.key, event=key))
                     continue
                 item = resp.items[key]
-                wired = links.item_notes(item.key)
-                matching = [i for i in (sorted(item.events + wired) if wired else item.events)
-                            if self._matches(i)]
+                order = in_causal_order(item.events, links.item_notes(item.key),
+                                        self.timeline.events)
+                matching = [i for i in order if self._matches(i)]
                 if not matching:
                     continue
                 self.filter_matches += len(matching)
@@ -445,9 +449,18 @@ class EventTree(Tree[NodeRef]):
         if item_view is None:
             return None
         if item_view.node.is_expanded and item_view.groups is not None:
-            group = item_view.groups.group_of(index)
+            groups = item_view.groups
+            if item_view.order:  # messages placed out of index order: no binary search
+                position = next((n for n, g in enumerate(groups.groups) if g.first == index),
+                                None) if index in item_view.wired else next(
+                    (n for n, g in enumerate(groups.groups)
+                     if g.first <= index <= g.last and g.first not in item_view.wired), None)
+                if position is not None and position < len(item_view.group_nodes):
+                    return item_view.group_nodes[position]
+                return item_view.node
+            group = groups.group_of(index)
             if group is not None:
-                return item_view.group_nodes[item_view.groups.groups.index(group)]
+                return item_view.group_nodes[groups.groups.index(group)]
         return item_view.node
 
     def reveal(self, index: int) -> TreeNode[NodeRef] | None:

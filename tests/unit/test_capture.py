@@ -13,6 +13,7 @@ import pytest
 
 from tui.capture.captures import CaptureHub, Exchange, classify, upstream_path
 from tui.capture.proxy_run import UpstreamError, check_upstream
+from tui.capture.tap import TapHub
 from tui.importers import load_path
 from tui.model.events import Event
 from tui.model.timeline import Timeline
@@ -160,3 +161,15 @@ def test_concurrent_streams_tagged_by_capture_stay_apart():
     timeline.seek(2)  # undo goes back through the streams' bindings too
     timeline.seek_end()
     assert [item.item_id for item in timeline.state.responses[1].items] == ["msg_b"]
+
+
+def test_a_token_in_the_tapped_servers_url_is_in_no_note_or_header(tmp_path: Path):
+    upstream = "http://127.0.0.1:1/s/tok-SECRET-42/mcp?key=k-SECRET-9"
+    hub = TapHub(upstream, tmp_path / "tap.jsonl")
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
+    hub.exchange_for("POST", "/s/tok-SECRET-42/mcp", "/s/tok-SECRET-42/mcp?key=k-SECRET-9",
+                     body, [])
+    hub.close()
+    text = (tmp_path / "tap.jsonl").read_text()
+    assert "→ tools/list" in text and "/s/<redacted>/mcp" in text
+    assert "SECRET" not in text

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from tui.capture.relay import chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.recording import RecordingWriter, make_header
+from tui.io.redact import redact_event, redact_text, url_secrets
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
 from tui.model.sse import SSEDecoder
@@ -88,7 +89,10 @@ class TapHub:
         """The server's path (`/mcp`, `/sse`): what the tap serves it at too."""
         self.clock = clock
         self.start = clock()
-        self.header = make_header("tap", endpoint=upstream)
+        self.secrets = url_secrets(upstream)
+        """Secret parts of the server's URL (a token in its path or query): hidden in every
+        note (the HTTP target is echoed in each)."""
+        self.header = make_header("tap", endpoint=redact_text(upstream, strict_urls=True))
         self.writer: RecordingWriter | None = None
         if record is not None:
             self.writer = RecordingWriter(record, self.header, unique=True)
@@ -113,6 +117,7 @@ class TapHub:
         return self.origin + target
 
     def add(self, event: Event, *, flush: bool = True) -> None:
+        event.raw = redact_event(event.raw, self.secrets)
         if self.writer is not None:
             try:
                 self.writer.write(event, flush=flush)

@@ -148,8 +148,8 @@ class RunTaps:
 
     def describe(self) -> list[dict[str, Any]]:
         """For the recording's header: which server went through which tap."""
-        return [{"server_labels": hub.labels, "server_url": hub.upstream, "tap": self.routes[
-            hub.upstream]} for hub in self.hubs]
+        return [{"server_labels": hub.labels, "server_url": hub.upstream,
+                 "tap": server.url} for hub, server in zip(self.hubs, self.servers, strict=True)]
 
     def route(self, request: dict[str, Any]) -> dict[str, Any]:
         """The request as sent: each tapped server_url replaced by its tap's."""

@@ -216,30 +216,25 @@ class _Recording:
             self.hub.recording_failed(self.exchange, exc)
 
     def feed(self, chunk: bytes) -> None:
-        if not self.begun:
-            self._begin()
-        if self.recorder is not None:
-            try:
-                self.recorder.feed(chunk)
-            except Exception as exc:
-                self._failed(exc)
+        self._guarded(lambda recorder: recorder.feed(chunk))
 
     def end(self, broken: str | None) -> None:
         if self.exchange is None:
             return
-        if not self.begun:
-            self._begin()
-        if self.recorder is not None:
-            try:
-                self.recorder.end(broken)
-            except Exception as exc:
-                self._failed(exc)
+        self._guarded(lambda recorder: recorder.end(broken))
         self.hub.ended(self.recorder.capture if self.recorder else None, self.exchange)
 
-    def _failed(self, exc: Exception) -> None:
-        assert self.recorder is not None
-        self.hub.recording_failed(self.recorder.exchange, exc)
-        self.recorder = None
+    def _guarded(self, step: Callable[[Recorder], None]) -> None:
+        """One recording step; a failure stops this exchange's recording, never the relay."""
+        if not self.begun:
+            self._begin()
+        if self.recorder is None:
+            return
+        try:
+            step(self.recorder)
+        except Exception as exc:
+            self.hub.recording_failed(self.recorder.exchange, exc)
+            self.recorder = None
 
 
 class _Coalesced:

@@ -23,9 +23,8 @@ from tui.emulator.serve import DEFAULT_HOST, ServerThread, base_url, bind, make_
 from tui.io.recording import DEFAULT_RECORD_DIR
 from tui.model.events import Event, note
 from tui.model.player import Player
-from tui.model.textsafe import one_line
 from tui.model.timeline import Timeline
-from tui.progress import progress_line
+from tui.progress import ProgressPrinter
 from tui.session import Session
 
 if TYPE_CHECKING:
@@ -43,17 +42,12 @@ def server_url(address: str, hub: TapHub, public_url: str | None) -> str:
     return base + hub.path + (f"?{q}" if (q := urlsplit(hub.upstream).query) else "")
 
 
-def message_line(event: Event) -> Text:
-    """`   0.213s MCP → tools/call broken_schema`: what `mcptui run --no-tui` prints too."""
-    return progress_line(event) or Text(one_line(str(event.raw.get("message", "")), 300))
-
-
 def serve_tap_lines(upstream: str, port: int, record: Path | None, public_url: str | None,
                     console: Console) -> int:
     """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data)."""
     sock = bind(DEFAULT_HOST, port)
     hub = TapHub(upstream, record or default_record())
-    hub.on_event = lambda event: console.print(message_line(event), soft_wrap=True)
+    hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
     hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
     address = base_url(sock)
     console.print(f"mcptui tap: {address}{hub.path} → {upstream}\n"

@@ -18,7 +18,6 @@ from typing import Any
 from tui.io.recording import Loaded, Problem
 from tui.model.events import ARGUMENT_DONE, Event, is_wire_note
 from tui.model.state import parse_json_text
-from tui.model.timeline import Timeline
 
 AFTER = 1e-6
 BEFORE = 0.001
@@ -87,19 +86,26 @@ def alignment(stream: list[Event], wire: list[Event]) -> tuple[float | None, str
 
 
 def _call_times(stream: list[Event]) -> dict[tuple[Any, str], float]:
-    """(tool name, arguments) of each mcp_call → when its arguments were done."""
-    timeline = Timeline(stream)
-    timeline.seek_end()
+    """(tool name, arguments) of each mcp_call → when its arguments were done: one pass over
+    the events (the session folds the stream itself; this needs only these two facts)."""
+    names: dict[Any, Any] = {}
+    first: dict[Any, float | None] = {}
     found: dict[tuple[Any, str], float] = {}
-    for resp in timeline.state.responses:
-        for item in resp.items:
-            if item.type != "mcp_call" or not item.arguments:
-                continue
-            done = [timeline.events[i].t for i in item.events
-                    if timeline.events[i].canonical_type == ARGUMENT_DONE]
-            t = done[0] if done and done[0] is not None else item.first_t
-            if t is not None:
-                found.setdefault((item.name, _canonical(parse_json_text(item.arguments))), t)
+
+    def seen(name: Any, arguments: Any, t: float | None) -> None:
+        if t is not None and isinstance(arguments, str) and arguments:
+            found.setdefault((name, _canonical(parse_json_text(arguments))), t)
+
+    for event in stream:
+        raw = event.raw
+        item = raw.get("item")
+        if isinstance(item, dict) and item.get("type") == "mcp_call":
+            names[item.get("id")] = item.get("name")
+            first.setdefault(item.get("id"), event.t)
+            # Arguments only in the finished item (no arguments.done): its first event.
+            seen(item.get("name"), item.get("arguments"), first[item.get("id")])
+        elif event.canonical_type == ARGUMENT_DONE:
+            seen(names.get(raw.get("item_id")), raw.get("arguments"), event.t)
     return found
 
 

@@ -99,19 +99,20 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
     `probes` holds what probing failed items showed, `response_probes` what probing a failed
     response's server showed; `endpoint` (a recording's) tells a local API from OpenAI's."""
     api_local = is_private_url(endpoint)
-    timing = timing_report(state, events)
+    links = {resp.key: link(resp, events) for resp in state.responses}
+    timing = timing_report(state, events, links=links)
     findings = ordered([*check_stream(events, state, complete=complete), *timing.findings])
     diagnosis = Diagnosis(findings, timing)
     for resp in state.responses:
         urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
-        links = link(resp, events)
+        tied = links[resp.key]
         for item in resp.items:
             if not item.failed or item.type not in ("mcp_call", "mcp_list_tools"):
                 continue
             key = (resp.key, item.key)
             timed = diagnosis.item_timing.get(key)
-            wire = (call_findings(resp, item, links, item.last_t) if item.type == "mcp_call"
-                    else listing_findings(links.by_item.get(item.key, [])))
+            wire = (call_findings(resp, item, tied, item.last_t) if item.type == "mcp_call"
+                    else listing_findings(tied.by_item.get(item.key, [])))
             found = item_causes(resp, item, events,
                                 tool_seconds=timed.tool_seconds if timed else None,
                                 server_url=urls.get(item.server_label or ""),
@@ -120,7 +121,7 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
                 diagnosis.item_causes[key] = found
         found = response_causes(resp, events, request=request, api_local=api_local,
                                 probe=(response_probes or {}).get(resp.key),
-                                wire=listing_findings(links.loose))
+                                wire=listing_findings(tied.loose))
         if found:
             diagnosis.response_causes[resp.key] = found
     return diagnosis

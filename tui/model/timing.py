@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress, islice
 from operator import sub
@@ -176,14 +176,15 @@ def spans_at_step(state: SessionState, events: Sequence[Event], start: float | N
 
 def _wired(timing: ItemTiming, links: WireLinks) -> ItemTiming:
     """An mcp_call's timing with its tools/call on the MCP wire, when a tap saw it."""
-    calls = [e for e in links.by_item.get(timing.item_key, ()) if e.method == "tools/call"]
-    if not calls:
+    call = links.call_of(timing.item_key)
+    if call is None:
         return timing
-    return replace(timing, mcp_sent=calls[-1].sent_t, mcp_answered=calls[-1].answered_t)
+    return replace(timing, mcp_sent=call.sent_t, mcp_answered=call.answered_t)
 
 
 def timing_report(state: SessionState, events: Sequence[Event], *,
-                  gap_threshold: float = GAP_THRESHOLD) -> TimingReport:
+                  gap_threshold: float = GAP_THRESHOLD,
+                  links: Mapping[int, WireLinks] | None = None) -> TimingReport:
     """Spans, silences and timing findings for a folded session.
 
     `events` should be what `state` was folded from: for the state as of a step, pass
@@ -191,7 +192,8 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
 
     One pass over the arrival times (list comprehensions, no per-event method calls), one pass
     over each mcp_call's own events; the owner map for naming gaps is only built when there are
-    gaps, from the reducer's per-item event lists.
+    gaps, from the reducer's per-item event lists. `links`: each response's tap messages tied
+    to its items (tui/model/wire.py), when the caller has them already.
     """
     times: list[float | None] = [event.t for event in events]
     known = [t for t in times if t is not None] if None in times else times
@@ -199,14 +201,14 @@ def timing_report(state: SessionState, events: Sequence[Event], *,
     items: list[ItemTiming] = []
     findings: list[Finding] = []
     for resp in state.responses:
-        links = link(resp, events)
+        tied = links[resp.key] if links is not None else link(resp, events)
         for item in resp.items:
             status = item_status(resp, item).word
             if item.type != "mcp_call":
                 items.append(_timing(item, None, status))
                 continue
             scan = _scan_call(item, events)
-            timing = _wired(_timing(item, scan, status), links)
+            timing = _wired(_timing(item, scan, status), tied)
             items.append(timing)
             if has_timing:
                 finding = _call_finding(item, timing, scan, resp.tool_limit)

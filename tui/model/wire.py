@@ -69,7 +69,15 @@ class WireLinks:
     loose: list[WireExchange] = field(default_factory=list)
 
     def item_notes(self, item_key: int) -> list[int]:
-        return sorted(i for exchange in self.by_item.get(item_key, ()) for i in exchange.notes)
+        found = self.by_item.get(item_key)
+        if not found:
+            return []
+        return sorted(i for exchange in found for i in exchange.notes)
+
+    def call_of(self, item_key: int) -> WireExchange | None:
+        """The last `tools/call` tied to an item (a retry the server saw twice: the last)."""
+        calls = [e for e in self.by_item.get(item_key, ()) if e.method == "tools/call"]
+        return calls[-1] if calls else None
 
     def loose_notes(self) -> list[int]:
         return sorted(i for exchange in self.loose for i in exchange.notes)
@@ -160,6 +168,16 @@ def _take(pending: dict[tuple[Any, Any], WireExchange], session: Any, message_id
     return pending.pop((session, key), None) or pending.pop((None, key), None)
 
 
+def link_inputs(resp: ResponseState) -> tuple[object, ...]:
+    """What `link` depends on, cheaply: the messages, the items, and how far each MCP item's
+    arguments have come. Equal inputs link alike, so a view can keep its last links."""
+    if not resp.wire:
+        return ()
+    return (len(resp.wire), len(resp.items), *(
+        (len(item.argument_parts), item.arguments_done is not None, item.final is not None)
+        for item in resp.items if item.type in ("mcp_call", "mcp_list_tools")))
+
+
 def link(resp: ResponseState, events: Sequence[Event]) -> WireLinks:
     """Tie a response's exchanges to its items (see the module docstring)."""
     if not resp.wire:
@@ -239,11 +257,10 @@ def call_findings(resp: ResponseState, item: ItemState, links: WireLinks,
                   failed_t: float | None) -> list[WireFinding]:
     """What the tap saw of a failed `mcp_call`: the result OpenAI's client rejected and why,
     the server's own error, an HTTP refusal, or a call that got no answer in time."""
-    tied = links.by_item.get(item.key, [])
-    calls = [e for e in tied if e.method == "tools/call"]
-    if not calls:
+    call = links.call_of(item.key)
+    if call is None:
         return []
-    call = calls[-1]
+    tied = links.by_item[item.key]
     name = item.name or call.tool or "the tool"
     if call.failure is not None:
         return failure_findings(call.failure)

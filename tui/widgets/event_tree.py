@@ -28,7 +28,7 @@ from tui.model.reducer import is_failure_event
 from tui.model.state import TERMINAL_STATUSES, ItemState, ResponseState
 from tui.model.status import is_open
 from tui.model.timeline import Timeline
-from tui.model.wire import NO_LINKS, WireLinks, in_causal_order, link
+from tui.model.wire import NO_LINKS, WireLinks, in_causal_order, link, link_inputs
 from tui.widgets.labels import (
     error_label,
     event_label,
@@ -114,6 +114,8 @@ class _ResponseView:
         self.child_nodes: list[TreeNode[NodeRef]] = []
         self.items: dict[int, _ItemView] = {}
         self.links: WireLinks = NO_LINKS
+        self.link_inputs: tuple[object, ...] = ()
+        """What `links` was computed from (tui/model/wire.py `link_inputs`)."""
         self.counts: tuple[object, ...] = ()
         self.error_node: TreeNode[NodeRef] | None = None
 
@@ -263,7 +265,11 @@ class EventTree(Tree[NodeRef]):
 
     def _sync_response(self, resp: ResponseState) -> None:
         view = self._views[resp.key]
-        view.links = link(resp, self.timeline.events)
+        inputs = link_inputs(resp)
+        relinked = inputs != view.link_inputs
+        if relinked:
+            view.link_inputs = inputs
+            view.links = link(resp, self.timeline.events)
         _relabel(view.node, response_label(resp))
         error = describe_error(resp.error) if resp.failed and resp.error is not None else None
         view.error_node = _sync_error_node(view.node, view.error_node, error,
@@ -275,9 +281,10 @@ class EventTree(Tree[NodeRef]):
                 item = resp.items[key]
                 if item.status not in TERMINAL_STATUSES:
                     _relabel(item_view.node, self._item_label(resp, item))
-        for key, item_view in view.items.items():
-            if item_view.wired != view.links.item_notes(key):
-                self._sync_item(resp, resp.items[key])
+        if relinked:
+            for key, item_view in view.items.items():
+                if item_view.wired != view.links.item_notes(key):
+                    self._sync_item(resp, resp.items[key])
         loose = view.links.loose_notes()
         counts = (len(resp.items), len(resp.events), *loose)
         if counts == view.counts:

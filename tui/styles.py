@@ -46,9 +46,10 @@ def note_text(event: Event, limit: int) -> Text:
     level = event.raw.get("level")
     if is_wire_note(event.raw):
         message = one_line(str(event.raw.get("message", "")), limit)
-        answer = message.startswith(("←", "✗"))
-        style = ("yellow" if level == "warning" or "error" in message.split("  ")[0]
-                 else "green" if answer else "cyan")
+        rpc = event.raw.get("jsonrpc")
+        refused = level == "warning" or (isinstance(rpc, dict) and "error" in rpc)
+        style = ("yellow" if refused else "green" if event.raw.get("direction") == "received"
+                 else "cyan")
         label = Text("MCP ", "dim")
         label.append(message, style)
         return label

@@ -201,3 +201,61 @@ def dump(value: Any) -> Any:
 
 def dump_state(state: SessionState) -> Any:
     return dump(state)
+
+
+def mcp_stream(calls: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
+               server: str = "srv", response_id: str = "resp_synthetic",
+               status: str = "completed", usage: dict[str, int] | None = None,
+               reasoning: int = 0) -> list[dict[str, Any]]:
+    """A small well-formed stream, to compare runs that differ in one way: with `tools`, a
+    listing of them on `server` first; then `reasoning` reasoning items; then one `mcp_call`
+    per entry of `calls` (`name`, optionally `server_label`, `arguments` (a JSON object) and
+    `error` (the call fails with it)); then a message. `status` is the response's terminal
+    status (`failed` carries a server_error); `usage` its token counts."""
+    response = {"id": response_id, "object": "response", "status": "in_progress",
+                "model": "gpt-test", "output": []}
+    raws: list[dict[str, Any]] = [{"type": "response.created", "response": response},
+                                  {"type": "response.in_progress", "response": response}]
+    output: list[dict[str, Any]] = []
+
+    def item(added: dict[str, Any], middle: list[dict[str, Any]], done: dict[str, Any]) -> None:
+        index = len(output)
+        raws.append({"type": "response.output_item.added", "output_index": index,
+                     "item": added})
+        raws.extend({**event, "output_index": index, "item_id": added["id"]}
+                    for event in middle)
+        raws.append({"type": "response.output_item.done", "output_index": index, "item": done})
+        output.append(done)
+
+    if tools is not None:
+        listing = {"id": "mcpl_1", "type": "mcp_list_tools", "server_label": server,
+                   "tools": []}
+        item(listing, [{"type": "response.mcp_list_tools.in_progress"},
+                       {"type": "response.mcp_list_tools.completed"}],
+             {**listing, "tools": tools})
+    for number in range(reasoning):
+        thought = {"id": f"rs_{number}", "type": "reasoning", "summary": []}
+        item(thought, [], thought)
+    for number, call in enumerate(calls):
+        arguments = json.dumps(call.get("arguments", {}))
+        added = {"id": f"mcp_{number}", "type": "mcp_call", "name": call["name"],
+                 "server_label": call.get("server_label", server), "arguments": "",
+                 "output": None, "error": None, "status": "in_progress"}
+        error = call.get("error")
+        ending = "response.mcp_call.failed" if error is not None else "response.mcp_call.completed"
+        item(added, [{"type": "response.mcp_call.in_progress"},
+                     {"type": "response.mcp_call_arguments.delta", "delta": arguments},
+                     {"type": "response.mcp_call_arguments.done", "arguments": arguments},
+                     {"type": ending}],
+             {**added, "arguments": arguments, "output": None if error is not None else "ok",
+              "error": error, "status": "failed" if error is not None else "completed"})
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+               "content": [{"type": "output_text", "text": "done", "annotations": []}]}
+    item({**message, "status": "in_progress", "content": []}, [], message)
+    final = {**response, "status": status, "output": output, "usage": usage}
+    if status == "failed":
+        final["error"] = {"code": "server_error", "message": "The server had an error."}
+    raws.append({"type": f"response.{status}", "response": final})
+    for number, raw in enumerate(raws):
+        raw["sequence_number"] = number
+    return raws

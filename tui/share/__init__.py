@@ -1,0 +1,1 @@
+"""Sharing and comparing runs: reports, exported commands, diffs (no Textual)."""

@@ -17,11 +17,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from tui.io.recording import DEFAULT_RECORD_DIR, unused_path
-from tui.io.redact import hide_known, redact_text
+from tui.io.recording import unused_path
+from tui.io.redact import hide_known, redact_text, request_secrets
 from tui.model.textsafe import visible
-from tui.screens.inspector import InspectorScreen
+from tui.screens.inspector import InspectorScreen, OpenAt
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
+from tui.screens.share_actions import share_folder
 from tui.session import Session
 
 if TYPE_CHECKING:
@@ -60,8 +61,10 @@ class McptuiApp(App[None]):
     def __init__(self, session: Session, *, paused: bool = False, live: LiveRun | None = None,
                  request: dict[str, Any] | None = None,
                  attach: tuple[str, int | None] | None = None,
-                 proxy: CaptureService | None = None) -> None:
+                 proxy: CaptureService | None = None, open_at: OpenAt = None) -> None:
         super().__init__()
+        self.open_at = open_at
+        """Where a replay opens (paused): a step number, or "failure" for the first one."""
         self.proxy = proxy
         """With `mcptui proxy` or `mcptui tap`: started once the screen is up, stopped on
         quit."""
@@ -87,7 +90,8 @@ class McptuiApp(App[None]):
         self._close_messages_no_wait()
 
     def on_mount(self) -> None:
-        self.push_screen(InspectorScreen(self.session, paused=self.start_paused))
+        self.push_screen(InspectorScreen(self.session, paused=self.start_paused,
+                                         open_at=self.open_at))
         if self.proxy is not None:
             self.proxy.start(self.session, asyncio.get_running_loop())
         if self.live is not None and self.first_request is not None:
@@ -158,14 +162,12 @@ class McptuiApp(App[None]):
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """The palette's Screenshot: an SVG saved next to the recordings (not ~/Downloads,
-        which may not exist), redacted as a recording is, and never over another file."""
-        folder = Path(path) if path else (
-            Path(self.session.recording_path).parent if self.session.recording_path
-            else DEFAULT_RECORD_DIR)
+        """The palette's Screenshot: an SVG saved beside the session's recording or file
+        (else in the recordings folder; not ~/Downloads, which may not exist), redacted as a
+        recording is, and never over another file."""
+        folder = Path(path) if path else share_folder(self.session)
         name = filename or datetime.now().strftime("%Y%m%d-%H%M%S-mcptui.svg")
-        svg = hide_known(redact_text(self.export_screenshot()),
-                         self.live.secrets if self.live is not None else [])
+        svg = self.redacted_screenshot()
         try:
             folder.mkdir(parents=True, exist_ok=True)
             target = unused_path(folder / name)
@@ -176,6 +178,16 @@ class McptuiApp(App[None]):
             return None
         self.notify(f"Screenshot saved to {target}")
         return str(target)
+
+    def redacted_screenshot(self) -> str:
+        """The screen as SVG with anything secret-looking hidden, as in a recording, and the
+        request's own secrets (tokens in its server URLs) wherever they show."""
+        return hide_known(redact_text(self.export_screenshot()), self.session_secrets())
+
+    def session_secrets(self) -> list[str]:
+        request = self.session.header.get("request") if self.session.header else None
+        known = request_secrets(request) if request else []
+        return known + (self.live.secrets if self.live is not None else [])
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from tui.session import Session
     from tui.sources.live import LiveRun
 
-COMMANDS = ("inspect", "replay", "run", "attach", "probe", "proxy", "tap", "emulate",
-            "demo-server", "demo")
+COMMANDS = ("inspect", "replay", "report", "diff", "export", "run", "attach", "probe", "proxy",
+            "tap", "emulate", "demo-server", "demo")
 EMULATOR_PORT = 8787
 PROXY_PORT = 8788
 TAP_PORT = 8790
@@ -58,10 +58,66 @@ def build_parser() -> argparse.ArgumentParser:
     pace.add_argument("--speed", type=float, default=1.0, metavar="X",
                       help="replay speed relative to the recorded timing (default 1)")
     pace.add_argument("--instant", action="store_true", help="apply every event at once")
-    replay.add_argument("--step", action="store_true",
-                        help="open paused at step 0, to step event by event")
+    replay.add_argument("--step", type=int, nargs="?", const=0, default=None, metavar="N",
+                        help="open paused at step N (default 0), to step event by event")
+    replay.add_argument("--failure", action="store_true",
+                        help="open on the first failure (its error and likely cause)")
+    replay.add_argument("--screenshot", metavar="OUT.svg",
+                        help="render the app headless (at --step N, on the --failure, else "
+                             "at the end) to this SVG file, redacted, and exit")
+    replay.add_argument("--size", default="120x40", metavar="COLSxROWS",
+                        help="the --screenshot's terminal size (default 120x40)")
     add_tap_file(replay)
     add_max_bytes(replay)
+
+    report = commands.add_parser(
+        "report", help="a redacted report to paste into a GitHub issue or forum post",
+        description="One self-contained report of recordings or dumps: the request (tools, "
+                    "server labels and URLs), each response's items and timing as a table, "
+                    "each failure with its error, likely cause, evidence and what to try "
+                    "(tap evidence when recorded), the findings, and the failed items' and "
+                    "terminal events in collapsed blocks. Secrets in the request, headers "
+                    "and URLs are redacted. Markdown (GitHub-flavoured) or one HTML file "
+                    "with no external assets. Exit codes as inspect's.")
+    report.add_argument("files", nargs="+", metavar="FILE",
+                        help="a recording or dump (any format inspect reads); - for stdin")
+    report.add_argument("-o", "--output", metavar="OUT",
+                        help="write the report here (default: standard output)")
+    report.add_argument("--format", choices=("md", "html"), default=None,
+                        help="md (default) or html (the default when OUT ends in .html)")
+    add_tap_file(report)
+    add_max_bytes(report)
+
+    diff = commands.add_parser(
+        "diff", help="compare two runs: where they diverge first, and how",
+        description="Align two runs item by item (output index and type; MCP calls by "
+                    "server and tool) and say where they diverge first: an item in one run "
+                    "only, a call that completed in A and failed in B (with B's error and "
+                    "likely cause), different arguments, a different tool list (tools added "
+                    "or removed, schemas changed), statuses; timing and token usage are "
+                    "compared too. In a terminal it opens side by side; piped, or with "
+                    "--no-tui, it prints. Exit 0: the same shape; 1: they differ; 2: a file "
+                    "could not be used.")
+    diff.add_argument("a", metavar="A", help="the run that worked (any format inspect reads)")
+    diff.add_argument("b", metavar="B", help="the run to compare with it")
+    diff.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    diff.add_argument("--no-tui", action="store_true", help="print instead of opening the app")
+    add_max_bytes(diff)
+
+    export = commands.add_parser(
+        "export", help="the recorded request as a curl command or a Python (openai SDK) "
+                       "snippet, to reproduce it",
+        description="Print the request a recording (or a request file) holds as a command "
+                    "anyone can run: curl, a Python snippet with the openai SDK, or a request "
+                    "file for `mcptui run`. The API key is $OPENAI_API_KEY and every redacted "
+                    "value (MCP headers, tokens in server URLs) a ${VAR} placeholder, listed "
+                    "at the top; OPENAI_BASE_URL, when set, points it elsewhere.")
+    export.add_argument("file", metavar="FILE", help="a recording with a request, or a request "
+                                                     "file")
+    export.add_argument("--format", choices=("curl", "python", "request"), default="curl",
+                        help="curl (default), python, or request (JSON for `mcptui run`)")
+    export.add_argument("-o", "--output", metavar="OUT",
+                        help="write it here (default: standard output)")
 
     run = commands.add_parser(
         "run", help="send a Responses request and inspect its stream live",
@@ -270,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
+    argv = bare_step(argv)
     args = build_parser().parse_args(argv)
     try:
         return dispatch(args)
@@ -277,6 +334,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.crash import report_crash
 
         return report_crash(exc)
+
+
+def bare_step(argv: list[str]) -> list[str]:
+    """`replay --step FILE` (a bare --step, then the file) keeps meaning step 0: argparse
+    would take FILE as --step's number."""
+    out = list(argv)
+    for index, word in enumerate(out[:-1]):
+        if word == "--step" and not out[index + 1].isdigit():
+            out[index] = "--step=0"
+    return out
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -289,8 +356,26 @@ def dispatch(args: argparse.Namespace) -> int:
         return run_inspect(args.files, as_json=args.json, strict=args.strict,
                            max_bytes=args.max_bytes, tap=args.tap)
     if args.command == "replay":
+        if args.step is not None and args.failure:
+            return refuse_line("--step N and --failure are two places to open at: give one")
+        if args.screenshot is not None:
+            from tui.screens.screenshot import take_screenshot
+
+            return take_screenshot(args)
         return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step,
-                          max_bytes=args.max_bytes, tap=args.tap)
+                          failure=args.failure, max_bytes=args.max_bytes, tap=args.tap)
+    if args.command == "report":
+        from tui.share.report import run_report
+
+        return run_report(args)
+    if args.command == "diff":
+        from tui.share.diff import run_diff
+
+        return run_diff(args)
+    if args.command == "export":
+        from tui.share.export import run_export
+
+        return run_export(args)
     if args.command in ("run", "attach"):
         return run_request(args)
     if args.command == "probe":
@@ -622,21 +707,32 @@ def refuse_line(message: str) -> int:
     return 2
 
 
-def run_replay(path: str, *, speed: float, instant: bool, step: bool,
-               max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
+def run_replay(path: str, *, speed: float, instant: bool, step: int | None,
+               failure: bool = False, max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
+    """Replay `path`; `step` opens it paused at that step, `failure` on its first failure."""
+    session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
+    if session is None:
+        return 2
+    from tui.app import McptuiApp
+
+    return run_app(McptuiApp(session, paused=step is not None or failure,
+                             open_at="failure" if failure else step))
+
+
+def open_replay(path: str, *, speed: float = 1.0, instant: bool = False,
+                max_bytes: int = MAX_BYTES, tap: str | None = None) -> Session | None:
+    """The file as a session, or None once its problems are printed (exit 2)."""
     from tui.sources.replay import open_session
 
     if speed <= 0:
-        print("mcptui: --speed must be greater than 0", file=sys.stderr)
-        return 2
+        refuse_line("--speed must be greater than 0")
+        return None
     session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
     if not session.usable:
         for problem in session.problems:
             print(f"mcptui: {problem}", file=sys.stderr)
-        return 2
-    from tui.app import McptuiApp
-
-    return run_app(McptuiApp(session, paused=step))
+        return None
+    return session
 
 
 def run_app(app: McptuiApp) -> int:

@@ -668,7 +668,7 @@ async def test_an_imported_files_secrets_are_redacted_on_screen_in_copies_and_sc
         await pilot.press("enter")
         assert await wait_until(pilot, lambda: any("Screenshot saved to" in t
                                                    for t in toasts(pilot)), 5)
-        (svg,) = (tmp_path / "mcptui-recordings").glob("*.svg")
+        (svg,) = tmp_path.glob("*.svg")  # beside the file opened
 
     for text in (shown, *copied, svg.read_text()):
         assert not any(secret in text for secret in LEAKY)

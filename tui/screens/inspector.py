@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 from rich.text import Text
 from textual import on
@@ -38,6 +39,7 @@ from tui.screens.clock import CLOCK_SECONDS, ClockMixin
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
 from tui.screens.playback import TICK_SECONDS, PlaybackMixin
+from tui.screens.share_actions import SHARE_BINDINGS, ShareActionsMixin
 from tui.session import Session
 from tui.widgets.detail import MAX_JSON_CHARS, DetailPane, pretty_json
 from tui.widgets.event_tree import EventTree, NodeRef
@@ -46,12 +48,16 @@ from tui.widgets.footer import FittingFooter
 from tui.widgets.status import StatusHeader
 from tui.widgets.waterfall import Waterfall
 
+OpenAt = int | Literal["failure", "end"] | None
+"""Where a screen opens, paused: at a step, on the first failure, at the end with the first
+failure selected, or (None) as usual."""
+
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
 
 
 class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixin,
-                      CauseActionsMixin, Screen[None]):
+                      CauseActionsMixin, ShareActionsMixin, Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
@@ -78,6 +84,7 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         # Priority for the same reason: a path pasted right after `s` / `o` goes to the prompt.
         Binding("s", "save", "Save", priority=True, id="save"),
         Binding("o", "open", "Open", priority=True, id="open"),
+        *SHARE_BINDINGS,
         # Live runs only (hidden otherwise):
         Binding("a", "approve", "Approve", id="approve"),
         Binding("d", "deny", "Deny", id="deny"),
@@ -88,10 +95,12 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
     ]
 
     def __init__(self, session: Session, *, paused: bool = False,
-                 clock: type[time.monotonic] | None = None) -> None:  # type: ignore[valid-type]
+                 clock: type[time.monotonic] | None = None,  # type: ignore[valid-type]
+                 open_at: OpenAt = None) -> None:
         super().__init__()
         self.session = session
-        self.start_paused = paused
+        self.start_paused = paused or open_at is not None
+        self.open_at = open_at
         self.clock = clock or time.monotonic
         self.follow = True
         """Keep the cursor on the newest event; off once the user moves it in the tree."""
@@ -130,6 +139,12 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
                     id="filter")
         yield FittingFooter()  # ctrl+p still opens the command palette
 
+    def _open_at(self, where: OpenAt) -> None:
+        if where in ("failure", "end"):
+            self.open_on_failure(whole=where == "end")
+        elif isinstance(where, int):
+            self.go_to(where)
+
     @property
     def tree(self) -> EventTree:
         return self.query_one(EventTree)
@@ -144,6 +159,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.tree.focus()
         if not self.start_paused:
             self.session.player.play(self.session.timeline.position, self.clock())
+        elif self.open_at is not None:
+            self.call_after_refresh(self._open_at, self.open_at)  # once laid out
         self.refresh_header()
         self.set_interval(TICK_SECONDS, self._tick, name="playback")
         self.set_interval(CLOCK_SECONDS, self.advance_clock, name="clock")

@@ -39,6 +39,10 @@ ACTION_HELP: dict[str, tuple[str, str]] = {
     "more": ("Show more", "Show more of a long text or JSON in the detail pane"),
     "save": ("Save recording", "Save this session as an mcptui recording"),
     "open": ("Open recording", "Open another recording or stream dump"),
+    "report": ("Write report", "Write a redacted Markdown report of the session (for an issue "
+               "or a forum post) next to the recordings"),
+    "export": ("Export request", "Write the request as a curl command, a Python (openai SDK) "
+               "snippet and a request file, secrets as ${VAR} placeholders"),
     "approve": ("Approve", "Approve the selected approval request (live runs)"),
     "deny": ("Deny", "Deny the selected approval request (live runs)"),
     "cancel_run": ("Cancel run", "Cancel the running background response (live runs)"),
@@ -54,7 +58,8 @@ ACTION_HELP: dict[str, tuple[str, str]] = {
 
 PALETTE_ACTIONS = ("toggle_play", "step_forward", "step_back", "first", "last", "next_failure",
                    "previous_failure", "faster", "slower", "instant", "filter", "clear_filter",
-                   "cycle_view", "more", "copy", "save", "open", "rerun_foreground",
+                   "cycle_view", "more", "copy", "save", "open", "report", "export",
+                   "rerun_foreground",
                    "rerun_only_tool")
 """The inspector actions offered in the command palette (ctrl+p)."""
 

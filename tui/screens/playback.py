@@ -9,10 +9,12 @@ filled) tree instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.widgets.tree import TreeNode
 
+from tui.model.events import Event
 from tui.model.state import ItemState, ResponseState
 from tui.widgets.event_tree import NodeRef
 
@@ -25,6 +27,21 @@ TICK_SECONDS = 1 / 30
 StopKey = tuple[object, ...]
 """What a failure stop lands on: ("item", response, item), ("response", response) or
 ("event", index)."""
+
+
+def item_done(events: Sequence[Event], index: int) -> int:
+    """The event that finishes the item failing at `index` (its `output_item.done`, which
+    carries the error text), or `index` itself when none follows."""
+    raw = events[index].raw
+    item = raw.get("item")
+    item_id = raw.get("item_id") or (item.get("id") if isinstance(item, dict) else None)
+    if item_id is None:
+        return index
+    for later in events[index:]:
+        done = later.raw.get("item") if later.type == "response.output_item.done" else None
+        if isinstance(done, dict) and done.get("id") == item_id:
+            return later.index
+    return index
 
 
 class PlaybackMixin:
@@ -217,6 +234,20 @@ class PlaybackMixin:
             node = tree.node_for_event(index)
         self.follow = False
         self.move_cursor(node)
+
+    def open_on_failure(self: InspectorScreen, *, whole: bool = False) -> None:
+        """`replay --failure`: the file up to its first failure (`whole`: all of it), that
+        failure selected (its detail has the error and likely cause); a file without one is
+        shown to its end."""
+        timeline = self.session.timeline
+        stops = timeline.failure_indexes
+        if not stops:
+            self.go_to(timeline.total)
+            if not whole:
+                self.notify("No failure in this stream: showing its end.", severity="warning")
+            return
+        self.go_to(timeline.total if whole else item_done(timeline.events, stops[0]) + 1)
+        self.select_failure(stops[0])
 
     def land_on_failure(self: InspectorScreen) -> None:
         """When a run has ended (replay played to the end, live run finished) with a failure

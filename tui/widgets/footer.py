@@ -14,7 +14,7 @@ from textual.widgets import Footer
 PRIORITY = ("help", "quit", "step_forward", "next_failure", "cycle_view", "approve", "deny",
             "cancel_run", "probe", "rerun_foreground", "rerun_only_tool", "rerun", "step_back",
             "previous_failure", "filter", "toggle_play", "save", "open", "copy", "first",
-            "last", "instant", "faster", "slower")
+            "last", "instant", "faster", "slower", "report", "export")
 """Which bindings stay when the line is short: help, quit, step, failure and view first."""
 GAP = 1
 """Columns between two keys."""

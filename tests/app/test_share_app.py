@@ -1,0 +1,138 @@
+"""Sharing from the app and the command line: `replay --screenshot` (headless SVG at a step or
+on the failure), `R` (the session's report next to the recording) and `E` (the request as
+curl, Python and a request file), all redacted."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from _app_support import REPO, SAMPLE_424, SIZE, TASKGROUP_ERROR, toasts, wait_until
+
+from tui.app import McptuiApp
+from tui.cli import main
+from tui.sources.replay import open_session
+
+HOSTILE = REPO / "tests" / "fixtures" / "share" / "hostile.jsonl"
+SECRETS = ("sk-proj-Secr3tKeyValue0123456789", "mcp-bearer-token-8c2f1e9a77",
+           "Zx9k2LmQ8vR4tY7wQ3", "qs9Secret77value")
+UPSTREAM_DUMP = REPO / "tests" / "fixtures" / "upstream" / "openai-mcp-tool-approval.1.chunks.txt"
+
+
+def svg_lines(svg: str) -> list[str]:
+    """The screen's text rows as drawn in a Textual SVG (one <text> per styled run)."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for found in re.finditer(r'<text[^>]*?x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        x, y = float(found.group(1)), float(found.group(2))
+        rows.setdefault(y, []).append((x, html.unescape(found.group(3))))
+    return ["".join(text for _, text in sorted(row)).replace("\xa0", " ")
+            for _, row in sorted(rows.items())]
+
+
+# -- replay --screenshot -----------------------------------------------------------------------
+
+
+def test_a_screenshot_on_the_failure_shows_its_error_and_likely_cause(tmp_path, capsys):
+    out = tmp_path / "shots" / "failure.svg"
+    code = main(["replay", str(SAMPLE_424), "--screenshot", str(out), "--failure",
+                 "--size", "100x30"])
+    assert code == 0, capsys.readouterr().err
+    assert f"screenshot saved to {out}" in capsys.readouterr().err
+    screen = "\n".join(svg_lines(out.read_text(encoding="utf-8")))
+    assert "✗ mcp_call search_files @files" in screen
+    detail = [line.split("│")[-1].strip() for line in screen.splitlines()]
+    error = detail.index("error")  # the detail pane opens with the item's error
+    assert detail[error + 1:error + 3] == ["http_error 424: unhandled errors in a",
+                                           "TaskGroup (1 sub-exception)"]
+    assert "possible cause: Output schema without" in screen
+    assert "step 16 / 61" in screen  # up to the failed item's own last event
+
+
+def test_a_screenshot_at_a_step_and_of_a_file_with_secrets(tmp_path, capsys):
+    out = tmp_path / "step.svg"
+    assert main(["replay", str(SAMPLE_424), "--screenshot", str(out), "--step", "3"]) == 0
+    assert "step 3 / 61" in "\n".join(svg_lines(out.read_text(encoding="utf-8")))
+    text = HOSTILE.read_text(encoding="utf-8")
+    assert all(secret in text for secret in SECRETS)
+    secret_shot = tmp_path / "hostile.svg"
+    assert main(["replay", str(HOSTILE), "--screenshot", str(secret_shot), "--failure"]) == 0
+    svg = secret_shot.read_text(encoding="utf-8")
+    screen = "\n".join(svg_lines(svg))
+    assert "424: bad | cell" in screen and "[red]x[/red]" in screen  # shown literally
+    for secret in SECRETS:
+        assert secret not in svg
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--size", "9x3"], "--size '9x3': give COLUMNSxROWS"),
+    (["--step", "2", "--failure"], "--step N and --failure are two places to open at"),
+])
+def test_screenshot_refusals(tmp_path, capsys, args, message):
+    out = tmp_path / "x.svg"
+    assert main(["replay", str(SAMPLE_424), "--screenshot", str(out), *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+# -- R and E -----------------------------------------------------------------------------------
+
+
+def app_on_copy(tmp_path: Path, source: Path) -> tuple[McptuiApp, Path]:
+    """The app on a copy of `source` in tmp_path: what R and E write goes beside it."""
+    copy = tmp_path / source.name
+    shutil.copy(source, copy)
+    return McptuiApp(open_session(str(copy), instant=True), paused=True, open_at="end"), copy
+
+
+async def test_r_writes_the_sessions_report_beside_the_recording(tmp_path):
+    app, copy = app_on_copy(tmp_path, HOSTILE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        report = tmp_path / f"{copy.stem}-report.md"
+        assert await wait_until(pilot, lambda: any(f"Report saved to {report}" in t
+                                                   for t in toasts(pilot)), timeout=10)
+    text = report.read_text(encoding="utf-8")
+    assert "### Failures (1)" in text and "424: bad" in text
+    for secret in SECRETS:
+        assert secret not in text
+
+
+async def test_r_includes_the_likely_cause_of_the_shipped_424(tmp_path):
+    app, copy = app_on_copy(tmp_path, SAMPLE_424)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        report = tmp_path / f"{copy.stem}-report.md"
+        assert await wait_until(pilot, report.exists, timeout=10)
+    text = report.read_text(encoding="utf-8")
+    assert TASKGROUP_ERROR in text
+    assert "Likely cause (possible): Output schema without structuredContent" in text
+
+
+async def test_e_exports_the_request_three_ways_with_placeholders(tmp_path):
+    app, copy = app_on_copy(tmp_path, HOSTILE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("E")
+        assert await wait_until(pilot, lambda: any("Exported the request" in t
+                                                   for t in toasts(pilot)), timeout=5)
+    written = {path.suffix: path.read_text(encoding="utf-8")
+               for path in tmp_path.glob(f"{copy.stem}-request.*")}
+    assert set(written) == {".sh", ".py", ".json"}
+    assert "$OPENAI_API_KEY" in written[".sh"] and "curl" in written[".sh"]
+    assert "from openai import OpenAI" in written[".py"]
+    assert "${" in written[".json"]  # the redacted header and URL tokens as variables
+    for text in written.values():
+        for secret in SECRETS:
+            assert secret not in text
+
+
+async def test_e_on_a_dump_without_a_request_says_what_can_be_exported(tmp_path):
+    app, _copy = app_on_copy(tmp_path, UPSTREAM_DUMP)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("E")
+        assert await wait_until(pilot, lambda: any("Nothing to export" in t
+                                                   for t in toasts(pilot)), timeout=5)
+    assert [p.name for p in tmp_path.iterdir()] == [UPSTREAM_DUMP.name]

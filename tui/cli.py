@@ -24,6 +24,8 @@ EMULATOR_PORT = 8787
 PROXY_PORT = 8788
 TAP_PORT = 8790
 DEMO_SERVER_PORT = 8765
+EXIT_BROKEN_PIPE = 141
+"""As a shell reports a command killed by SIGPIPE: the reader of the output went away."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -330,6 +332,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return dispatch(args)
+    except BrokenPipeError:  # `| head` read enough: no traceback, no error log
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except Exception as exc:  # a bug: never a bare traceback, never exit 1 ("a failure")
         from tui.crash import report_crash
 

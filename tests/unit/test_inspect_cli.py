@@ -536,3 +536,18 @@ def test_json_of_many_unusable_lines_is_folded(tmp_path: Path, capsys):
     missing = [f for f in out["findings"] if f["code"] == "missing_field"]
     assert len(missing) == 1 and missing[0]["count"] == 100_000
     assert len(missing[0]["event_indexes"]) == 20
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path):
+    """`mcptui inspect --json … | head`: the reader leaves after a line; no traceback, no
+    error log, the exit status a shell gives a command killed by SIGPIPE."""
+    sample = str(REPO / "recordings" / "mcp-424-broken-schema.jsonl")
+    process = subprocess.Popen(  # 20 copies: ~140 KB, more than a pipe holds
+        [sys.executable, "-m", "tui", "inspect", "--json", *[sample] * 20], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == b"{\n"
+    process.stdout.close()
+    assert process.wait(timeout=30) == 141
+    assert process.stderr.read() == b""
+    assert not (tmp_path / "mcptui-recordings").exists()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Iterable
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,7 +21,7 @@ from tui.io.redact import hide_known, redact_text, request_secrets
 from tui.model.textsafe import visible
 from tui.screens.inspector import InspectorScreen, OpenAt
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
-from tui.screens.share_actions import share_folder
+from tui.screens.share_actions import share_folder, share_stem
 from tui.session import Session
 
 if TYPE_CHECKING:
@@ -166,7 +165,7 @@ class McptuiApp(App[None]):
         (else in the recordings folder; not ~/Downloads, which may not exist), redacted as a
         recording is, and never over another file."""
         folder = Path(path) if path else share_folder(self.session)
-        name = filename or datetime.now().strftime("%Y%m%d-%H%M%S-mcptui.svg")
+        name = filename or f"{share_stem(self.session)}-screenshot.svg"
         svg = self.redacted_screenshot()
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui import __version__
@@ -84,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("files", nargs="+", metavar="FILE",
                         help="a recording or dump (any format inspect reads); - for stdin")
     report.add_argument("-o", "--output", metavar="OUT",
-                        help="write the report here (default: standard output)")
+                        help="write the report here (default, or -: standard output); never "
+                             "over one of the FILEs")
     report.add_argument("--format", choices=("md", "html"), default=None,
                         help="md (default) or html (the default when OUT ends in .html)")
     add_tap_file(report)
@@ -113,13 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "anyone can run: curl, a Python snippet with the openai SDK, or a request "
                     "file for `mcptui run`. The API key is $OPENAI_API_KEY and every redacted "
                     "value (MCP headers, tokens in server URLs) a ${VAR} placeholder, listed "
-                    "at the top; OPENAI_BASE_URL, when set, points it elsewhere.")
+                    "at the top; OPENAI_BASE_URL, when set, points it elsewhere. Exit 0: "
+                    "written; 2: FILE holds no request or cannot be read, or OUT cannot be "
+                    "written.")
     export.add_argument("file", metavar="FILE", help="a recording with a request, or a request "
                                                      "file")
-    export.add_argument("--format", choices=("curl", "python", "request"), default="curl",
-                        help="curl (default), python, or request (JSON for `mcptui run`)")
+    export.add_argument("--format", choices=("curl", "python", "request"), default=None,
+                        help="curl (default), python, or request (JSON for `mcptui run`); "
+                             "with -o, taken from OUT's extension (.sh, .py, .json) unless given")
     export.add_argument("-o", "--output", metavar="OUT",
-                        help="write it here (default: standard output)")
+                        help="write it here (default, or -: standard output); never over FILE")
 
     run = commands.add_parser(
         "run", help="send a Responses request and inspect its stream live",
@@ -357,6 +362,10 @@ def dispatch(args: argparse.Namespace) -> int:
     for option in ("max_bytes", "keep"):
         if getattr(args, option, 1) < 1:
             return refuse_line(f"--{option.replace('_', '-')} must be at least 1")
+    tap_file = getattr(args, "tap", None) if args.command in ("inspect", "replay",
+                                                              "report") else None
+    if isinstance(tap_file, str) and tap_file != "-" and not Path(tap_file).is_file():
+        return refuse_line(f"--tap {tap_file}: no such file (a recording of `mcptui tap`)")
     if args.command == "inspect":
         if args.tap and len(args.files) > 1:
             return refuse_line("--tap merges a tap recording into one stream: give one FILE")
@@ -366,7 +375,12 @@ def dispatch(args: argparse.Namespace) -> int:
         if args.step is not None and args.failure:
             return refuse_line("--step N and --failure are two places to open at: give one")
         if args.screenshot is not None:
+            from tui.io.reading import overwrites_input
             from tui.screens.screenshot import take_screenshot
+
+            if overwrites_input(args.screenshot, [args.file] + ([args.tap] if args.tap else [])):
+                return refuse_line(f"--screenshot {args.screenshot} is the file replayed: "
+                                   "name another file")
 
             return take_screenshot(args)
         return run_replay(args.file, speed=args.speed, instant=args.instant, step=args.step,
@@ -737,7 +751,9 @@ def open_replay(path: str, *, speed: float = 1.0, instant: bool = False,
     session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
     if not session.usable:
         for problem in session.problems:
-            print(f"mcptui: {problem}", file=sys.stderr)
+            shown = str(problem)
+            print(f"mcptui: {shown if shown.startswith(path) else f'{path}: {shown}'}",
+                  file=sys.stderr)
         return None
     return session
 

@@ -51,7 +51,7 @@ class Session:
     @property
     def request_id(self) -> str | None:
         """`x-request-id` of the first HTTP answer, when the recording has it."""
-        return _request_id((self.header or {}).get("http"))
+        return request_id_in((self.header or {}).get("http"))
 
     def request_id_at(self, position: int) -> str | None:
         """`x-request-id` of the answer the events up to step `position` came in: a re-run or
@@ -60,7 +60,7 @@ class Session:
         for index in range(self._scanned, len(events)):  # events are only ever appended
             event = events[index]
             if event.note_kind == "request":
-                found = _request_id({"headers": event.raw.get("http_headers")})
+                found = request_id_in({"headers": event.raw.get("http_headers")})
                 if found:
                     self._request_notes.append((index, found))
         self._scanned = len(events)
@@ -68,7 +68,8 @@ class Session:
         return self._request_notes[before - 1][1] if before else self.request_id
 
 
-def _request_id(http: object) -> str | None:
+def request_id_in(http: object) -> str | None:
+    """`x-request-id` in an HTTP answer's record (a header's `http`, a note's headers)."""
     headers = http.get("headers") if isinstance(http, dict) else None
     if not isinstance(headers, dict):
         return None

@@ -5,6 +5,7 @@ curl, Python and a request file), all redacted."""
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 from pathlib import Path
@@ -96,7 +97,7 @@ async def test_r_writes_the_sessions_report_beside_the_recording(tmp_path):
         assert await wait_until(pilot, lambda: any(f"Report saved to {report}" in t
                                                    for t in toasts(pilot)), timeout=10)
     text = report.read_text(encoding="utf-8")
-    assert "### Failures (1)" in text and "424: bad" in text
+    assert "## Failures (1)" in text and "424: bad" in text
     for secret in SECRETS:
         assert secret not in text
 
@@ -109,7 +110,7 @@ async def test_r_includes_the_likely_cause_of_the_shipped_424(tmp_path):
         assert await wait_until(pilot, report.exists, timeout=10)
     text = report.read_text(encoding="utf-8")
     assert TASKGROUP_ERROR in text
-    assert "Likely cause (possible): Output schema without structuredContent" in text
+    assert "Possible cause: Output schema without structuredContent" in text
 
 
 async def test_e_exports_the_request_three_ways_with_placeholders(tmp_path):
@@ -118,6 +119,11 @@ async def test_e_exports_the_request_three_ways_with_placeholders(tmp_path):
         await pilot.press("E")
         assert await wait_until(pilot, lambda: any("Exported the request" in t
                                                    for t in toasts(pilot)), timeout=5)
+        (toast,) = [t for t in toasts(pilot) if "Exported the request" in t]
+    # The toast names what to set (the key, the MCP header, the server URL's tokens).
+    needed = toast.split("Set first: ")[1].replace("\n", " ").split(", ")
+    assert needed[0] == "OPENAI_API_KEY" and len(needed) == 4
+    assert os.access(tmp_path / f"{copy.stem}-request.sh", os.X_OK)
     written = {path.suffix: path.read_text(encoding="utf-8")
                for path in tmp_path.glob(f"{copy.stem}-request.*")}
     assert set(written) == {".sh", ".py", ".json"}
@@ -136,3 +142,11 @@ async def test_e_on_a_dump_without_a_request_says_what_can_be_exported(tmp_path)
         assert await wait_until(pilot, lambda: any("Nothing to export" in t
                                                    for t in toasts(pilot)), timeout=5)
     assert [p.name for p in tmp_path.iterdir()] == [UPSTREAM_DUMP.name]
+
+
+def test_a_screenshot_never_replaces_the_file_replayed(tmp_path, capsys):
+    copy = tmp_path / "run.jsonl"
+    copy.write_bytes(SAMPLE_424.read_bytes())
+    assert main(["replay", str(copy), "--screenshot", str(copy)]) == 2
+    assert "is the file replayed" in capsys.readouterr().err
+    assert copy.read_bytes() == SAMPLE_424.read_bytes()

@@ -143,7 +143,7 @@ def test_a_tool_list_change_names_tools_added_removed_and_the_schema_that_appear
     assert change.kind == "tools" and change.shape
     assert [tool.line for tool in change.tools] == [
         "output_schema appeared on search_files", "read_file only in A",
-        "write_file added in B"]
+        "write_file only in B"]
     assert "output_schema appeared on search_files" in change.summary
 
 

@@ -75,7 +75,9 @@ def test_the_424_report_leads_with_the_error_and_its_likely_cause(capsys):
     verdict = seen[seen.index("1 failure"):seen.index("Request")]
     assert "mcp_call search_files" in verdict
     assert "424: unhandled errors in a TaskGroup (1 sub-exception)" in verdict
-    assert "Output schema without structuredContent" in verdict
+    assert "4 possible causes the stream cannot tell apart (Output schema without " \
+           "structuredContent, Invalid content block" in verdict
+    assert "x-request-id req_6013230f8687d23777e6f50b366c7783" in seen
     failure = seen[seen.index("Failures (1)"):]
     assert "evidence: the call failed 1.13 s after its arguments were sent" in failure
     assert "try: Return structuredContent that matches the outputSchema" in failure
@@ -174,7 +176,7 @@ def test_a_tapped_recording_reports_the_wire_and_the_confirmed_cause(tmp_path, c
     path.write_text("\n".join(event_line(e) for e in events) + "\n", encoding="utf-8")
     _code, out = report(capsys, str(path))
     seen = rendered_text(out)
-    assert "Likely cause (confirmed): Output schema without structuredContent" in seen
+    assert "Confirmed cause: Output schema without structuredContent" in seen
     assert "evidence: tap: tools/list declared an outputSchema for broken" in seen
     wire = next(table for table in tables(tokens_of(out)) if table[0] == ["time", "message"])
     assert [row[1] for row in wire[1:]] == ["MCP → tools/call", "MCP ← answer"]
@@ -185,8 +187,27 @@ def test_an_unusable_file_is_named_and_exits_2(tmp_path, capsys):
     empty.write_text("", encoding="utf-8")
     assert main(["report", str(empty)]) == 2
     captured = capsys.readouterr()
-    assert "the file is empty" in captured.err
-    assert "Nothing usable could be read" in captured.out
+    assert captured.err == f"mcptui: {empty}: the file is empty\n"
+    assert captured.out == ""  # no report of nothing
+
+
+def test_a_report_never_replaces_the_file_it_reports_on(tmp_path, capsys):
+    copy = tmp_path / "run.jsonl"
+    copy.write_bytes(SAMPLE_424.read_bytes())
+    assert main(["report", str(copy), "-o", str(copy)]) == 2
+    assert "is " + str(copy) + " itself" in capsys.readouterr().err
+    assert copy.read_bytes() == SAMPLE_424.read_bytes()
+
+
+def test_several_files_open_with_an_overview_and_a_missing_tap_file_is_refused(capsys):
+    code, out = report(capsys, str(SAMPLE_SUCCESS), str(SAMPLE_424))
+    assert code == 1
+    overview = tables(tokens_of(out))[0]
+    assert overview[0] == ["file", "responses", "failures", "first failure", "cause"]
+    assert [row[2] for row in overview[1:]] == ["✓ 0", "✗ 1"]
+    assert "Output schema without structuredContent (+3 more)" in overview[2][4]
+    assert main(["report", str(SAMPLE_424), "--tap", "/nonexistent/tap.jsonl"]) == 2
+    assert "--tap /nonexistent/tap.jsonl: no such file" in capsys.readouterr().err
 
 
 def test_a_live_runs_own_secrets_are_hidden_and_still_read_as_redacted(tmp_path):

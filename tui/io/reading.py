@@ -16,6 +16,8 @@ import stat
 import sys
 import termios
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 MAX_BYTES = 256 << 20
 """Default input limit (256 MiB; `--max-bytes` raises it). A 200k-event stream is ~50 MB."""
@@ -129,3 +131,20 @@ def _data_within(descriptor: int, wait: float) -> bool:
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.02)
+
+
+def overwrites_input(output: str | None, inputs: Sequence[str]) -> str | None:
+    """The input that writing to `output` would destroy (a report written over the recording
+    it reports on), or None. `-` (standard output) never does."""
+    if not output or output == "-":
+        return None
+    target = Path(output)
+    for source in inputs:
+        if source == "-":
+            continue
+        try:
+            if target.exists() and target.samefile(source):
+                return source
+        except OSError:
+            continue
+    return None

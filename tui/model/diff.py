@@ -138,7 +138,7 @@ class ToolChange:
     @property
     def line(self) -> str:
         if self.change == "added":
-            return f"{self.tool} added in B"
+            return f"{self.tool} only in B"
         if self.change == "removed":
             return f"{self.tool} only in A"
         return "; ".join(f"{name} {how} on {self.tool}" for name, how in self.fields)
@@ -621,9 +621,9 @@ def tool_list_changes(a: ItemState, b: ItemState, change: ChangeMaker, at: int |
 
 
 def tools_summary(changes: Sequence[ToolChange]) -> str:
-    """`2 added in B (search_files, read_file); output_schema appeared on search_files`."""
+    """`2 only in B (search_files, read_file); output_schema appeared on search_files`."""
     parts = []
-    for how, words in (("added", "added in B"), ("removed", "only in A")):
+    for how, words in (("added", "only in B"), ("removed", "only in A")):
         names = [tool.tool for tool in changes if tool.change == how]
         if names:
             listed = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")

@@ -5,6 +5,7 @@ never over another file; a toast names what was written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 SHARE_BINDINGS = [
     Binding("R", "report", "Report", id="report"),
-    Binding("E", "export", "Export", id="export"),
+    Binding("E", "export", "Export", show=False, id="export"),  # ? and the palette list it
 ]
 
 
@@ -49,6 +50,14 @@ def write_beside(folder: Path, name: str, text: str) -> Path:
     target = unused_path(folder / name)
     target.write_text(text, encoding="utf-8")
     return target
+
+
+_SETTING = re.compile(r"^#   ([A-Z_][A-Z0-9_]*)  ", re.M)
+
+
+def exported_variables(script: str) -> list[str]:
+    """The variables an exported curl script lists under "Set these first"."""
+    return _SETTING.findall(script)
 
 
 class ShareActionsMixin:
@@ -92,13 +101,14 @@ class ShareActionsMixin:
         try:
             written = [write_beside(folder, f"{stem}-request{suffixes[kind]}", texts[kind])
                        for kind in suffixes]
+            written[0].chmod(0o755)  # the curl script runs as it is
         except OSError as exc:
             self.notify(f"Could not export to {folder}: {exc.strerror or exc}",
                         severity="error")
             return
-        self.notify("Exported the request: " + ", ".join(str(p) for p in written)
-                    + ". Set $OPENAI_API_KEY and the ${VAR}s each one lists, then run it.",
-                    timeout=12)
+        needed = ", ".join(exported_variables(texts["curl"])) or "OPENAI_API_KEY"
+        self.notify(f"Exported the request to {written[0].with_suffix('')}.sh, .py and .json "
+                    f"(curl, openai SDK, mcptui run). Set first: {needed}", timeout=12)
 
     def _write_in_thread(self: InspectorScreen, work: Callable[[], Path], name: str,
                          done: Callable[[Path], str]) -> None:

@@ -54,6 +54,10 @@ MARK_STYLE = {"=": "dim", "≠": "bold red", "~": "yellow", "+": "green", "−":
 
 def run_diff(args: argparse.Namespace) -> int:
     """Load both files (2 when one cannot be used), compare, and show the comparison."""
+    if args.a == "-" and args.b == "-":
+        print("mcptui: A and B cannot both be - (standard input): give one of them as a file",
+              file=sys.stderr)
+        return EXIT_UNUSABLE
     loaded, comparison = compare_files(args.a, args.b, args.max_bytes)
     if comparison is None:
         for one in loaded:

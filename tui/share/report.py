@@ -32,6 +32,7 @@ from tui.model.status import item_status
 from tui.model.textsafe import one_line
 from tui.model.wire import link
 from tui.report import Inspection, exit_code, folded_findings
+from tui.session import request_id_in
 from tui.share import markdown as md
 from tui.styles import FINDING_MARK, STATUS_MARK, note_text
 
@@ -44,35 +45,45 @@ MAX_FINDING_ROWS = 40
 
 def run_report(args: argparse.Namespace) -> int:
     """Exit codes as inspect's: 0 no failure, 1 a failure, 2 a file unusable (reported)."""
+    from tui.io.reading import overwrites_input
     from tui.sources.replay import load_merged
 
     if args.tap and len(args.files) > 1:
-        print("mcptui: --tap merges a tap recording into one stream: give one FILE",
-              file=sys.stderr)
-        return 2
-    output_format = args.format or ("html" if str(args.output or "").lower().endswith(
-        (".html", ".htm")) else "md")
+        return refuse("--tap merges a tap recording into one stream: give one FILE")
+    output = None if args.output in (None, "-") else Path(args.output)
+    clobbered = overwrites_input(args.output, [*args.files, *([args.tap] if args.tap else [])])
+    if clobbered is not None:
+        return refuse(f"-o {args.output} is {clobbered} itself: the report would replace what "
+                      "it reports on; name another file")
+    output_format = args.format or ("html" if output is not None and output.suffix.lower() in (
+        ".html", ".htm") else "md")
     inspections = [Inspection.of(load_merged(path, args.tap, args.max_bytes))
                    for path in args.files]
     for inspection in inspections:
         if not inspection.loaded.usable:
             problems = "; ".join(str(p) for p in inspection.loaded.problems[:3]) or "no events"
-            print(f"mcptui: {one_line(inspection.loaded.source or '<input>', 200)}: "
-                  f"{one_line(problems, 400)}", file=sys.stderr)
+            source = inspection.loaded.source or "<input>"
+            shown = problems if problems.startswith(source) else f"{source}: {problems}"
+            print(f"mcptui: {one_line(shown, 400)}", file=sys.stderr)
+    if not any(i.loaded.usable for i in inspections):
+        return 2  # nothing to report: no file saying so
     document = markdown_report(inspections)
     if output_format == "html":
         document = html_report(document, title=report_title(inspections))
-    if args.output is None:
+    if output is None:
         sys.stdout.write(document)
     else:
-        out = Path(args.output)
         try:
-            out.write_text(document, encoding="utf-8")
+            output.write_text(document, encoding="utf-8")
         except OSError as exc:
-            print(f"mcptui: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
-        print(f"mcptui: report written to {out}", file=sys.stderr)
+            return refuse(f"cannot write {output}: {exc.strerror or exc}")
+        print(f"mcptui: report written to {output}", file=sys.stderr)
     return exit_code(inspections)
+
+
+def refuse(message: str) -> int:
+    print(f"mcptui: {message}", file=sys.stderr)
+    return 2
 
 
 def report_title(inspections: Sequence[Inspection]) -> str:
@@ -89,6 +100,8 @@ def markdown_report(inspections: Sequence[Inspection], *, secrets: Sequence[str]
         known.update(request_secrets((inspection.loaded.header or {}).get("request")))
     with md.hiding(sorted(known)):
         parts = [f"# {md.text(report_title(inspections))}"]
+        if len(inspections) > 1:
+            parts += overview(inspections)
         for inspection in inspections:
             parts += file_section(inspection, several=len(inspections) > 1)
         parts.append(footer(made or datetime.now(UTC)))
@@ -101,26 +114,52 @@ def markdown_report(inspections: Sequence[Inspection], *, secrets: Sequence[str]
 
 
 def file_section(inspection: Inspection, *, several: bool) -> list[str]:
+    """One file's part; with several files each is a `##` section of its own."""
     loaded = inspection.loaded
+    depth = 3 if several else 2
     parts: list[str] = []
     if several:
         parts.append(f"## {md.text(Path(loaded.source or 'input').name)}")
     parts.append(f"{md.code(loaded.source or '<input>')} · {md.text(loaded.format)} · "
                  f"{len(loaded.events):,} events")
     parts.append(verdict(inspection))
-    parts += request_section(inspection)
-    state = inspection.timeline.state
-    for resp in state.responses:
-        parts += response_section(resp, inspection)
+    parts += request_section(inspection, depth)
+    for resp in inspection.timeline.state.responses:
+        parts += response_section(resp, inspection, depth)
     if inspection.failures:
-        parts += failures_section(inspection)
-    parts += findings_section(inspection)
-    parts += events_section(inspection)
+        parts += failures_section(inspection, depth)
+    parts += findings_section(inspection, depth)
     if loaded.problems:
         rows = [[md.text(str(p), 300)] for p in loaded.problems[:50]]
-        parts += [f"### Problems reading the input ({loaded.problems.total})",
+        parts += [f"{heading(depth)} Problems reading the input ({loaded.problems.total})",
                   md.table(["problem"], rows)]
+    parts += events_section(inspection, depth)
     return parts
+
+
+def heading(depth: int) -> str:
+    return "#" * depth
+
+
+def overview(inspections: Sequence[Inspection]) -> list[str]:
+    """Several files: which failed and how, before each file's own section."""
+    rows = []
+    for inspection in inspections:
+        found = inspection.failures
+        first = found[0] if found else None
+        causes = shown_causes(inspection.causes_of(first)) if first else []
+        rows.append([
+            md.text(Path(inspection.loaded.source or "input").name),
+            str(len(inspection.timeline.state.responses)),
+            "unusable" if not inspection.loaded.usable else f"✗ {len(found)}" if found else "✓ 0",
+            md.text(" ".join(x for x in (first.type, first.name) if x) + f": {first.error}",
+                    160) if first else "",
+            md.text(causes[0].cause.title + (f" (+{len(causes) - 1} more)" if len(causes) > 1
+                                             else "")) if causes else ""])
+    failed = sum(1 for i in inspections if i.failures)
+    return [f"## Overview: {failed} of {len(inspections)} files with a failure",
+            md.table(["file", "responses", "failures", "first failure", "cause"], rows,
+                     align="lrrll")]
 
 
 def verdict(inspection: Inspection) -> str:
@@ -132,27 +171,24 @@ def verdict(inspection: Inspection) -> str:
         return "> **Nothing usable could be read from this file.**"
     if not found:
         statuses = ", ".join(sorted({r.status or "?" for r in responses})) or "no response"
-        return f"> **No failure.** {len(responses)} response(s): {md.text(statuses)}."
+        plural = "" if len(responses) == 1 else "s"
+        return f"> **No failure.** {len(responses)} response{plural}: {md.text(statuses)}."
     lines = [f"> **✗ {len(found)} failure{'s' if len(found) != 1 else ''}**"]
     for failure in found[:5]:
         what = " ".join(x for x in (failure.type, failure.name) if x)
-        line = f"> - {md.code(what)}: {md.text(failure.error, 200)}"
-        top = shown_causes(inspection.causes_of(failure))[:1]
-        if top:
-            line += (f" · likely cause ({top[0].confidence}): "
-                     f"**{md.text(top[0].cause.title)}**")
-        lines.append(line)
+        lines.append(f"> - {md.code(what)}: {md.text(failure.error, 400)}"
+                     + cause_gist(inspection.causes_of(failure)))
     if len(found) > 5:
         lines.append(f"> - … and {len(found) - 5} more")
     return "\n".join(lines)
 
 
-def request_section(inspection: Inspection) -> list[str]:
+def request_section(inspection: Inspection, depth: int) -> list[str]:
     """The request as recorded (redacted), else the tools response.created echoed."""
     header = inspection.loaded.header or {}
     request = header.get("request")
     tools: list[Any] = []
-    parts = ["### Request"]
+    parts = [f"{heading(depth)} Request"]
     if isinstance(request, dict):
         request = redact(request)
         rows = [["model", md.code(str(request.get("model", "")))]]
@@ -199,7 +235,7 @@ def tools_table(tools: Sequence[Any]) -> str:
         ["type", "server label", "server URL", "credentials", "approval", "allowed tools"], rows)
 
 
-def response_section(resp: ResponseState, inspection: Inspection) -> list[str]:
+def response_section(resp: ResponseState, inspection: Inspection, depth: int) -> list[str]:
     mark = STATUS_MARK.get(resp.status or "", "…")
     facts = [f"{mark} {resp.status or 'no status'}"]
     if resp.model:
@@ -210,7 +246,10 @@ def response_section(resp: ResponseState, inspection: Inspection) -> list[str]:
         facts.append("tokens in {} · out {} · total {}".format(
             *(count(resp.usage, key) for key in ("input_tokens", "output_tokens",
                                                   "total_tokens"))))
-    title = f"### Response {md.code(resp.id or '(no id)')}"
+    request_id = response_request_id(resp, inspection)
+    if request_id:
+        facts.append(f"x-request-id {md.code(request_id)}")
+    title = f"{heading(depth)} Response {md.code(resp.id or '(no id)')}"
     parts = [title, " · ".join(facts)]
     if resp.items:
         parts.append(items_table(resp, inspection))
@@ -220,6 +259,19 @@ def response_section(resp: ResponseState, inspection: Inspection) -> list[str]:
     if notes:
         parts.append("Notes: " + "; ".join(md.text(note_text(n, 200).plain) for n in notes[:10]))
     return parts
+
+
+def response_request_id(resp: ResponseState, inspection: Inspection) -> str | None:
+    """`x-request-id` of the answer this response came in (what OpenAI support asks for
+    first): the last request note before it, else the recording's first answer."""
+    events = inspection.timeline.events
+    first = min(resp.events, default=len(events))
+    for event in reversed(events[:first + 1]):
+        if event.note_kind == "request":
+            found = request_id_in({"headers": event.raw.get("http_headers")})
+            if found:
+                return found
+    return request_id_in((inspection.loaded.header or {}).get("http"))
 
 
 def items_table(resp: ResponseState, inspection: Inspection) -> str:
@@ -262,8 +314,8 @@ def item_gist(item: ItemState) -> str:
     return ""
 
 
-def failures_section(inspection: Inspection) -> list[str]:
-    parts = [f"### Failures ({len(inspection.failures)})"]
+def failures_section(inspection: Inspection, depth: int) -> list[str]:
+    parts = [f"{heading(depth)} Failures ({len(inspection.failures)})"]
     events = inspection.timeline.events
     state = inspection.timeline.state
     for failure in inspection.failures:
@@ -272,7 +324,7 @@ def failures_section(inspection: Inspection) -> list[str]:
             else None
         item = resp.items[failure.item_key] if resp and failure.item_key is not None else None
         where = f" @{item.server_label}" if item and item.server_label else ""
-        parts.append(f"#### ✗ {md.text(what + where)}")
+        parts.append(f"{heading(depth + 1)} ✗ {md.text(what + where)}")
         parts.append("**Error**\n\n" + md.fence(failure.error, "text"))
         parts.append(causes_markdown(inspection.causes_of(failure)))
         if item is not None and item.arguments:
@@ -282,6 +334,24 @@ def failures_section(inspection: Inspection) -> list[str]:
             if wire:
                 parts.append(wire_table(wire, events))
     return parts
+
+
+CONFIDENCE_WORD = {"confirmed": "Confirmed cause", "likely": "Likely cause",
+                   "possible": "Possible cause"}
+
+
+def cause_gist(causes: Sequence[LikelyCause]) -> str:
+    """The summary's word on the cause: the one named, or honestly the candidates when the
+    stream cannot tell them apart."""
+    shown = shown_causes(causes)
+    if not shown:
+        return ""
+    if shown[0].confidence != "possible" or len(shown) == 1:
+        word = CONFIDENCE_WORD.get(shown[0].confidence, "Cause").lower()
+        return f" · {word}: **{md.text(shown[0].cause.title)}**"
+    names = ", ".join(md.text(c.cause.title) for c in shown)
+    return (f" · {len(shown)} possible causes the stream cannot tell apart ({names}); "
+            "`mcptui probe` on this file calls the tool and tells which")
 
 
 def shown_causes(causes: Sequence[LikelyCause]) -> list[LikelyCause]:
@@ -300,7 +370,8 @@ def causes_markdown(causes: Sequence[LikelyCause]) -> str:
     lines = []
     shown = shown_causes(causes)
     for cause in shown:
-        lines.append(f"- **Likely cause ({cause.confidence}): {md.text(cause.cause.title)}**")
+        word = CONFIDENCE_WORD.get(cause.confidence, "Cause")
+        lines.append(f"- **{word}: {md.text(cause.cause.title)}**")
         lines.append(f"  - why: {md.text(cause.cause.why, 600)}")
         lines += [f"  - evidence: {md.text(line, 600)}" for line in cause.evidence]
         lines.append(f"  - try: {md.text(cause.cause.fix, 600)}")
@@ -318,7 +389,7 @@ def wire_table(indexes: Sequence[int], events: Sequence[Event]) -> str:
     return "**MCP traffic (tap)**\n\n" + md.table(["time", "message"], rows, align="rl")
 
 
-def findings_section(inspection: Inspection) -> list[str]:
+def findings_section(inspection: Inspection, depth: int) -> list[str]:
     folded = folded_findings(inspection)
     if not folded:
         return []
@@ -329,10 +400,10 @@ def findings_section(inspection: Inspection) -> list[str]:
     table = md.table(["", "finding", "message", "count", "events"], rows, align="llnrl")
     if len(folded) > MAX_FINDING_ROWS:
         table += f"\n\n… and {len(folded) - MAX_FINDING_ROWS} more kinds of finding"
-    return [f"### Findings ({len(inspection.diagnosis.findings)})", table]
+    return [f"{heading(depth)} Findings ({len(inspection.diagnosis.findings)})", table]
 
 
-def events_section(inspection: Inspection) -> list[str]:
+def events_section(inspection: Inspection, depth: int) -> list[str]:
     """The raw events a helper asks for: each failed item's (and the tap messages tied to
     it), and each response's terminal event, collapsed."""
     events = inspection.timeline.events
@@ -353,7 +424,7 @@ def events_section(inspection: Inspection) -> list[str]:
                                      md.fence(pretty_json(terminal.raw), "json")))
     if not blocks:
         return []
-    return ["### Raw events", *blocks]
+    return [f"{heading(depth)} Raw events", *blocks]
 
 
 def terminal_event(resp: ResponseState, events: Sequence[Event]) -> Event | None:

@@ -9,6 +9,7 @@ back with `tui.importers`, must have the recording's shape.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 from _e2e_support import TOKEN, Servers
-from test_run_cli import cli_env, request_body, run_cli, run_request
+from test_run_cli import RATE_LIMITED, cli_env, request_body, run_cli, run_request
 
 from tui.importers import load_path, load_text
 from tui.io.recording import Loaded
@@ -95,7 +96,7 @@ def assert_reproduces(recorded: Recorded, answer: str) -> None:
 
 def test_the_curl_export_reproduces_the_recording(recorded: Recorded, servers: Servers):
     script = exported(recorded, "curl")
-    assert f': "${{{HEADER_VARIABLE}:?set {HEADER_VARIABLE} to' in script
+    assert f"need {HEADER_VARIABLE} 'the full Authorization header value" in script
     path = recorded.folder / "repro.sh"
     path.write_text(script)
     done = run_with_variables(["bash", str(path)], servers, recorded.folder)
@@ -115,10 +116,30 @@ def test_the_python_export_reproduces_the_recording(recorded: Recorded, servers:
 def test_the_request_export_runs_with_mcptui_run(recorded: Recorded, servers: Servers):
     request = exported(recorded, "request")
     assert f'"Authorization": "${{{HEADER_VARIABLE}}}"' in request
-    (recorded.folder / "again.json").write_text(request)
+    written = run_cli(["export", str(recorded.recording), "-o", "again.json"], recorded.folder)
+    assert written.returncode == 0, written.stderr
+    assert (recorded.folder / "again.json").read_text() == request  # .json: the request format
+    # the recorded endpoint is the emulator, which a request file cannot carry: the hint says
+    assert f"mcptui run again.json --base-url {servers.emulator}" in written.stderr
     again = recorded.folder / "again.jsonl"
     env = cli_env(**{HEADER_VARIABLE: f"Bearer {TOKEN}"})
     done = run_cli(["run", "again.json", "--no-tui", "--base-url", servers.emulator,
                     "--record", str(again)], recorded.folder, env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert shape(load_path(str(again))) == shape(load_path(str(recorded.recording)))
+
+
+def test_the_curl_export_fails_on_an_http_error_and_prints_its_body(tmp_path: Path,
+                                                                    servers: Servers):
+    """`--fail-with-body`: a 429 (or a 401) before the stream makes the script exit non-zero,
+    with the API's answer still printed."""
+    body = request_body(servers, ("search", {"query": "x"}), fault="http_429")
+    (tmp_path / "request.json").write_text(json.dumps(body))
+    done = run_cli(["export", "request.json", "-o", "repro.sh"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    env = cli_env(OPENAI_BASE_URL=servers.emulator)
+    failed = subprocess.run(["bash", "repro.sh"], cwd=tmp_path, env=env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 22, failed.stdout + failed.stderr  # curl's HTTP-error code
+    assert json.loads(failed.stdout)["error"]["message"] == RATE_LIMITED
+    assert "429" in failed.stderr

@@ -102,10 +102,21 @@ def python_request(snippet: str, env: dict[str, str]) -> dict[str, Any]:
     return {**values["request"], **values.get("extra_body", {})}
 
 
-def export_args(file: Path | str, fmt: str = "curl", output: Path | None = None
+def export_args(file: Path | str, fmt: str | None = None, output: Path | str | None = None
                 ) -> argparse.Namespace:
+    """What the parser gives: `--format` is None unless given."""
     return argparse.Namespace(file=str(file), format=fmt,
                               output=None if output is None else str(output))
+
+
+def run_snippet(snippet: str, env: dict[str, str], tmp_path: Path
+                ) -> subprocess.CompletedProcess[str]:
+    """Run the exported Python snippet with this interpreter and only `env`."""
+    path = tmp_path / "export.py"
+    path.write_text(snippet, encoding="utf-8")
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          encoding="utf-8", timeout=30, stdin=subprocess.DEVNULL,
+                          env={"PATH": os.environ["PATH"], **env})
 
 
 # -- placeholder names ----------------------------------------------------------------------------
@@ -139,11 +150,15 @@ def test_each_redacted_place_is_named_after_where_it_is():
     assert build_template(request) == template  # the same place, the same name, every time
 
     meanings = {var.name: var for var in listed(template.variables)}
-    assert meanings["FILES_AUTHORIZATION"].meaning == \
-        "the Authorization header for the files server"
+    assert meanings["FILES_AUTHORIZATION"].meaning == (  # people forget the `Bearer `
+        "the full Authorization header value for the files server, e.g. `Bearer <token>`")
+    assert meanings["FILES_X_API_KEY"].meaning == "the X-Api-Key header for the files server"
     assert meanings["FILES_URL_SECRET_1"].where == \
         "https://x.example/s/${FILES_URL_SECRET_1}/mcp?api_key=${FILES_URL_SECRET_2}"
     assert "OAuth access token for the files server" in meanings["FILES_AUTHORIZATION_2"].meaning
+    partial = build_template({"model": "m", "tools": [
+        tool(headers={"Authorization": "Bearer <redacted>"})]}).variables[0]
+    assert partial.meaning == "the Authorization header for the files server"  # not the whole
 
 
 def test_a_request_file_keeps_its_own_variables_and_hides_its_literal_secrets():
@@ -190,21 +205,47 @@ def test_the_curl_body_reaches_the_server_byte_identical(tmp_path: Path):
     arguments, body = curl_body(script, env, tmp_path)
     assert body == substituted(template.request, env)
     assert body["input"][0]["content"] == TRICKY and body["metadata"][TRICKY] == "key"
-    assert arguments[:3] == ["-sS", "-N", "https://api.example.com/v1/responses"]
+    # an HTTP error (401, 424) makes curl exit non-zero, its body still printed
+    assert arguments[:4] == ["-sS", "-N", "--fail-with-body",
+                             "https://api.example.com/v1/responses"]
     assert "Authorization: Bearer sk-test" in arguments
     env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
-    assert curl_body(script, env, tmp_path)[0][2] == "http://127.0.0.1:9/v1/responses"
+    assert curl_body(script, env, tmp_path)[0][3] == "http://127.0.0.1:9/v1/responses"
 
 
-def test_the_curl_script_stops_on_a_variable_that_is_not_set(tmp_path: Path):
+def test_the_curl_script_names_every_variable_that_is_not_set(tmp_path: Path):
     template = build_template(tricky_request())
     env = {var.name: "set" for var in listed(template.variables)}
     del env["FILES_AUTHORIZATION"]
+    env["FILES_URL_SECRET_2"] = ""  # empty is as good as unset
     script = export_texts(tricky_request(), None)["curl"]
-    done = curl_arguments(script, {**env, "OPENAI_API_KEY": "sk-test"}, tmp_path)
-    assert done.returncode != 0 and done.stdout == ""
-    assert "FILES_AUTHORIZATION: set FILES_AUTHORIZATION to the Authorization header" \
-        in done.stderr
+    done = curl_arguments(script, env, tmp_path)  # no OPENAI_API_KEY either
+    assert done.returncode == 2 and done.stdout == "", done.stdout  # curl never ran
+    lines = done.stderr.splitlines()
+    assert lines[:3] == [
+        "set OPENAI_API_KEY: your OpenAI API key",
+        "set FILES_URL_SECRET_2: the secret in the URL of the files'\"$`\\ {} server",
+        "set FILES_AUTHORIZATION: the full Authorization header value for the files'\"$`\\ {} "
+        "server, e.g. `Bearer <token>`"], lines
+    assert "FILES_URL_SECRET_1" not in done.stderr and "export NAME=value" in lines[-1]
+
+
+def test_the_python_snippet_names_every_variable_that_is_not_set(tmp_path: Path):
+    template = build_template(tricky_request())
+    env = {var.name: "set" for var in listed(template.variables)}
+    del env["FILES_AUTHORIZATION"]
+    env["FILES_URL_SECRET_2"] = ""
+    done = run_snippet(export_texts(tricky_request(), None)["python"], env, tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "Traceback" not in done.stderr and "KeyError" not in done.stderr
+    assert done.stderr == (
+        "set these first: OPENAI_API_KEY (your OpenAI API key), FILES_URL_SECRET_2 (the secret "
+        "in the URL of the files'\"$`\\ {} server), FILES_AUTHORIZATION (the full "
+        "Authorization header value for the files'\"$`\\ {} server, e.g. `Bearer <token>`)\n")
+    secret_base = export_texts({"model": "m", "input": "x"},
+                               "https://gw.example/<redacted>/v1/responses")["python"]
+    done = run_snippet(secret_base, {"OPENAI_API_KEY": "sk-test"}, tmp_path)
+    assert done.stderr == "set these first: OPENAI_BASE_URL (the API base URL)\n"
 
 
 def test_the_python_snippet_sends_the_same_request():
@@ -241,14 +282,16 @@ def test_non_streaming_requests_and_parameters_the_sdk_does_not_know():
     assert sdk_create_parameters().issuperset(SDK_PARAMETERS)  # the fast path is right
 
 
-def test_the_base_url_comes_from_the_recorded_endpoint():
+def test_the_base_url_comes_from_the_recorded_endpoint(tmp_path: Path):
     assert base_url("https://api.openai.com/v1/responses") == "https://api.openai.com/v1"
     assert base_url("http://127.0.0.1:8787/v1/responses/resp_1?stream=true") == \
         "http://127.0.0.1:8787/v1"
     assert base_url(None) == "https://api.openai.com/v1"
     texts = export_texts({"model": "m", "input": "x"},
                          "https://gw.example/<redacted>/v1/responses")
-    assert ': "${OPENAI_BASE_URL:?set OPENAI_BASE_URL' in texts["curl"]
+    done = curl_arguments(texts["curl"], {"OPENAI_API_KEY": "sk-test"}, tmp_path)
+    assert (done.returncode, done.stderr.splitlines()[0]) == (
+        2, "set OPENAI_BASE_URL: the API base URL")
     assert 'OpenAI(base_url=os.environ["OPENAI_BASE_URL"])' in texts["python"]
 
 
@@ -292,6 +335,91 @@ def test_the_shipped_recording_exports_to_a_file(tmp_path: Path,
     assert os.access(out, os.X_OK)
     assert "resp_68adc9c2cfd681936c1dee1a67f6caf4de178eff81531c8056" in script
     assert '"Authorization": "\'"${FILES_AUTHORIZATION}"\'"' in script
+    assert "FILES_AUTHORIZATION  the full Authorization header value for the files server, " \
+           "e.g. `Bearer <token>`" in script
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("repro.py", "python"), ("REPRO.JSON", "request"),
+                                           ("repro.sh", "curl"), ("repro", "curl"),
+                                           ("repro.txt", "curl")])
+def test_the_format_comes_from_the_output_extension(name: str, fmt: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / name
+    assert run_export(export_args(RECORDING, None, out)) == 0
+    assert capsys.readouterr().err.startswith(f"mcptui: wrote {out}")
+    text = out.read_text()
+    if fmt == "python":
+        compile(text, name, "exec")
+        assert "from openai import OpenAI" in text
+    elif fmt == "request":
+        assert json.loads(text)["model"] == "gpt-5-mini"
+    else:
+        assert text.startswith("#!/usr/bin/env bash\n") and os.access(out, os.X_OK)
+    # --format wins over the extension
+    assert run_export(export_args(RECORDING, "request", out)) == 0
+    assert json.loads(out.read_text())["model"] == "gpt-5-mini"
+
+
+@pytest.mark.parametrize("output", [None, "-"])
+def test_without_output_or_with_dash_it_prints_curl(output: str | None, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]):
+    monkeypatch.chdir(tmp_path)
+    assert run_export(export_args(RECORDING, None, output)) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("#!/usr/bin/env bash\n") and "curl -sS -N --fail-with-body" in out
+    assert err == "" and list(tmp_path.iterdir()) == []  # no file named `-`
+    assert run_export(export_args(RECORDING, "python", output)) == 0
+    assert "from openai import OpenAI" in capsys.readouterr().out
+
+
+def test_the_output_is_never_the_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]):
+    monkeypatch.chdir(tmp_path)
+    recording = tmp_path / "rec.jsonl"
+    shutil.copy(RECORDING, recording)
+    (tmp_path / "link.json").symlink_to(recording)
+    request = tmp_path / "req.json"
+    request.write_text('{"model": "m", "input": "x"}')
+    before = recording.read_bytes(), request.read_bytes()
+    for file, output in [("rec.jsonl", "rec.jsonl"), (str(recording), "./rec.jsonl"),
+                         ("rec.jsonl", "link.json"), ("req.json", "req.json")]:
+        assert run_export(export_args(file, None, output)) == 2, output
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"mcptui: -o {output} is FILE itself: "), err
+    assert (recording.read_bytes(), request.read_bytes()) == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["link.json", "rec.jsonl",
+                                                                "req.json"]
+
+
+def test_the_request_format_names_the_recorded_base_url(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]):
+    recorded = RECORDING.read_text()
+    assert '"https://api.openai.com/v1/responses"' in recorded
+    local = tmp_path / "local.jsonl"
+    local.write_text(recorded.replace("https://api.openai.com/v1/responses",
+                                      "http://127.0.0.1:8787/v1/responses"))
+    out = tmp_path / "my req.json"
+    assert run_export(export_args(local, None, out)) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "export FILES_AUTHORIZATION (the full Authorization header value" in err
+    assert f"mcptui run '{out}' --base-url http://127.0.0.1:8787/v1" in err
+    assert run_export(export_args(local, "request")) == 0  # printed: no file name to give
+    assert "--base-url http://127.0.0.1:8787/v1" in capsys.readouterr().err
+
+    assert run_export(export_args(RECORDING, "request", tmp_path / "default.json")) == 0
+    err = capsys.readouterr().err  # the OpenAI default: `mcptui run` goes there anyway
+    assert "before `mcptui run`" in err and "--base-url" not in err
+
+    secret = tmp_path / "gateway.jsonl"
+    secret.write_text(recorded.replace("https://api.openai.com/v1/responses",
+                                       "https://gw.example/<redacted>/v1/responses"))
+    assert run_export(export_args(secret, None, tmp_path / "gw.json")) == 0
+    err = capsys.readouterr().err
+    assert "--base-url URL, URL the recorded https://gw.example/<redacted>/v1 with its " \
+           "secret filled in" in err
 
 
 @pytest.mark.parametrize("name", ["openai-mcp-tool.1.chunks.txt", "missing.jsonl"])

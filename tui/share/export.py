@@ -19,6 +19,7 @@ import functools
 import inspect
 import json
 import re
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,11 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from tui.importers import load_bytes
-from tui.io.reading import MAX_BYTES, InputError, read_source
+from tui.io.reading import MAX_BYTES, InputError, overwrites_input, read_source
 from tui.io.redact import REDACTED, redact
 from tui.model.jsonsafe import loads
 from tui.share.export_template import (
-    SHELL_UNSAFE,
     Template,
     Text,
     Variable,
@@ -43,6 +43,8 @@ from tui.share.export_template import (
 from tui.sources.request_file import VARIABLE, looks_like_request, streams
 
 FORMATS = ("curl", "python", "request")
+FORMAT_BY_SUFFIX = {".py": "python", ".json": "request"}
+"""The format `-o OUT` asks for by its extension (anything else, `.sh` or none: curl)."""
 API_KEY_VARIABLE = "OPENAI_API_KEY"
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -110,32 +112,58 @@ def request_as_sent(request: dict[str, Any], kind: str | None) -> dict[str, Any]
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """`mcptui export FILE [--format F] [-o OUT]`: 0 written, 2 the file cannot be exported."""
+    """`mcptui export FILE [--format F] [-o OUT]`: 0 written, 2 the file cannot be exported
+    (or OUT is FILE itself, or cannot be written)."""
+    output = args.output if args.output and args.output != "-" else None
+    fmt = export_format(args.format, output)
     try:
+        clobbered = overwrites_input(output, [args.file])
+        if clobbered is not None:
+            raise ExportError(f"-o {output} is FILE itself: writing the export there would "
+                              f"destroy {clobbered}; give another OUT (or -o - for standard "
+                              "output)")
         exportable = load_exportable(args.file)
-        text = render(exportable.template, args.format, exportable.endpoint, exportable.source)
-        if args.output:
-            write_file(Path(args.output), text, executable=args.format == "curl")
+        text = render(exportable.template, fmt, exportable.endpoint, exportable.source)
+        if output:
+            write_file(Path(output), text, executable=fmt == "curl")
         else:
             write_stdout(text)
     except ExportError as exc:
-        print(f"mcptui: {exc}", file=sys.stderr)
+        print(f"mcptui: {_comment(str(exc))}", file=sys.stderr)
         return 2
-    note = _after_note(exportable.template, args.format, args.output)
+    note = _after_note(exportable, fmt, output)
     if note:
         print(f"mcptui: {note}", file=sys.stderr)
     return 0
 
 
-def _after_note(template: Template, fmt: str, output: str | None) -> str:
-    """What to do next, on stderr: a request file cannot list its variables in itself."""
-    needed = [f"{var.name} ({var.meaning})" for var in listed(template.variables)
-              if var.default is None]
+def export_format(given: str | None, output: str | None) -> str:
+    """`--format` if given, else what OUT's extension says (`.py`, `.json`), else curl."""
+    if given:
+        return given
+    if output:
+        return FORMAT_BY_SUFFIX.get(Path(output).suffix.lower(), "curl")
+    return "curl"
+
+
+def _after_note(exportable: Exportable, fmt: str, output: str | None) -> str:
+    """What to do next, on stderr: a request file cannot list its variables, nor carry the
+    endpoint it was recorded against."""
     wrote = f"wrote {output}" if output else ""
-    if fmt == "request" and needed:
-        todo = f"export {', '.join(needed)} before `mcptui run`"
-        return f"{wrote}; {todo}" if wrote else todo
-    return wrote
+    if fmt != "request":
+        return wrote
+    needed = [f"{var.name} ({var.meaning})" for var in listed(exportable.template.variables)
+              if var.default is None]
+    base = base_url(exportable.endpoint)
+    if base == DEFAULT_BASE_URL:
+        todo = f"export {', '.join(needed)} before `mcptui run`" if needed else ""
+    else:
+        run = (f"mcptui run {shlex.quote(output) if output else 'REQUEST.json'} --base-url "
+               + (base if _base_known(base)
+                  else f"URL, URL the recorded {base} with its secret filled in"))
+        todo = (f"export {', '.join(needed)}, then: {run}" if needed else f"run it with: {run}")
+        todo += " (a request file cannot carry the endpoint)"
+    return "; ".join(part for part in (wrote, _comment(todo)) if part)
 
 
 # -- reading a file -------------------------------------------------------------------------------
@@ -270,18 +298,39 @@ def curl_text(template: Template, endpoint: str | None, source: str | None) -> s
         url = f'"${BASE_URL_VARIABLE}/responses"'
     required += [(var.name, var.meaning) for var in listed(template.variables)
                  if var.default is None]
-    checks = [f': "${{{name}:?set {name} to {SHELL_UNSAFE.sub("", _comment(meaning))}}}"'
-              for name, meaning in required]
     flags = "-sS -N" if _streams(template.request) else "-sS"
     body = _shell_body(json_chunks(template.request, _json_piece, _json_piece))
     lines = ["#!/usr/bin/env bash",
              *_header_lines(template, endpoint, source, "a curl command", python=False),
-             *checks, "",
-             f"curl {flags} {url} \\",
+             *_shell_checks(required), "",
+             "# --fail-with-body (curl 7.76+): an HTTP error (401, 424…) prints its body and "
+             "exits non-zero",
+             f"curl {flags} --fail-with-body {url} \\",
              f'  -H "Authorization: Bearer ${API_KEY_VARIABLE}" \\',
              "  -H 'Content-Type: application/json' \\",
              f"  --data-binary {body}"]
     return "\n".join(lines) + "\n"
+
+
+def _shell_checks(required: list[tuple[str, str]]) -> list[str]:
+    """Bash that names every unset (or empty) variable with its meaning, then exits 2."""
+    return ["mcptui_missing=0",
+            "need() {  # NAME MEANING: complain when NAME is not set",
+            '  if [ -z "${!1-}" ]; then',
+            "    printf 'set %s: %s\\n' \"$1\" \"$2\" >&2",
+            "    mcptui_missing=1",
+            "  fi",
+            "}",
+            *(f"need {name} {_shell_quote(_comment(meaning))}" for name, meaning in required),
+            'if [ "$mcptui_missing" != 0 ]; then',
+            "  echo '(export NAME=value for each, then run this again)' >&2",
+            "  exit 2",
+            "fi"]
+
+
+def _shell_quote(text: str) -> str:
+    """One single-quoted bash word: nothing inside is expanded."""
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _streams(request: dict[str, Any]) -> bool:
@@ -377,10 +426,28 @@ def python_text(template: Template, endpoint: str | None, source: str | None) ->
     name = _py_str(BASE_URL_VARIABLE)
     base_expr = (f"os.environ.get({name}, {_py_str(base)})" if _base_known(base)
                  else f"os.environ[{name}]")
+    needed = [(API_KEY_VARIABLE, "your OpenAI API key")]
+    if not _base_known(base):
+        needed.append((BASE_URL_VARIABLE, "the API base URL"))
+    needed += [(var.name, var.meaning) for var in listed(template.variables)
+               if var.default is None]
     known, extra = _split_for_sdk(template.request)
     lines = [*_header_lines(template, endpoint, source, "a Python script with the openai SDK",
                             python=True),
-             "import os", "", "from openai import OpenAI", "",
+             "import os", "import sys", "",
+             "NEEDED = {  # what each variable is",
+             *(f"    {_py_str(name)}: {_py_str(_comment(meaning))}," for name, meaning in needed),
+             "}",
+             "missing = [f\"{name} ({meaning})\" for name, meaning in NEEDED.items()",
+             "           if not os.environ.get(name)]",
+             "if missing:",
+             "    sys.exit(\"set these first: \" + \", \".join(missing))",
+             "",
+             "try:",
+             "    from openai import OpenAI",
+             "except ImportError:",
+             "    sys.exit(\"this needs the openai package: pip install openai\")",
+             "",
              f"client = OpenAI(base_url={base_expr})", "",
              f"request = {python_literal(known)}"]
     arguments = "**request"

@@ -295,7 +295,10 @@ def _claim(name: str, taken: set[str], prefix: str) -> str:
 def _meaning(hole: _Hole) -> str:
     server = f"the {hole.label} server"
     if hole.kind == "header":
-        return f"the {'.'.join(map(str, hole.path[3:]))} header for {server}"
+        header = ".".join(map(str, hole.path[3:]))
+        if header.lower() == "authorization" and len(hole.parts) == 1:  # the whole value
+            return f"the full {header} header value for {server}, e.g. `Bearer <token>`"
+        return f"the {header} header for {server}"
     if hole.kind == "url":
         return f"the secret in the URL of {server}"
     if hole.kind == "authorization":

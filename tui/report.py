@@ -18,7 +18,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from tui.io.recording import Loaded, Problems
-from tui.model.causes import LikelyCause
+from tui.model.causes import LikelyCause, worth_a_paragraph
 from tui.model.diagnosis import Diagnosis, diagnose, header_options
 from tui.model.events import Event
 from tui.model.findings import Finding, count_by_severity, suggestion_label
@@ -307,10 +307,8 @@ def add_causes(parent: Tree, causes: Sequence[LikelyCause],
     """Confirmed and likely causes with their evidence and what to try, then one line naming
     the causes that are merely possible. `actions` (by cause key) follow a cause's "try": how
     to do it from here, a key in the app or the command to run."""
-    possible = [c for c in causes if c.confidence == "possible"]
-    for cause in causes:
-        if cause.confidence == "possible" and len(possible) < len(causes):
-            continue
+    shown = worth_a_paragraph(causes)
+    for cause in shown:
         node = parent.add(Text.assemble((f"{cause.confidence} cause: ", "dim"),
                                         (cause.cause.title, "bold yellow")))
         for evidence in cause.evidence:
@@ -320,9 +318,10 @@ def add_causes(parent: Tree, causes: Sequence[LikelyCause],
         if action is not None:
             tried.append("\n").append_text(action)
         node.add(tried)
-    if possible and len(possible) < len(causes):
+    rest = [c for c in causes if c not in shown]
+    if rest:
         parent.add(Text.assemble(("also possible: ", "dim"),
-                                 ", ".join(c.cause.title for c in possible)))
+                                 ", ".join(c.cause.title for c in rest)))
 
 
 TIMING_BAR_WIDTH = 24

@@ -153,6 +153,14 @@ class LikelyCause:
                 "why": self.cause.why, "fix": self.cause.fix}
 
 
+
+def worth_a_paragraph(causes: Sequence[LikelyCause]) -> list[LikelyCause]:
+    """The causes a report spells out: the confirmed and likely ones, or every one when all
+    are merely possible (the stream cannot tell them apart); the rest get one line."""
+    if all(c.confidence == "possible" for c in causes):
+        return list(causes)
+    return [c for c in causes if c.confidence != "possible"]
+
 @dataclass(frozen=True, slots=True)
 class ProbeEvidence:
     """What a direct probe of the tool showed (see `tui.probe`), reduced to what matching

@@ -5,7 +5,6 @@ never over another file; a toast names what was written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -52,14 +51,6 @@ def write_beside(folder: Path, name: str, text: str) -> Path:
     return target
 
 
-_SETTING = re.compile(r"^#   ([A-Z_][A-Z0-9_]*)  ", re.M)
-
-
-def exported_variables(script: str) -> list[str]:
-    """The variables an exported curl script lists under "Set these first"."""
-    return _SETTING.findall(script)
-
-
 class ShareActionsMixin:
     """Report and export of the InspectorScreen (which this is mixed into)."""
 
@@ -87,10 +78,10 @@ class ShareActionsMixin:
         self._write_in_thread(work, "report", lambda path: f"Report saved to {path}")
 
     def action_export(self: InspectorScreen) -> None:
-        from tui.share.export import header_texts
+        from tui.share.export import header_texts, header_variables
 
-        texts = header_texts(self.session.header or {},
-                             source=self.session.recording_path or self.session.source)
+        header = self.session.header or {}
+        texts = header_texts(header, source=self.session.recording_path or self.session.source)
         if texts is None:
             self.notify("Nothing to export: this file holds no request (a stream dump). A "
                         "recording made by `mcptui run`, `proxy` or `demo` has one.",
@@ -106,7 +97,7 @@ class ShareActionsMixin:
             self.notify(f"Could not export to {folder}: {exc.strerror or exc}",
                         severity="error")
             return
-        needed = ", ".join(exported_variables(texts["curl"])) or "OPENAI_API_KEY"
+        needed = ", ".join(header_variables(header))
         self.notify(f"Exported the request to {written[0].with_suffix('')}.sh, .py and .json "
                     f"(curl, openai SDK, mcptui run). Set first: {needed}", timeout=12)
 

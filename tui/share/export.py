@@ -91,6 +91,16 @@ def header_texts(header: dict[str, Any], *, source: str | None = None) -> dict[s
                         source=source)
 
 
+def header_variables(header: dict[str, Any]) -> list[str]:
+    """The variables a recording's export needs set (the API key first): what to tell a user
+    who just exported it."""
+    request = header.get("request")
+    if not isinstance(request, dict):
+        return []
+    template = build_template(redact(request_as_sent(request, _kind(header))))
+    return [API_KEY_VARIABLE, *(v.name for v in template.variables if v.default is None)]
+
+
 def _kind(header: dict[str, Any]) -> str | None:
     """Who made the recording: `live` (`mcptui run`, `demo`), `proxy`, `archive`…"""
     source = header.get("source")

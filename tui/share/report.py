@@ -25,7 +25,7 @@ from typing import Any
 
 from tui import __version__
 from tui.io.redact import hide_known, redact, redact_text, request_secrets
-from tui.model.causes import LikelyCause
+from tui.model.causes import LikelyCause, worth_a_paragraph
 from tui.model.events import Event, is_wire_note
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
@@ -147,7 +147,7 @@ def overview(inspections: Sequence[Inspection]) -> list[str]:
     for inspection in inspections:
         found = inspection.failures
         first = found[0] if found else None
-        causes = shown_causes(inspection.causes_of(first)) if first else []
+        causes = worth_a_paragraph(inspection.causes_of(first)) if first else []
         rows.append([
             md.text(Path(inspection.loaded.source or "input").name),
             str(len(inspection.timeline.state.responses)),
@@ -343,7 +343,7 @@ CONFIDENCE_WORD = {"confirmed": "Confirmed cause", "likely": "Likely cause",
 def cause_gist(causes: Sequence[LikelyCause]) -> str:
     """The summary's word on the cause: the one named, or honestly the candidates when the
     stream cannot tell them apart."""
-    shown = shown_causes(causes)
+    shown = worth_a_paragraph(causes)
     if not shown:
         return ""
     if shown[0].confidence != "possible" or len(shown) == 1:
@@ -354,21 +354,12 @@ def cause_gist(causes: Sequence[LikelyCause]) -> str:
             "`mcptui probe` on this file calls the tool and tells which")
 
 
-def shown_causes(causes: Sequence[LikelyCause]) -> list[LikelyCause]:
-    """The causes worth a paragraph: confirmed and likely ones, or all when every one is
-    merely possible (as `inspect` shows them)."""
-    possible = [c for c in causes if c.confidence == "possible"]
-    if len(possible) == len(causes):
-        return list(causes)
-    return [c for c in causes if c.confidence != "possible"]
-
-
 def causes_markdown(causes: Sequence[LikelyCause]) -> str:
     if not causes:
         return "_No likely cause could be named from this file (a probe or a tap would tell " \
                "more: `mcptui probe`, `mcptui run --tap`)._"
     lines = []
-    shown = shown_causes(causes)
+    shown = worth_a_paragraph(causes)
     for cause in shown:
         word = CONFIDENCE_WORD.get(cause.confidence, "Cause")
         lines.append(f"- **{word}: {md.text(cause.cause.title)}**")

@@ -225,3 +225,17 @@ def test_a_live_runs_own_secrets_are_hidden_and_still_read_as_redacted(tmp_path)
     seen = rendered_text(out)
     verdict = seen[seen.index("1 failure"):seen.index("Request")]  # plain text, no fence
     assert "401 from the server: token <redacted> refused" in verdict
+
+
+def test_a_credential_passed_as_a_tool_argument_is_hidden_in_every_part(tmp_path, capsys):
+    """`{"api_key": …}` inside a call's arguments (a JSON string, where `redact` sees text):
+    hidden in the items table, the Arguments block and the raw events."""
+    lines = SAMPLE_424.read_text(encoding="utf-8").replace(
+        '\\"max_results\\":5}', '\\"max_results\\":5,\\"api_key\\":\\"argsecret42\\"}')
+    path = tmp_path / "with-key.jsonl"
+    path.write_text(lines, encoding="utf-8")
+    assert "argsecret42" in lines
+    _code, out = report(capsys, str(path))
+    assert "argsecret42" not in out
+    arguments = next(t for t in tokens_of(out) if t.type == "fence" and '"folder"' in t.content)
+    assert json.loads(arguments.content)["api_key"] == "<redacted>"

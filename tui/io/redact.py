@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from tui.model.jsonsafe import dumps
+from tui.model.jsonsafe import dumps, loads
 
 REDACTED = "<redacted>"
 
@@ -161,6 +161,47 @@ def redact_text(text: str, *, strict_urls: bool = False) -> str:
     if "earer" in text or "Basic" in text:
         text = _BEARER.sub(lambda m: f"{m.group(1) or m.group(2)} {REDACTED}", text)
     return text
+
+
+def redact_json_text(text: str) -> str:
+    """A JSON document held in a string (a tool call's `arguments`) with credential-named
+    keys redacted inside it, re-serialized only when something was hidden: `redact` sees
+    such a string as text, and `{"api_key": "…"}` in it as no credential."""
+    if not any(f'"{key}"' in text.lower() for key in CREDENTIAL_KEYS):
+        return text
+    try:
+        value = loads(text)
+    except ValueError:
+        return text
+    hidden = redact(value)
+    return text if hidden == value else dumps(hidden)
+
+
+def json_text_secrets(text: str) -> list[str]:
+    """The values under credential-named keys of a JSON document held in a string: to hide
+    them also where the document arrived in pieces (argument deltas)."""
+    if not any(f'"{key}"' in text.lower() for key in CREDENTIAL_KEYS):
+        return []
+    try:
+        value = loads(text)
+    except ValueError:
+        return []
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if str(key).lower() in CREDENTIAL_KEYS and isinstance(item, str) and \
+                        len(item) >= 4:
+                    found.append(item)
+                else:
+                    walk(item)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(value)
+    return found
 
 
 def redact_headers(headers: Any) -> dict[str, str]:

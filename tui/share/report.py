@@ -24,7 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from tui import __version__
-from tui.io.redact import hide_known, redact, redact_text, request_secrets
+from tui.io.redact import (
+    hide_known,
+    json_text_secrets,
+    redact,
+    redact_json_text,
+    redact_text,
+    request_secrets,
+)
 from tui.model.causes import LikelyCause, worth_a_paragraph
 from tui.model.events import Event, is_wire_note
 from tui.model.state import ItemState, ResponseState
@@ -98,6 +105,9 @@ def markdown_report(inspections: Sequence[Inspection], *, secrets: Sequence[str]
     known = set(secrets)
     for inspection in inspections:
         known.update(request_secrets((inspection.loaded.header or {}).get("request")))
+        for resp in inspection.timeline.state.responses:  # `{"api_key": …}` as an argument
+            for item in resp.items:
+                known.update(json_text_secrets(item.arguments) if item.arguments else ())
     with md.hiding(sorted(known)):
         parts = [f"# {md.text(report_title(inspections))}"]
         if len(inspections) > 1:
@@ -308,7 +318,7 @@ def item_gist(item: ItemState) -> str:
     if item.type == "mcp_list_tools":
         return f"{len(item.tool_names)} tools: " + ", ".join(item.tool_names)
     if item.type in ("mcp_call", "function_call") and item.arguments:
-        return item.arguments
+        return redact_json_text(item.arguments)
     if item.type == "message":
         return item.text
     return ""
@@ -426,9 +436,21 @@ def terminal_event(resp: ResponseState, events: Sequence[Event]) -> Event | None
     return None
 
 
+def with_arguments_redacted(value: Any) -> Any:
+    """`value` with every `arguments` JSON string's credential-named keys hidden (a tool
+    called with `{"api_key": …}`): the one place a secret hides from `redact`."""
+    if isinstance(value, dict):
+        return {key: redact_json_text(item) if key == "arguments" and isinstance(item, str)
+                else with_arguments_redacted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [with_arguments_redacted(item) for item in value]
+    return value
+
+
 def event_lines(chosen: Sequence[Event]) -> str:
     """One JSON object per line (the format the tool reads back), the first ones only."""
-    lines = [json.dumps(e.raw, ensure_ascii=False, default=str) for e in chosen[:MAX_BLOCK_EVENTS]]
+    lines = [json.dumps(with_arguments_redacted(e.raw), ensure_ascii=False, default=str)
+             for e in chosen[:MAX_BLOCK_EVENTS]]
     body = "\n".join(lines)
     if len(body) > MAX_JSON_CHARS:
         body = body[:MAX_JSON_CHARS] + "\n… (cut)"
@@ -439,14 +461,14 @@ def event_lines(chosen: Sequence[Event]) -> str:
 
 
 def pretty_json(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    text = json.dumps(with_arguments_redacted(value), ensure_ascii=False, indent=2, default=str)
     return text if len(text) <= MAX_JSON_CHARS else text[:MAX_JSON_CHARS] + "\n… (cut)"
 
 
 def pretty(arguments: str) -> str:
     """Arguments as sent, indented when they are JSON."""
     try:
-        return pretty_json(json.loads(arguments))
+        return pretty_json(redact(json.loads(arguments)))
     except ValueError:
         return arguments
 

@@ -17,16 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.importers import load_bytes
-from tui.io.reading import MAX_BYTES, InputError, read_source
+from tui.io.reading import MAX_BYTES, InputError
 from tui.io.recording import Loaded
 from tui.model.causes import mcp_entries
-from tui.model.jsonsafe import loads
 from tui.model.timeline import Timeline
 from tui.sources.request_file import (
     VARIABLE,
     RequestFileError,
-    looks_like_request,
     parse_request,
+    read_request_or_dump,
 )
 
 HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
@@ -57,14 +56,13 @@ def read_input(path: str, max_bytes: int = MAX_BYTES) -> ProbeInput:
     """The positional of `mcptui probe`: a request file as `run` reads it (with `${NAME}`
     expanded), else a stream dump whose servers come from its own content."""
     try:
-        data = read_source(path, max_bytes, what="a request or a recording")
+        read = read_request_or_dump(path, max_bytes, what="a request or a recording")
     except InputError as exc:
         raise ProbeInputError(str(exc)) from None
-    source = "<stdin>" if path == "-" else path
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    if looks_like_request(_whole_json(text)):
+    source, text = read.source, read.text
+    if read.is_request:
         return ProbeInput(_request(text, source))
-    loaded = load_bytes(data, source=source)
+    loaded = load_bytes(read.data, source=source)
     if not loaded.usable:
         if text.lstrip().startswith("{"):
             _request(text, source)  # a request that is not JSON: say where it breaks
@@ -84,13 +82,6 @@ def _request(text: str, source: str) -> dict[str, Any]:
         return parse_request(text, source)
     except RequestFileError as exc:
         raise ProbeInputError(str(exc)) from None
-
-
-def _whole_json(text: str) -> Any:
-    try:
-        return loads(text)
-    except ValueError:
-        return None
 
 
 def file_servers(loaded: Loaded) -> tuple[list[dict[str, Any]], bool]:

@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from tui.importers import load_bytes
-from tui.io.reading import MAX_BYTES, InputError, overwrites_input, read_source
+from tui.io.reading import MAX_BYTES, InputError, overwrites_input
 from tui.io.redact import REDACTED, redact
-from tui.model.jsonsafe import loads
 from tui.share.export_template import (
     Template,
     Text,
@@ -40,7 +39,13 @@ from tui.share.export_template import (
     reference,
     request_file_template,
 )
-from tui.sources.request_file import VARIABLE, looks_like_request, streams
+from tui.sources.request_file import (
+    VARIABLE,
+    RequestFileError,
+    parse_request,
+    read_request_or_dump,
+    streams,
+)
 
 FORMATS = ("curl", "python", "request")
 FORMAT_BY_SUFFIX = {".py": "python", ".json": "request"}
@@ -181,16 +186,14 @@ def _after_note(exportable: Exportable, fmt: str, output: str | None) -> str:
 def load_exportable(path: str, max_bytes: int = MAX_BYTES) -> Exportable:
     """The request of a recording (its header's) or of a request file, ready to render."""
     try:
-        data = read_source(path, max_bytes, what="a recording or a request file")
+        read = read_request_or_dump(path, max_bytes, what="a recording or a request file")
     except InputError as exc:
         raise ExportError(str(exc)) from None
-    source = "<stdin>" if path == "-" else path
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    whole = _whole_json(text)
-    if looks_like_request(whole):
+    source, text, whole = read.source, read.text, read.whole
+    if read.is_request:
         request = request_as_sent(whole, "request file")
         return Exportable(request_file_template(request), None, source)
-    loaded = load_bytes(data, source=source)
+    loaded = load_bytes(read.data, source=source)
     header = loaded.header or {}
     request = header.get("request")
     if isinstance(request, dict):
@@ -206,20 +209,12 @@ def load_exportable(path: str, max_bytes: int = MAX_BYTES) -> Exportable:
                       "or `mcptui demo`, or a request file")
 
 
-def _whole_json(text: str) -> Any:
-    try:
-        return loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
 def _raise_json_error(text: str, source: str) -> None:
-    """A request file that is not JSON: say where it breaks."""
+    """A request file that is not JSON: say where it breaks, as `mcptui run` says it."""
     try:
-        json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ExportError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                          f"{exc.msg}") from None
+        parse_request(text, source)
+    except RequestFileError as exc:
+        raise ExportError(str(exc)) from None
 
 
 def _recorded_response(events: list[Any]) -> str:

@@ -12,9 +12,11 @@ import json
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui.io.reading import read_source
 from tui.model.jsonsafe import loads
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -35,6 +37,34 @@ def load_request(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise RequestFileError(f"{path}: cannot read it ({exc})") from None
     return parse_request(text, path)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestOrDump:
+    """A file read once that may be a request body (`run`'s) or anything `inspect` reads:
+    `probe` and `export` take either."""
+
+    source: str
+    """The path as given, `<stdin>` for `-`."""
+    data: bytes
+    text: str
+    whole: Any
+    """The text as one JSON value, or None when it is not one (JSON lines, SSE, a paste)."""
+
+    @property
+    def is_request(self) -> bool:
+        return looks_like_request(self.whole)
+
+
+def read_request_or_dump(path: str, max_bytes: int, what: str) -> RequestOrDump:
+    """Raises `InputError` (missing, a folder, too big, a silent pipe) with its message."""
+    data = read_source(path, max_bytes, what=what)
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    try:
+        whole = loads(text)
+    except (ValueError, RecursionError):
+        whole = None
+    return RequestOrDump("<stdin>" if path == "-" else path, data, text, whole)
 
 
 def looks_like_request(value: Any) -> bool:

@@ -736,8 +736,7 @@ def run_replay(path: str, *, speed: float, instant: bool, step: int | None,
         return 2
     from tui.app import McptuiApp
 
-    return run_app(McptuiApp(session, paused=step is not None or failure,
-                             open_at="failure" if failure else step))
+    return run_app(McptuiApp(session, open_at="failure" if failure else step))
 
 
 def open_replay(path: str, *, speed: float = 1.0, instant: bool = False,

@@ -89,26 +89,26 @@ def app_on_copy(tmp_path: Path, source: Path) -> tuple[McptuiApp, Path]:
     return McptuiApp(open_session(str(copy), instant=True), paused=True, open_at="end"), copy
 
 
-async def test_r_writes_the_sessions_report_beside_the_recording(tmp_path):
-    app, copy = app_on_copy(tmp_path, HOSTILE)
+async def report_from_r(tmp_path: Path, source: Path) -> str:
+    """Press R on a copy of `source`; the report's text once the toast names it."""
+    app, copy = app_on_copy(tmp_path, source)
+    report = tmp_path / f"{copy.stem}-report.md"
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("R")
-        report = tmp_path / f"{copy.stem}-report.md"
         assert await wait_until(pilot, lambda: any(f"Report saved to {report}" in t
                                                    for t in toasts(pilot)), timeout=10)
-    text = report.read_text(encoding="utf-8")
+    return report.read_text(encoding="utf-8")
+
+
+async def test_r_writes_the_sessions_report_beside_the_recording(tmp_path):
+    text = await report_from_r(tmp_path, HOSTILE)
     assert "## Failures (1)" in text and "424: bad" in text
     for secret in SECRETS:
         assert secret not in text
 
 
 async def test_r_includes_the_likely_cause_of_the_shipped_424(tmp_path):
-    app, copy = app_on_copy(tmp_path, SAMPLE_424)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        report = tmp_path / f"{copy.stem}-report.md"
-        assert await wait_until(pilot, report.exists, timeout=10)
-    text = report.read_text(encoding="utf-8")
+    text = await report_from_r(tmp_path, SAMPLE_424)
     assert TASKGROUP_ERROR in text
     assert "Possible cause: Output schema without structuredContent" in text
 

@@ -23,7 +23,7 @@ from tui.model.findings import Finding, ordered
 from tui.model.state import SessionState
 from tui.model.timeline import Timeline
 from tui.model.timing import ItemTiming, TimingReport, timing_report
-from tui.model.wire import call_findings, link, listing_findings
+from tui.model.wire import WireLinks, call_findings, link, listing_findings
 
 ItemKey = tuple[int, int]
 """(response key, item key)."""
@@ -42,6 +42,9 @@ class Diagnosis:
     """Findings keyed by the timeline index of the event they concern."""
     by_item: dict[ItemKey, list[Finding]] = field(default_factory=dict)
     item_timing: dict[ItemKey, ItemTiming] = field(default_factory=dict)
+    links: dict[int, WireLinks] = field(default_factory=dict)
+    """By response key: its tap messages tied to items (computed once, for timing, causes
+    and reports)."""
     _indexes: list[int] = field(default_factory=list)
     _positions: dict[str, list[int]] = field(default_factory=dict)
     """Per severity, the sorted event indexes of its findings (for counts up to a step)."""
@@ -102,7 +105,7 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
     links = {resp.key: link(resp, events) for resp in state.responses}
     timing = timing_report(state, events, links=links)
     findings = ordered([*check_stream(events, state, complete=complete), *timing.findings])
-    diagnosis = Diagnosis(findings, timing)
+    diagnosis = Diagnosis(findings, timing, links=links)
     for resp in state.responses:
         urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
         tied = links[resp.key]

@@ -46,7 +46,7 @@ def take_screenshot(args: argparse.Namespace) -> int:
     if session is None:
         return 2
     open_at = "failure" if args.failure else args.step if args.step is not None else "end"
-    app = McptuiApp(session, paused=True, open_at=open_at)
+    app = McptuiApp(session, open_at=open_at)  # opening somewhere is opening paused
     saved: list[str] = []
 
     async def shoot(pilot: Pilot[None]) -> None:

@@ -37,7 +37,6 @@ from tui.model.events import Event, is_wire_note
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
 from tui.model.textsafe import one_line
-from tui.model.wire import link
 from tui.report import Inspection, exit_code, folded_findings
 from tui.session import request_id_in
 from tui.share import markdown as md
@@ -52,6 +51,7 @@ MAX_FINDING_ROWS = 40
 
 def run_report(args: argparse.Namespace) -> int:
     """Exit codes as inspect's: 0 no failure, 1 a failure, 2 a file unusable (reported)."""
+    from tui.cli import refuse_line as refuse
     from tui.io.reading import overwrites_input
     from tui.sources.replay import load_merged
 
@@ -86,11 +86,6 @@ def run_report(args: argparse.Namespace) -> int:
             return refuse(f"cannot write {output}: {exc.strerror or exc}")
         print(f"mcptui: report written to {output}", file=sys.stderr)
     return exit_code(inspections)
-
-
-def refuse(message: str) -> int:
-    print(f"mcptui: {message}", file=sys.stderr)
-    return 2
 
 
 def report_title(inspections: Sequence[Inspection]) -> str:
@@ -275,8 +270,8 @@ def response_request_id(resp: ResponseState, inspection: Inspection) -> str | No
     """`x-request-id` of the answer this response came in (what OpenAI support asks for
     first): the last request note before it, else the recording's first answer."""
     events = inspection.timeline.events
-    first = min(resp.events, default=len(events))
-    for event in reversed(events[:first + 1]):
+    for index in range(min(resp.events, default=len(events) - 1), -1, -1):
+        event = events[index]
         if event.note_kind == "request":
             found = request_id_in({"headers": event.raw.get("http_headers")})
             if found:
@@ -340,7 +335,7 @@ def failures_section(inspection: Inspection, depth: int) -> list[str]:
         if item is not None and item.arguments:
             parts.append("**Arguments**\n\n" + md.fence(pretty(item.arguments), "json"))
         if resp is not None and item is not None:
-            wire = link(resp, events).item_notes(item.key)
+            wire = inspection.diagnosis.links[resp.key].item_notes(item.key)
             if wire:
                 parts.append(wire_table(wire, events))
     return parts

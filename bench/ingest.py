@@ -475,12 +475,10 @@ def run_mcptui(chunks: list[bytes]) -> Reducer:
     which runs the reducer on each event as it arrives."""
     ingester = StreamIngester()
     timeline = Timeline()
-    append = timeline.append
+    extend = timeline.extend
     for chunk in chunks:
-        for event in ingester.feed(chunk):
-            append(event)
-    for event in ingester.finish():
-        append(event)
+        extend(ingester.feed(chunk))
+    extend(ingester.finish())
     return timeline.reducer
 
 

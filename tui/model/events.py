@@ -6,8 +6,7 @@ what the server sent; everything derived (names, statuses, texts) lives in the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 NOTE_TYPE = "mcptui.note"
 """Type shown for transport notes (HTTP errors, disconnects, resumes), which are not events."""
@@ -23,32 +22,94 @@ TYPE_ALIASES: dict[str, str] = {
 }
 
 
-@dataclass(slots=True, eq=False)
+class EventSource(Protocol):
+    """Where a lazily decoded event's JSON lives (a file read by offset, tui/io/lazy.py)."""
+
+    def event_at(self, line: int) -> dict[str, Any]: ...
+
+
 class Event:
     """A timeline entry.
 
     `raw` is the JSON object as received (for a note: the note object). `t` is the arrival time
     in seconds from the start of the stream, None when the source carries no timing. `line` is
     the line of the source file it came from, for messages about it.
+
+    An event read fast (tui/model/lite.py) keeps no dict: its JSON stays where it came from (a
+    payload's bytes, or a file's line, read back by offset) and `raw` decodes it on each use, so
+    a million-event stream holds its type and the few fields the reducer folds (`lite`), not a
+    million dicts. Decode-on-use is cheap (about a microsecond) and only the shown event, the
+    checks and the rare non-delta event in a fold ask for it.
     """
 
-    raw: dict[str, Any]
-    index: int = 0
-    """Position in the session's timeline, from 0."""
-    t: float | None = None
-    line: int | None = None
-    is_note: bool = False
-    stream: int | None = None
-    """Which of several concurrent streams it came on (the proxy's captures interleave in
-    one timeline); None: the timeline is one stream after another."""
+    __slots__ = ("_data", "_raw", "index", "is_note", "kind", "line", "lite", "stream", "t")
+
+    def __init__(self, raw: dict[str, Any] | None = None, index: int = 0, t: float | None = None,
+                 line: int | None = None, is_note: bool = False, stream: int | None = None,
+                 data: bytes | EventSource | None = None, kind: str | None = None,
+                 lite: Any = None) -> None:
+        self._raw = raw
+        self._data = data
+        self.index = index
+        """Position in the session's timeline, from 0."""
+        self.t = t
+        self.line = line
+        self.is_note = is_note
+        self.stream = stream
+        """Which of several concurrent streams it came on (the proxy's captures interleave in
+        one timeline); None: the timeline is one stream after another."""
+        if raw is not None:
+            value = raw.get("type")
+            kind = value if type(value) is str else None
+        self.kind = kind
+        """The JSON `type` (None when it has none), known without decoding the event."""
+        self.lite = lite
+        """For a text delta read fast: its item id, delta and sequence number (the reducer's
+        fast path); None otherwise."""
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        raw = self._raw
+        if raw is not None:
+            return raw
+        data = self._data
+        if type(data) is bytes:
+            from tui.model.jsonsafe import loads
+
+            return loads(data)  # type: ignore[no-any-return]
+        assert data is not None and self.line is not None
+        return data.event_at(self.line)  # type: ignore[union-attr]
+
+    @raw.setter
+    def raw(self, value: dict[str, Any]) -> None:
+        self._raw = value
+        self._data = None
+        kind = value.get("type")
+        self.kind = kind if type(kind) is str else None
+
+    @property
+    def lazy(self) -> bool:
+        """Whether `raw` is decoded anew on each use (nothing is kept but the source)."""
+        return self._raw is None
+
+    def copy(self, **changes: Any) -> Event:
+        """The same entry (lazy or not) with other attributes, numbered anew by a timeline."""
+        event = Event(self._raw, t=self.t, line=self.line, is_note=self.is_note,
+                      stream=self.stream, data=self._data, kind=self.kind, lite=self.lite)
+        for name, value in changes.items():
+            setattr(event, name, value)
+        return event
+
+    def __repr__(self) -> str:
+        return f"Event(#{self.index} {self.type}, t={self.t}, line={self.line})"
 
     @property
     def type(self) -> str:
         """The event's `type`, or a placeholder when it has none."""
         if self.is_note:
             return NOTE_TYPE
-        value = self.raw.get("type")
-        return value if isinstance(value, str) else "<no type>"
+        kind = self.kind
+        return kind if kind is not None else "<no type>"
 
     @property
     def canonical_type(self) -> str:
@@ -58,6 +119,9 @@ class Event:
 
     @property
     def sequence_number(self) -> int | None:
+        lite = self.lite
+        if lite is not None:
+            return lite.sequence_number  # type: ignore[no-any-return]
         value = self.raw.get("sequence_number")
         return value if type(value) is int else None
 

@@ -12,18 +12,29 @@ permanent generation with `gc.freeze()`; reference counting still frees anything
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tui.model.events import Event, note
-from tui.model.jsonsafe import loads
-from tui.model.sse import SSEDecoder, SSEMessage
+from tui.model.jsonsafe import MAX_DEPTH, loads
+from tui.model.lite import KINDS, LITE_FAILURES, TEXT_DELTA, decode_lite
+from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
 
 FREEZE_EVERY = 20_000
+REGULAR_BLOCK = re.compile(rb"^event:[^\n]*\ndata: ?([^\n]*)\n\n", re.MULTILINE)
+"""A block as the API sends it; group 1 is its payload."""
 
 
 class StreamIngester:
-    """Feed it chunks of an SSE body; get back events stamped with their arrival time."""
+    """Feed it chunks of an SSE body; get back events stamped with their arrival time.
+
+    Bytes take a fast path while the stream is as the API sends it (`event: X` / `data: {...}`
+    blocks, LF line ends): blocks are split on bytes, never decoded to text as a whole, and
+    each payload is read by tui/model/lite.py. A block of any other shape is parsed by the
+    general SSE parser; a CR, or a block larger than the limit, hands the rest of the stream to
+    `SSEDecoder` (the reference parser), from where the fast path stopped.
+    """
 
     def __init__(self, clock: Callable[[], float] | None = None, start: float | None = None
                  ) -> None:
@@ -31,6 +42,11 @@ class StreamIngester:
         self._clock = clock
         self._start = start if start is not None else (clock() if clock else None)
         self._since_freeze = 0
+        self._fast = True
+        self._open: list[bytes] = []
+        """Bytes of the block still open (joined once it ends, as SSEDecoder does)."""
+        self._open_size = 0
+        self._line_no = 1
 
     def _now(self) -> float | None:
         if self._clock is None or self._start is None:
@@ -38,10 +54,106 @@ class StreamIngester:
         return self._clock() - self._start
 
     def feed(self, chunk: bytes | str) -> list[Event]:
-        return self._convert(self._decoder.feed(chunk))
+        if self._fast and type(chunk) is bytes:
+            return self._frozen(self._feed_bytes(chunk))
+        if self._fast:
+            self._hand_over(b"")
+        return self._frozen(self._convert(self._decoder.feed(chunk)))
 
     def finish(self) -> list[Event]:
-        return self._convert(self._decoder.finish())
+        if self._fast:
+            self._hand_over(b"")
+        return self._frozen(self._convert(self._decoder.finish()))
+
+    def _hand_over(self, chunk: bytes) -> list[Event]:
+        """Leave the fast path for good: the reference parser takes the open block on."""
+        self._fast = False
+        self._decoder.set_line(self._line_no)
+        pending = b"".join(self._open) + chunk
+        self._open.clear()
+        return self._convert(self._decoder.feed(pending)) if pending else []
+
+    def _feed_bytes(self, chunk: bytes) -> list[Event]:
+        if b"\r" in chunk:
+            return self._hand_over(chunk)
+        opened = self._open
+        if b"\n\n" not in chunk and not (
+                chunk[:1] == b"\n" and opened and opened[-1][-1:] == b"\n"):
+            opened.append(chunk)  # still inside a block: no join, no rescan
+            self._open_size += len(chunk)
+            if self._open_size > self._decoder.max_block:
+                return self._hand_over(b"")
+            return []
+        if opened:
+            opened.append(chunk)
+            chunk = b"".join(opened)
+            opened.clear()
+        end = chunk.rfind(b"\n\n") + 2
+        if end < len(chunk):
+            opened.append(chunk[end:])
+        self._open_size = len(chunk) - end
+        body = chunk[:end]
+        t = self._now()
+        line_no = self._line_no
+        payloads = REGULAR_BLOCK.findall(body)
+        if payloads and body.count(b"\n") == 3 * len(payloads):
+            # Every block is `event: X` + `data: {...}` (each match holds 3 of the newlines,
+            # and starts a line): the payloads are all there is.
+            self._line_no = line_no + 3 * len(payloads)
+            return self._payload_events(payloads, t, line_no, 3)
+        out: list[Event] = []
+        for block in body[:-2].split(b"\n\n"):
+            newline = block.find(b"\n")
+            if newline > 0 and block.startswith(b"event:") and block.startswith(
+                    b"data:", newline + 1) and block.find(b"\n", newline + 1) < 0:
+                start = newline + 6
+                payload = block[start + 1:] if block[start:start + 1] == b" " else block[start:]
+                out.extend(self._payload_events([payload], t, line_no, 3))
+            elif newline < 0 and block.startswith(b"data:"):
+                payload = block[6:] if block[5:6] == b" " else block[5:]
+                out.extend(self._payload_events([payload], t, line_no, 2))
+            elif block:
+                out.extend(self._convert(parse_sse(block.decode("utf-8", "replace"),
+                                                   first_line=line_no)))
+            line_no += block.count(b"\n") + 2
+        self._line_no = line_no
+        return out
+
+    def _payload_events(self, payloads: list[bytes], t: float | None, line_no: int,
+                        lines: int) -> list[Event]:
+        """Events of `data:` payloads `lines` lines apart, read by msgspec where it can."""
+        out: list[Event] = []
+        append = out.append
+        decode, kinds, delta_kind = decode_lite, KINDS, TEXT_DELTA
+        for payload in payloads:
+            # Inlined: this loop runs for every event of every live stream.
+            lite = None
+            if payload.count(b"{") + payload.count(b"[") <= MAX_DEPTH:
+                try:  # noqa: SIM105 -- a `with` costs every event a context manager
+                    lite = decode(payload)
+                except LITE_FAILURES:
+                    pass
+            if lite is None:
+                out.extend(self._convert([SSEMessage(payload.decode("utf-8", "replace"),
+                                                     line=line_no)]))
+            else:
+                kind = lite.type
+                kind = kinds.get(kind) or kinds.setdefault(kind, kind)
+                delta = lite.delta
+                if not (kind is delta_kind and type(delta) is str and type(lite.item_id) is str
+                        and type(lite.sequence_number) is int) or (
+                        "sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta):
+                    lite = None  # only a plain text delta is folded from `lite` (plain_delta)
+                append(Event(None, 0, t, line_no, False, None, payload, kind, lite))
+            line_no += lines
+        return out
+
+    def _frozen(self, events: list[Event]) -> list[Event]:
+        self._since_freeze += len(events)
+        if self._since_freeze >= FREEZE_EVERY:
+            self._since_freeze = 0
+            gc.freeze()
+        return events
 
     def _convert(self, messages: list[SSEMessage]) -> list[Event]:
         if not messages:
@@ -67,10 +179,6 @@ class StreamIngester:
                                 level="warning", line=message.line))
                 continue
             out.append(Event(raw, t=t, line=message.line))
-        self._since_freeze += len(out)
-        if self._since_freeze >= FREEZE_EVERY:
-            self._since_freeze = 0
-            gc.freeze()
         return out
 
 

@@ -102,6 +102,10 @@ class SSEDecoder:
         self._line_no = line_no
         return out
 
+    def set_line(self, line: int) -> None:
+        """Number the next block's first line `line` (a reader that parsed the start)."""
+        self._line_no = line
+
     def _drop(self) -> SSEMessage:
         """The open block passed `max_block`: let it go, say so, skip to its end."""
         ends_lf = bool(self._parts) and self._parts[-1].endswith("\n")
@@ -150,7 +154,8 @@ def _parse_block(block: str, first_line: int) -> SSEMessage | None:
     return SSEMessage("\n".join(data), event, event_id, start)
 
 
-def parse_sse(text: str) -> list[SSEMessage]:
-    """All messages of a complete SSE text."""
+def parse_sse(text: str, first_line: int = 1) -> list[SSEMessage]:
+    """All messages of a complete SSE text (its first line numbered `first_line`)."""
     decoder = SSEDecoder()
+    decoder.set_line(first_line)
     return decoder.feed(text) + decoder.finish()

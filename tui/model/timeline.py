@@ -62,14 +62,39 @@ class Timeline:
     def append(self, event: Event, *, follow: bool = True
                ) -> tuple[ResponseState, ItemState | None] | None:
         """Add an event; apply it too when following and the cursor is at the end."""
-        event.index = len(self.events)
-        was_at_end = self.at_end
-        self.events.append(event)
-        if is_failure_event(event) and self._first_failure_of_item(event):
-            self.failure_indexes.append(event.index)
+        events = self.events
+        index = event.index = len(events)
+        was_at_end = self.reducer.applied == index
+        events.append(event)
+        if event.lite is None and is_failure_event(event) and self._first_failure_of_item(
+                event):
+            self.failure_indexes.append(index)
         if follow and was_at_end:
             return self.reducer.apply(event)
         return None
+
+    def extend(self, events: Iterable[Event], *, follow: bool = True) -> None:
+        """`append` each event; when following from the end, fold them in one go."""
+        kept = self.events
+        start = index = len(kept)
+        was_at_end = self.reducer.applied == start
+        failures = self.failure_indexes
+        for event in events:
+            event.index = index
+            kept.append(event)
+            if event.lite is None and is_failure_event(event) and self._first_failure_of_item(
+                    event):
+                failures.append(index)
+            index += 1
+        if follow and was_at_end:
+            self.reducer.fold(kept[start:])
+
+    def advance(self, target: int) -> list[ResponseState | ItemState]:
+        """Step forward to `target` (at most the end); returns what the events touched."""
+        reducer = self.reducer
+        start = len(reducer._touched)
+        reducer.fold(self.events[self.position:max(self.position, target)])
+        return reducer._touched[start:]
 
     def _first_failure_of_item(self, event: Event) -> bool:
         raw = event.raw
@@ -102,9 +127,7 @@ class Timeline:
             else:
                 for _ in range(position - target):
                     self.reducer.undo()
-        apply = self.reducer.apply
-        for event in self.events[self.position:target]:
-            apply(event)
+        self.reducer.fold(self.events[self.position:target])
         if abs(target - position) > FREEZE_AFTER_JUMP:
             gc.freeze()  # the state just built is long-lived: keep the collector off it
 

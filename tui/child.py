@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
@@ -38,7 +39,14 @@ async def in_child(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_run, args=(sender, function, args, kwargs),
                               daemon=True, name="mcptui-child")
-    process.start()
+    # Textual swaps sys.stderr for a capture whose fileno() is no descriptor, and the
+    # resource tracker that spawning starts passes sys.stderr.fileno() on: it refused with
+    # "bad value(s) in fds_to_keep" in a real terminal (never under the headless tests).
+    captured, sys.stderr = sys.stderr, sys.__stderr__ or sys.stderr
+    try:
+        process.start()
+    finally:
+        sys.stderr = captured
     sender.close()
     loop = asyncio.get_running_loop()
     try:

@@ -740,14 +740,17 @@ def run_replay(path: str, *, speed: float, instant: bool, step: int | None,
 
 
 def open_replay(path: str, *, speed: float = 1.0, instant: bool = False,
-                max_bytes: int = MAX_BYTES, tap: str | None = None) -> Session | None:
-    """The file as a session, or None once its problems are printed (exit 2)."""
+                max_bytes: int = MAX_BYTES, tap: str | None = None, whole: bool = False
+                ) -> Session | None:
+    """The file as a session, or None once its problems are printed (exit 2); a recording
+    is read on in the app, after its first screen, unless `whole`."""
     from tui.sources.replay import open_session
 
     if speed <= 0:
         refuse_line("--speed must be greater than 0")
         return None
-    session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
+    session = open_session(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap,
+                           whole=whole)
     if not session.usable:
         for problem in session.problems:
             shown = str(problem)

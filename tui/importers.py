@@ -16,6 +16,7 @@ from typing import Any
 
 from tui.io.answers import http_error_note, stream_entries
 from tui.io.archives import ARCHIVE_FORMATS, read_archive
+from tui.io.lazy import recording_reader
 from tui.io.paste import find_in_paste, is_error_body, is_response_object
 from tui.io.reading import MAX_BYTES, InputError, read_source
 from tui.io.recording import (
@@ -53,6 +54,9 @@ def load_path(path: str, max_bytes: int = MAX_BYTES) -> Loaded:
     """Load a file (or `-` for standard input), at most `max_bytes` of it; never raises for
     bad paths, content, special files or sizes."""
     source = "<stdin>" if path == "-" else path
+    reader = recording_reader(path, max_bytes, keep=True) if path != "-" else None
+    if reader is not None:
+        return reader.read_all()
     try:
         data = read_source(path, max_bytes)
     except InputError as exc:

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tui.io.lazy import PIECE, RecordingReader
 from tui.io.recording import Loaded, Problem
 from tui.model.player import Player
 from tui.model.timeline import Timeline
+
+FIRST_PIECE = 256 << 10
+"""Bytes read before the first screen (about 700 events): enough to show the stream's start."""
 
 
 @dataclass
@@ -31,6 +35,8 @@ class Session:
     """For a source that is not a LiveRun (the proxy): whether an answer is still flowing."""
     idle_hint: str = ""
     """What the header says before the first response (where to point an app)."""
+    loading: RecordingReader | None = None
+    """A recording still being read (tui/io/lazy.py): `load_more` takes the next piece."""
     _request_notes: list[tuple[int, str]] = field(default_factory=list, repr=False)
     """(timeline index, x-request-id) of the `request` notes seen so far."""
     _scanned: int = field(default=0, repr=False)
@@ -42,6 +48,36 @@ class Session:
         player = Player(speed=speed, instant=instant)
         player.extend(timeline.events)
         return cls(timeline, loaded.source, loaded.header, list(loaded.problems), player)
+
+    @classmethod
+    def reading(cls, reader: RecordingReader, *, speed: float = 1.0, instant: bool = False
+                ) -> Session:
+        """A session over the first piece of a recording; the rest comes with `load_more`."""
+        first = reader.read(FIRST_PIECE)
+        loaded = reader.loaded
+        if not reader.collect:
+            loaded = replace(loaded, events=first)
+        session = cls.from_loaded(loaded, speed=speed, instant=instant)
+        session.loading = None if reader.done else reader
+        while not session.usable and session.load_more():
+            pass  # the first piece held no event (one huge line): read on until one comes
+        return session
+
+    def load_more(self, size: int = PIECE) -> bool:
+        """Read the next piece of a recording into the timeline; False once all is read."""
+        reader = self.loading
+        if reader is None:
+            return False
+        self.timeline.extend(reader.read(size), follow=False)
+        self.player.extend(self.timeline.events)
+        self.problems = list(reader.loaded.problems)
+        if reader.done:
+            self.loading = None
+        return self.loading is not None
+
+    def load_all(self) -> None:
+        while self.load_more():
+            pass
 
     @property
     def usable(self) -> bool:

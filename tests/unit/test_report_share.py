@@ -218,8 +218,10 @@ def test_a_live_runs_own_secrets_are_hidden_and_still_read_as_redacted(tmp_path)
     from tui.share.report import markdown_report
 
     loaded = load_path(str(hostile_recording(tmp_path)))
-    failure = loaded.events[3].raw["item"]
-    failure["error"] = "401 from the server: token live-credential-42 refused"
+    event = loaded.events[3]
+    raw = event.raw  # read from the file on each use: changed, then kept
+    raw["item"]["error"] = "401 from the server: token live-credential-42 refused"
+    event.raw = raw
     out = markdown_report([Inspection.of(loaded)], secrets=["live-credential-42"])
     assert "live-credential-42" not in out
     seen = rendered_text(out)

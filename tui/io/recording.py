@@ -231,32 +231,40 @@ def read_recording(lines: Iterable[tuple[int, str]], source: str = "") -> Loaded
     """Parse recording lines (numbered from 1); bad lines become problems, good ones stay."""
     loaded = Loaded(format="mcptui recording", source=source)
     for number, line in lines:
-        if not line.strip():
-            continue
-        try:
-            obj = loads(line)
-        except ValueError as exc:
-            loaded.problems.append(Problem(number, f"invalid JSON ({json_error_reason(exc)})"))
-            continue
-        if is_header(obj):
-            if loaded.header is None:
-                loaded.header = obj
-                version = obj.get("format")
-                if isinstance(version, int) and version > FORMAT_VERSION:
-                    loaded.problems.append(Problem(number, (
-                        f"recording format {version} is newer than this mcptui reads "
-                        f"({FORMAT_VERSION}); reading what it can")))
-            continue
-        if not is_record(obj):
-            loaded.problems.append(Problem(number, "not a recording line (expected t and event)"))
-            continue
-        t = arrival_time(obj.get("t"))
-        body = obj.get("event", obj.get("note"))
-        if not isinstance(body, dict):
-            loaded.problems.append(Problem(number, "event is not a JSON object"))
-            continue
-        loaded.events.append(Event(body, t=t, line=number, is_note="note" in obj))
+        event = read_record(number, line, loaded)
+        if event is not None:
+            loaded.events.append(event)
     return loaded
+
+
+def read_record(number: int, line: str | bytes, loaded: Loaded) -> Event | None:
+    """One recording line: its entry, or None (the header, kept in `loaded`; a blank line; a
+    bad line, kept as a problem)."""
+    if not line.strip():
+        return None
+    try:
+        obj = loads(line)
+    except ValueError as exc:
+        loaded.problems.append(Problem(number, f"invalid JSON ({json_error_reason(exc)})"))
+        return None
+    if is_header(obj):
+        if loaded.header is None:
+            loaded.header = obj
+            version = obj.get("format")
+            if isinstance(version, int) and version > FORMAT_VERSION:
+                loaded.problems.append(Problem(number, (
+                    f"recording format {version} is newer than this mcptui reads "
+                    f"({FORMAT_VERSION}); reading what it can")))
+        return None
+    if not is_record(obj):
+        loaded.problems.append(Problem(number, "not a recording line (expected t and event)"))
+        return None
+    t = arrival_time(obj.get("t"))
+    body = obj.get("event", obj.get("note"))
+    if not isinstance(body, dict):
+        loaded.problems.append(Problem(number, "event is not a JSON object"))
+        return None
+    return Event(body, t=t, line=number, is_note="note" in obj)
 
 
 def arrival_time(value: Any) -> float | None:

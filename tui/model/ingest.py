@@ -143,7 +143,7 @@ class StreamIngester:
                 if not (kind is delta_kind and type(delta) is str and type(lite.item_id) is str
                         and type(lite.sequence_number) is int) or (
                         "sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta):
-                    lite = None  # only a plain text delta is folded from `lite` (plain_delta)
+                    lite = None  # only a plain text delta is folded from `lite`
                 append(Event(None, 0, t, line_no, False, None, payload, kind, lite))
             line_no += lines
         return out

@@ -100,6 +100,8 @@ class ClockMixin:
             mode += f"  waiting {silence:.0f} s for {visible(waiting_for(timeline.state.current))}"
         if self.filter_text:
             mode += f"  filter: {visible(self.filter_text)}"
+        if (reading := self.reading) is not None:
+            mode += f"  reading {reading:.0%}"
         found = failures(timeline.state, timeline.events)
         # Counted like failures: up to the current step.
         counts = None if self.diagnosis is None else self.diagnosis.counts_up_to(

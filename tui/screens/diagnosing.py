@@ -47,6 +47,8 @@ class DiagnosisMixin:
         """Check the events so far, when there are new ones (or `force`): in a thread, or in a
         child process for a big replay."""
         timeline = self.session.timeline
+        if self.session.loading is not None:
+            return  # checked once all is read (LoadingMixin.all_read)
         if timeline.total == self._diagnosed_total and not force:
             return
         if any(w.group == "diagnose" and w.is_running for w in self.workers):

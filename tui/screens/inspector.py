@@ -38,6 +38,7 @@ from tui.screens.cause_actions import CAUSE_BINDINGS, CauseActionsMixin
 from tui.screens.clock import CLOCK_SECONDS, ClockMixin
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
+from tui.screens.loading import LoadingMixin
 from tui.screens.playback import TICK_SECONDS, PlaybackMixin
 from tui.screens.share_actions import SHARE_BINDINGS, ShareActionsMixin
 from tui.session import Session
@@ -57,7 +58,7 @@ SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfal
 
 
 class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixin,
-                      CauseActionsMixin, ShareActionsMixin, Screen[None]):
+                      CauseActionsMixin, ShareActionsMixin, LoadingMixin, Screen[None]):
     """One session, shown as it stood at the current step."""
 
     BINDINGS = [
@@ -157,9 +158,10 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.query_one("#filter", Input).display = False
         self.tree.rebuild()
         self.tree.focus()
+        reading = self.start_loading()  # a recording's rest, read between frames
         if not self.start_paused:
             self.session.player.play(self.session.timeline.position, self.clock())
-        elif self.open_at is not None:
+        elif self.open_at is not None and not reading:  # else once all is read
             self.call_after_refresh(self._open_at, self.open_at)  # once laid out
         self.refresh_header()
         self.set_interval(TICK_SECONDS, self._tick, name="playback")

@@ -51,14 +51,14 @@ class PlaybackMixin:
         player = self.session.player
         timeline = self.session.timeline
         player.extend(timeline.events)
-        if not player.playing:
-            return
+        if not player.playing or (player.instant and self.session.loading is not None):
+            return  # an instant replay jumps once, to the end of all of it
         target = min(player.target(timeline.position, self.clock()), timeline.total)
         if target > timeline.position:
             self.go_to(target)
             if timeline.at_end:
                 self.land_on_failure()
-        elif timeline.at_end and not player.instant:
+        elif timeline.at_end and not player.instant and self.session.loading is None:
             player.pause()
             self.refresh_header()
             self.land_on_failure()

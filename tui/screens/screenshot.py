@@ -42,7 +42,8 @@ def take_screenshot(args: argparse.Namespace) -> int:
     out = Path(args.screenshot)
     if out.is_dir():
         return refuse_line(f"--screenshot {out}: is a folder; name the .svg file to write")
-    session = open_replay(args.file, instant=True, max_bytes=args.max_bytes, tap=args.tap)
+    session = open_replay(args.file, instant=True, max_bytes=args.max_bytes, tap=args.tap,
+                          whole=True)
     if session is None:
         return 2
     open_at = "failure" if args.failure else args.step if args.step is not None else "end"

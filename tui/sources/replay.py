@@ -8,6 +8,7 @@ has one path for both.
 from __future__ import annotations
 
 from tui.importers import load_path
+from tui.io.lazy import recording_reader
 from tui.io.merge import merge_tap
 from tui.io.reading import MAX_BYTES
 from tui.io.recording import Loaded
@@ -15,9 +16,18 @@ from tui.session import Session
 
 
 def open_session(path: str, *, speed: float = 1.0, instant: bool = False,
-                 max_bytes: int = MAX_BYTES, tap: str | None = None) -> Session:
+                 max_bytes: int = MAX_BYTES, tap: str | None = None, whole: bool = False
+                 ) -> Session:
     """Load `path` (any accepted format) as a session positioned at step 0; with `tap`, a
-    tap recording made apart merged into it (tui/io/merge.py)."""
+    tap recording made apart merged into it (tui/io/merge.py). A recording is read a piece
+    at a time (`Session.loading`: the app reads the rest between frames) unless `whole`."""
+    reader = recording_reader(path, max_bytes) if tap is None and path != "-" else None
+    if reader is not None:
+        reader.collect = False  # the timeline keeps them
+        session = Session.reading(reader, speed=speed, instant=instant)
+        if whole:
+            session.load_all()
+        return session
     return Session.from_loaded(load_merged(path, tap, max_bytes), speed=speed,
                                instant=instant)
 

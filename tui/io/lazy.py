@@ -1,0 +1,250 @@
+"""Recordings read fast and a piece at a time: an index of line offsets, not a dict an event.
+
+A recording of a million events is 340 MB of JSON lines. Reading it whole into dicts took 7 s
+and 4 KB an event before the first screen. Here each line is read by tui/model/lite.py (its
+type, time and, for a text delta, what the fold needs), its offset goes into an array, and the
+event's JSON is read back from the file by that offset when something shows or checks it
+(`FileLines.event_at`). `RecordingReader.read` takes the file a few megabytes at a time, so the
+app paints its first screen after the first piece and folds in the rest while the user looks.
+
+Anything unusual on a line (the header, a note, invalid JSON, an odd field) goes through the
+tolerant reader (`read_record`), so what is accepted, refused and reported is unchanged.
+Credentials are hidden as the whole-file reader hides them: on the way out of `event_at`, with
+the secrets the header and the request notes name.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from array import array
+from collections.abc import Callable
+from math import isfinite
+from typing import Any, BinaryIO
+
+from tui.io.recording import Loaded, is_header, read_record
+from tui.io.redact import redact, redact_event, request_secrets
+from tui.model.events import Event
+from tui.model.ingest import collector_paused
+from tui.model.jsonsafe import MAX_DEPTH, loads
+from tui.model.lite import KINDS, LITE_FAILURES, TEXT_DELTA, UNSET, decode_record
+
+PIECE = 1 << 20
+"""Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
+frames."""
+SNIFF = 64 << 10
+
+
+def recording_reader(path: str, max_bytes: int, *, keep: bool = False
+                     ) -> RecordingReader | None:
+    """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
+    recording's header; None for anything else (the whole-file readers take it)."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+            return None
+        with open(path, "rb") as file:
+            head = file.read(SNIFF)
+    except OSError:
+        return None
+    if not is_recording_start(head):
+        return None
+    try:
+        return RecordingReader(path, path=path, keep=keep)
+    except OSError:
+        return None
+
+
+def is_recording_start(head: bytes) -> bool:
+    """Whether a file opening with `head` is an mcptui recording (its first line a header)."""
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    first = head.split(b"\n", 1)[0]
+    try:
+        return is_header(loads(first))
+    except ValueError:
+        return False
+
+
+class FileLines:
+    """Where the events of a recording are: each line's offset, read back on demand."""
+
+    def __init__(self, file: BinaryIO | None, blob: bytes | None, source: str) -> None:
+        self.file = file
+        self.blob = blob
+        """The whole file, while it is being read (or for good when it is not a regular file:
+        standard input, a pipe)."""
+        self.source = source
+        self.starts = array("q")
+        """Byte offset of each line (line N starts at starts[N - 1]); one more at the end."""
+        self.known: list[str] = []
+        """Secrets the request names (request_secrets), hidden wherever they appear."""
+        self.limit = 0
+        """Where the lines read so far end (the last one's end while reading)."""
+
+    def event_at(self, line: int) -> dict[str, Any]:
+        starts = self.starts
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else self.limit
+        blob = self.blob
+        try:
+            text = blob[start:end] if blob is not None else os.pread(
+                self.file.fileno(), end - start, start)  # type: ignore[union-attr]
+            record = loads(text)
+            body = record.get("event", record.get("note"))
+        except (OSError, ValueError, AttributeError):
+            body = None
+        if not isinstance(body, dict):
+            return {"type": "mcptui.unreadable",
+                    "message": f"line {line} of {self.source} changed since it was read"}
+        return redact_event(body, self.known)
+
+    def release(self) -> None:
+        """Read events back from the file from now on, not from memory (a regular file)."""
+        if self.file is not None:
+            self.blob = None
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+class RecordingReader:
+    """Reads a recording a piece at a time into `loaded` (events appended as they are read)."""
+
+    def __init__(self, source: str, *, path: str | None = None, data: bytes | None = None,
+                 keep: bool = False) -> None:
+        """Read `path` (kept open, events read back by offset) or `data`; `keep` holds the
+        whole file in memory instead (one read; no system call per event shown or checked:
+        for commands that check every event once and exit)."""
+        file = open(path, "rb") if path is not None else None  # noqa: SIM115 -- kept open
+        if file is not None and keep:
+            data = file.read()
+        self.keep = keep or file is None
+        self.size = os.fstat(file.fileno()).st_size if file is not None else len(data or b"")
+        self.lines = FileLines(file, data, source)
+        self._header_read = False
+        self.collect = True
+        """Keep the events in `loaded.events` too (a session keeps them in its timeline)."""
+        self.loaded = Loaded(format="mcptui recording", source=source)
+        self.done = False
+        self._offset = 0
+        self._number = 0
+        self._rest = b""
+        self._eager: list[Event] = []
+        """Entries read whole (notes, odd lines): redacted again once every secret is known."""
+
+    @property
+    def fraction(self) -> float:
+        """How much of the file is read (0..1)."""
+        return 1.0 if self.done or not self.size else min(1.0, self._offset / self.size)
+
+    def read(self, size: int = PIECE) -> list[Event]:
+        """The entries of the next `size` bytes (all of them at the end of the file)."""
+        if self.done:
+            return []
+        lines = self.lines
+        if lines.blob is not None:
+            if self.keep and self._offset == 0:
+                size = len(lines.blob)  # all of it at once: it is in memory already
+            piece = lines.blob[self._offset:self._offset + size]
+        else:
+            piece = os.pread(lines.file.fileno(), size, self._offset)  # type: ignore[union-attr]
+        base = self._offset - len(self._rest)
+        self._offset += len(piece)
+        at_end = len(piece) < size or self._offset >= self.size
+        text = self._rest + piece if self._rest else piece
+        if base == 0 and text.startswith(b"\xef\xbb\xbf"):
+            text = b"   " + text[3:]  # a BOM: blank, so offsets stay the file's
+        cut = len(text) if at_end else text.rfind(b"\n") + 1
+        self._rest = text[cut:]
+        out = self._entries(text, cut, base)
+        self.lines.limit = base + cut
+        if at_end:
+            self._finish()
+        return out
+
+    def read_all(self) -> Loaded:
+        while not self.done:
+            self.read(PIECE * 8)
+        return self.loaded
+
+    def _entries(self, text: bytes, cut: int, base: int) -> list[Event]:
+        with collector_paused():  # all of it lives as long as the session: nothing to collect
+            out = self._scan(text, cut, base)
+        if self.collect:
+            self.loaded.events.extend(out)
+        return out
+
+    def _scan(self, text: bytes, cut: int, base: int) -> list[Event]:
+        out: list[Event] = []
+        append = out.append
+        lines = self.lines
+        mark = lines.starts.append
+        decode, kinds, delta_kind, unset = decode_record, KINDS, TEXT_DELTA, UNSET
+        number = self._number
+        position = 0
+        find = text.find
+        while position < cut:
+            end = find(b"\n", position, cut)
+            if end < 0:
+                end = cut
+            number += 1
+            mark(base + position)
+            line = text[position:end]
+            position = end + 1
+            # Inlined (tui/model/lite.py rules): this loop runs for every line of the file.
+            record = None
+            if line.count(b"{") + line.count(b"[") <= MAX_DEPTH:
+                try:  # noqa: SIM105 -- a `with` costs every line a context manager
+                    record = decode(line)
+                except LITE_FAILURES:
+                    pass
+            lite = record.event if record is not None else None
+            t = record.t if record is not None else unset
+            if (lite is None or t is unset or record.note is not unset  # type: ignore[union-attr]
+                    or record.mcptui is not unset  # type: ignore[union-attr]
+                    or (t is not None and not isfinite(t))):  # type: ignore[arg-type]
+                self._tolerant(number, line, append)
+                continue
+            kind = lite.type
+            kind = kinds.get(kind) or kinds.setdefault(kind, kind)
+            delta = lite.delta
+            if not (kind is delta_kind and type(delta) is str and type(lite.item_id) is str
+                    and type(lite.sequence_number) is int) or (
+                    "sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta):
+                lite = None  # only a plain text delta is folded from `lite`
+            append(Event(None, 0, t, number, False, None, lines, kind, lite))  # type: ignore[arg-type]
+        self._number = number
+        return out
+
+    def _tolerant(self, number: int, line: bytes, append: Callable[[Event], None]) -> None:
+        """A line the fast path does not take: the header, a note, anything odd."""
+        loaded = self.loaded
+        event = read_record(number, line, loaded)
+        if event is None:
+            if loaded.header is not None and not self._header_read:
+                self._header_read = True  # its secrets first, then it is redacted
+                self._learn(loaded.header.get("request"))
+                loaded.header = redact(loaded.header)
+            return
+        self._eager.append(event)
+        if event.is_note:
+            self._learn(event.raw.get("request"))
+        event.raw = redact_event(event.raw, self.lines.known)
+        append(event)
+
+    def _learn(self, request: Any) -> None:
+        """Hide the secrets a request names from here on."""
+        found = set(request_secrets(request)) - set(self.lines.known)
+        if found:
+            self.lines.known[:] = sorted({*self.lines.known, *found}, key=len, reverse=True)
+
+    def _finish(self) -> None:
+        self.done = True
+        self.lines.starts.append(self._offset)
+        if not self.keep:
+            self.lines.release()
+        known = self.lines.known
+        for event in self._eager:
+            event.raw = redact_event(event.raw, known)
+        self._eager.clear()

@@ -1,0 +1,49 @@
+"""Reading the rest of a recording while its first screen is up (tui/io/lazy.py).
+
+`mcptui replay` opens on the file's first piece; the rest is read a piece at a time (about
+10 ms each) between frames, so keys and repaints go on meanwhile and the header says how much
+is read. Whatever needs the whole file waits for the end: a step or failure asked for on the
+command line, an instant replay's jump to the end, and the checks (which would otherwise call
+a stream unfinished that is only not read yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.screens.inspector import InspectorScreen
+
+
+class LoadingMixin:
+    """Background reading of the InspectorScreen's session (which this is mixed into)."""
+
+    def start_loading(self: InspectorScreen) -> bool:
+        """Read the rest of the file in the background; False when it is all read."""
+        if self.session.loading is None:
+            return False
+        self.run_worker(self._read_rest(), group="load", exit_on_error=False)
+        return True
+
+    @property
+    def reading(self: InspectorScreen) -> float | None:
+        """How much of the file is read (0..1) while it is being read, else None."""
+        loading = self.session.loading
+        return None if loading is None else loading.fraction
+
+    async def _read_rest(self: InspectorScreen) -> None:
+        session = self.session
+        while session.load_more():
+            self.refresh_header()
+            await asyncio.sleep(0)  # a frame, a key, a tick between pieces
+        self.all_read()
+
+    def all_read(self: InspectorScreen) -> None:
+        """The whole file is in: keep the collector off it, then do what waited for it."""
+        gc.freeze()
+        self.refresh_header()
+        if self.open_at is not None:
+            self._open_at(self.open_at)
+        self.diagnose(force=True)

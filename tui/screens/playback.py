@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 REBUILD_AFTER = 400
 TICK_SECONDS = 1 / 30
+BUSY_TICK_SECONDS = 0.25
+"""How often a live run that is behind (bytes read, not parsed yet) is shown."""
 
 StopKey = tuple[object, ...]
 """What a failure stop lands on: ("item", response, item), ("response", response) or
@@ -50,6 +52,15 @@ class PlaybackMixin:
     def _tick(self: InspectorScreen) -> None:
         player = self.session.player
         timeline = self.session.timeline
+        live = self.live
+        if live is not None and live.behind:
+            # A live stream sends faster than the app takes it in: show it a batch at a
+            # time, a few times a second, so that reading and parsing get the time that
+            # redrawing the tree, header and detail 30 times a second would take.
+            wall = self.clock()
+            if wall - getattr(self, "_busy_tick", 0.0) < BUSY_TICK_SECONDS:
+                return
+            self._busy_tick = wall
         player.extend(timeline.events)
         if not player.playing:
             return

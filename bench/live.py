@@ -156,15 +156,18 @@ class FrameLog(PaintProbe):
         super().__init__(app)
         self.stamps: list[float] = []
         self.steps: list[int] = []
+        self.headers: list[str] = []
 
     def _wrapped(self, screen: Any, renderable: Any) -> None:
         super()._wrapped(screen, renderable)
         if renderable is None or not isinstance(screen, InspectorScreen):
             return
-        shown = STEP.search(str(screen.query_one(StatusHeader).content))
+        header = str(screen.query_one(StatusHeader).content)
+        shown = STEP.search(header)
         if shown is not None:
             self.stamps.append(now())
             self.steps.append(int(shown.group(1)))
+            self.headers.append(header)
 
 
 async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
@@ -178,13 +181,16 @@ async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
             if now() > deadline:
                 raise TimeoutError("the live run did not finish")
             await asyncio.sleep(0.005)
+        ended = now()
         total = session.timeline.total
-        while not frames.steps or frames.steps[-1] != total:  # the last step not painted yet
+        # The figure: the first frame showing the last step. The clock: the first frame
+        # painted once the run is over (the header says where the clock stopped).
+        while not frames.stamps or frames.steps[-1] != total or frames.stamps[-1] < ended:
             if now() > deadline:
                 raise TimeoutError("the last step was never painted")
             await asyncio.sleep(0.005)
         painted = frames.stamps[frames.steps.index(total)]
-        header = str(app.screen.query_one(StatusHeader).content)
+        header = frames.headers[-1]
         await pilot.pause()
     received = session.timeline.events
     arrivals = [live.start + (event.t or 0.0) for event in received]
@@ -198,8 +204,8 @@ async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
     return {"events": total, "seconds": painted - first, "events_per_s": total / (painted - first),
             "frames": len(frames.stamps), "lag_ms": summary_ms(lags),
             "clock_s": float(clock.group(1)) if clock else None,
-            "stream_time_s": arrivals[-1] - first, "header": header.splitlines()[1]
-            if header.count("\n") else header}
+            "stream_time_s": arrivals[-1] - first,
+            "header": next((line for line in header.splitlines() if "step" in line), header)}
 
 
 def summary_ms(samples: list[float]) -> dict[str, float]:

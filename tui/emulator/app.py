@@ -206,10 +206,20 @@ async def tail(stored: StoredResponse, after: int, faults: Faults) -> AsyncItera
     sent = 0
     if faults.drop_after == 0:
         raise DroppedConnection("dropped before any event (mcptui_fault)")
+    wire = stored.builder.wire
+    per_event = bool(faults.malformed_line or faults.stall_seconds
+                     or faults.drop_after is not None)
     while True:
         changed = stored.changed()
         events = stored.builder.events
         while position < len(events):
+            block = wire.get(position)
+            if block is not None and not per_event:  # a flood: sent as serialised, at once
+                end, data = block
+                sent += end - position
+                position = end
+                yield data
+                continue
             yield sse(events[position])
             position += 1
             sent += 1

@@ -94,6 +94,10 @@ class ResponseBuilder:
         self.usage: Json | None = None
         self.completed_at: int | None = None
         self.id = self.new_id("resp")
+        self.wire: dict[int, tuple[int, bytes]] = {}
+        """Events already serialised as SSE (a flood's deltas): first sequence number ->
+        (the sequence number after the last one, the bytes), so a stream sends them in one
+        write instead of serialising event by event."""
 
     # ids and padding
 
@@ -243,6 +247,39 @@ class ResponseBuilder:
         self.output[index]["content"][0]["text"] += delta
         self.emit("response.output_text.delta", **self._where(index), delta=delta, logprobs=[],
                   obfuscation=self.obfuscation(delta))
+
+    def message_flood(self, index: int, tokens: list[str], count: int, start: int) -> int:
+        """Deltas `start` .. `start + count - 1` of a flood (`flood:N`): the text's tokens over
+        and over, each delta numbered and shaped as `message_delta` makes it, appended at once
+        (listeners are told once) and pre-serialised as one block of SSE. Returns the next
+        delta number."""
+        where = self._where(index)
+        item_id = where["item_id"]
+        padding = [self.obfuscation(token) for token in tokens]
+        kind = "response.output_text.delta"
+        head = f"event: {kind}\ndata: {{\"type\": \"{kind}\", \"sequence_number\": ".encode()
+        tails = [(f", \"item_id\": {json.dumps(item_id)}, \"output_index\": {index}, "
+                  f"\"content_index\": 0, \"delta\": {json.dumps(token)}, \"logprobs\": [], "
+                  f"\"obfuscation\": {json.dumps(pad)}}}\n\n").encode()
+                 for token, pad in zip(tokens, padding, strict=True)]
+        events, pieces, cycle = self.events, [], len(tokens)
+        first = len(events)
+        seq = first
+        for n in range(start, start + count):
+            k = n % cycle
+            events.append({"type": kind, "sequence_number": seq, **where, "delta": tokens[k],
+                            "logprobs": [], "obfuscation": padding[k]})
+            pieces.append(head + str(seq).encode() + tails[k])
+            seq += 1
+        self.wire[first] = (seq, b"".join(pieces))
+        part = self.output[index]["content"][0]
+        whole, rest = divmod(count, cycle)
+        offset = start % cycle
+        turned = tokens[offset:] + tokens[:offset]
+        part["text"] += "".join(turned) * whole + "".join(turned[:rest])
+        if self.on_event is not None:
+            self.on_event(events[-1])
+        return start + count
 
     def message_ended(self, index: int) -> None:
         part = self.output[index]["content"][0]

@@ -20,6 +20,8 @@ FAULTS = {
     "http_500": "answer 500 server_error at once",
     "insufficient_quota": "answer 429 insufficient_quota at once (no credit left)",
     "background_fail": "a background run that queues, then fails with no details",
+    "flood:N": "the answer is N output_text.delta events sent as fast as the socket takes "
+               "them (pre-serialised, big writes, no pauses): a live-throughput load",
 }
 """Fault syntax -> what it does (shown by `mcptui emulate --help` and in the README)."""
 
@@ -42,6 +44,8 @@ class Faults:
     http_status: int | None = None
     insufficient_quota: bool = False
     background_fail: bool = False
+    flood: int | None = None
+    """The answer's text comes as this many deltas, unpaced."""
 
 
 def parse_faults(value: object) -> Faults:
@@ -55,6 +59,10 @@ def parse_faults(value: object) -> Faults:
         try:
             if name == "drop_after":
                 fields["drop_after"] = int(arg)
+            elif name == "flood":
+                fields["flood"] = int(arg)
+                if fields["flood"] < 1:
+                    raise FaultError(f"fault {part!r}: N must be at least 1")
             elif name == "stall":
                 seconds, _, after = arg.partition("@")
                 fields["stall_seconds"] = float(seconds)

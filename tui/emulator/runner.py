@@ -33,6 +33,8 @@ from tui.model.status import approval_responses
 log = logging.getLogger("mcptui.emulator")
 
 Json = dict[str, Any]
+FLOOD_BLOCK = 2000
+"""Deltas of a flood built (and sent) at a time: about half a megabyte of SSE."""
 
 
 @dataclass(frozen=True)
@@ -254,10 +256,22 @@ class Run:
 
     async def _message(self, text: str) -> None:
         index = self.b.message_started()
+        if self.faults.flood is not None:
+            await self._flood(index, tokenize(text) or [text or "."], self.faults.flood)
+            self.b.message_ended(index)
+            return
         for token in tokenize(text):
             await asyncio.sleep(self.config.delta_delay)
             self.b.message_delta(index, token)
         self.b.message_ended(index)
+
+    async def _flood(self, index: int, tokens: list[str], count: int) -> None:
+        """`flood:N`: N deltas with no pause, built a block at a time (the stream sends each
+        block while the next is built)."""
+        done = 0
+        while done < count:
+            done = self.b.message_flood(index, tokens, min(FLOOD_BLOCK, count - done), done)
+            await asyncio.sleep(0)
 
     def _usage(self, text: str) -> Json:
         produced = sum(approx_tokens(item) for item in self.b.output)

@@ -35,7 +35,10 @@ class ClockMixin:
         replay playing at a speed."""
         timeline, player = self.session.timeline, self.session.player
         if self.session.live:
-            return timeline.at_end and self._live_running()
+            # Events that came but are still being parsed are not a silence: the clock
+            # shows their arrival times, not how long the app takes to take them in.
+            return timeline.at_end and self._live_running() and not (
+                self.live is not None and self.live.behind)
         return player.playing and not player.instant and not timeline.at_end
 
     def clock_now(self: InspectorScreen) -> tuple[float, float]:

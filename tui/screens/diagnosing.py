@@ -51,6 +51,8 @@ class DiagnosisMixin:
             return  # checked once all is read (LoadingMixin.all_read)
         if timeline.total == self._diagnosed_total and not force:
             return
+        if not force and self.live is not None and self.live.behind:
+            return  # a flood: checking all events so far each second would halve reading
         if any(w.group == "diagnose" and w.is_running for w in self.workers):
             self._diagnose_again = True  # when the running check ends: nothing is dropped
             return

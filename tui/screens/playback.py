@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 REBUILD_AFTER = 400
 TICK_SECONDS = 1 / 30
+BUSY_TICK_SECONDS = 0.25
+"""How often a live run that is behind (bytes read, not parsed yet) is shown."""
 
 StopKey = tuple[object, ...]
 """What a failure stop lands on: ("item", response, item), ("response", response) or
@@ -47,9 +49,27 @@ def item_done(events: Sequence[Event], index: int) -> int:
 class PlaybackMixin:
     """Stepping and failure stops of the InspectorScreen (which this is mixed into)."""
 
+    _busy_tick = 0.0
+    """When a live run that is behind was last shown (see `_tick`)."""
+    _was_receiving = False
+
     def _tick(self: InspectorScreen) -> None:
         player = self.session.player
         timeline = self.session.timeline
+        live = self.live
+        if live is not None:
+            receiving = self._live_running()
+            if self._was_receiving and not receiving:
+                self.refresh_clock()  # the run is over: the clock stops at its last event
+            self._was_receiving = receiving
+            if live.behind:
+                # A live stream sends faster than the app takes it in: show it a batch at a
+                # time, a few times a second, so that reading and parsing get the time that
+                # redrawing the tree, header and detail 30 times a second would take.
+                wall = self.clock()
+                if wall - self._busy_tick < BUSY_TICK_SECONDS:
+                    return
+                self._busy_tick = wall
         player.extend(timeline.events)
         if not player.playing or (player.instant and self.session.loading is not None):
             return  # an instant replay jumps once, to the end of all of it

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -189,17 +190,25 @@ class LiveRun:
         """`--tap`: requests go out with the taps' server URLs (recorded with their own), and
         the MCP messages join this run's timeline."""
         self._tapping = False
+        self.backlog: _Backlog | None = None
+        """The stream being read: chunks received and not parsed yet (see `_read`)."""
+
+    @property
+    def behind(self) -> bool:
+        """Bytes have arrived that are not events in the timeline yet."""
+        return bool(self.backlog)
 
     def now(self) -> float:
         return self.clock() - self.start
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event, *, flush: bool = True) -> None:
         """Timeline, recording, listener: in that order, for every entry; redacted first, so
-        what is shown, copied and saved is what the recording holds."""
+        what is shown, copied and saved is what the recording holds. `flush=False`: the
+        caller flushes the recording once after a batch (at least once per chunk read)."""
         event.raw = redact_event(event.raw, self.secrets)
         self.session.timeline.append(event, follow=False)
         if self.recorder is not None:
-            self.recorder.write(event)
+            self.recorder.write(event, flush=flush)
         if self.on_event is not None:
             self.on_event(event)
 
@@ -441,31 +450,66 @@ class LiveRun:
             self._note("poll", f"poll {polls}: {tracked.status}", response=body)
 
     async def _read(self, chunks: AsyncIterator[bytes], tracked: Tracked) -> str:
-        """Ingest a stream until it ends ("end"), breaks ("drop") or goes quiet ("stall")."""
-        ingester = StreamIngester(self.clock, start=self.start)
+        """Ingest a stream until it ends ("end"), breaks ("drop") or goes quiet ("stall").
+
+        Reading comes first: each chunk is stamped with its arrival as it is read, and parsed
+        later, in slices (`_Backlog`), so that a fast stream is drained at the server's pace
+        and every event's time is when it came off the wire, however long the app takes to
+        take it in. While bytes keep coming, up to `PARSE_SLICE` of parsing follows every
+        `READ_SLICE` of reading; when the socket has nothing, what is left is parsed at once.
+        """
+        backlog = self.backlog = _Backlog(self, tracked)
         iterator = chunks.__aiter__()
-        while True:
-            try:
-                if self.idle_timeout:
-                    chunk = await asyncio.wait_for(anext(iterator), self.idle_timeout)
-                else:
-                    chunk = await anext(iterator)
-            except StopAsyncIteration:
-                break
-            except TimeoutError:
-                self._add_all(ingester.finish(), tracked)
-                self._note("stall", f"no data for {self.idle_timeout:g} s (--idle-timeout): "
-                           f"{self._next_step(tracked)}", level=self._level(tracked))
-                return "stall"
-            except Exception as exc:  # httpx2 transport errors: the peer closed, reset, ...
-                self._add_all(ingester.finish(), tracked)
-                self._note("disconnect", "the connection broke mid-stream: "
-                           f"{describe_exception(exc)}; {self._next_step(tracked)}",
-                           level=self._level(tracked))
-                return "drop"
-            self._add_all(ingester.feed(chunk), tracked)
-        self._add_all(ingester.finish(), tracked)
-        return "end"
+        read_since = self.clock()
+        try:
+            while True:
+                try:
+                    chunk = await self._next_chunk(iterator, backlog)
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    await backlog.drain(final=True)
+                    self._note("stall", f"no data for {self.idle_timeout:g} s "
+                               f"(--idle-timeout): {self._next_step(tracked)}",
+                               level=self._level(tracked))
+                    return "stall"
+                except Exception as exc:  # httpx2 transport errors: the peer closed, reset…
+                    await backlog.drain(final=True)
+                    self._note("disconnect", "the connection broke mid-stream: "
+                               f"{describe_exception(exc)}; {self._next_step(tracked)}",
+                               level=self._level(tracked))
+                    return "drop"
+                now = self.clock()
+                backlog.append(now, chunk)
+                if now - read_since >= READ_SLICE:
+                    backlog.parse(PARSE_SLICE)
+                    read_since = self.clock()
+            await backlog.drain(final=True)
+            return "end"
+        finally:
+            backlog.parse(None)  # cancelled mid-stream: keep what arrived
+            self.backlog = None
+
+    async def _next_chunk(self, iterator: AsyncIterator[bytes], backlog: _Backlog) -> bytes:
+        """The next chunk; while it has not come (the socket is drained), parse the backlog."""
+        if not backlog:
+            if self.idle_timeout:
+                return await asyncio.wait_for(anext(iterator), self.idle_timeout)
+            return await anext(iterator)
+        started = self.clock()
+        fetch = asyncio.ensure_future(anext(iterator))
+        try:
+            while backlog and not fetch.done():
+                await asyncio.wait((fetch,), timeout=CAUGHT_UP)
+                if not fetch.done():
+                    backlog.parse(PARSE_SLICE)
+            if self.idle_timeout:
+                left = max(0.0, self.idle_timeout - (self.clock() - started))
+                return await asyncio.wait_for(fetch, left)
+            return await fetch
+        finally:
+            if not fetch.done():
+                fetch.cancel()
 
     @staticmethod
     def _level(tracked: Tracked) -> str:
@@ -478,7 +522,9 @@ class LiveRun:
             return "resuming from the last sequence number"
         return "a foreground stream cannot be resumed; what arrived is kept"
 
-    def _add_all(self, events: list[Event], tracked: Tracked) -> None:
+    def _add_all(self, events: list[Event], tracked: Tracked, *, flush: bool = True) -> None:
+        """Add a chunk's events (`flush=False`: the caller flushes the recording after the
+        batch)."""
         for event in events:
             if not event.is_note:
                 seq = event.sequence_number
@@ -492,7 +538,9 @@ class LiveRun:
                     tracked.learn(response)
                     if known is None and tracked.id is not None:
                         self._renamed(tracked.id)
-            self.add(event)
+            self.add(event, flush=False)
+        if flush and self.recorder is not None:
+            self.recorder.flush()
 
     def _renamed(self, response_id: str) -> None:
         if self.recorder is not None and (path := self.recorder.name_after(response_id)):
@@ -505,6 +553,60 @@ class LiveRun:
         if self.recorder is not None:
             self.recorder.close()
         await self.client.close()
+
+
+READ_SLICE = 0.010
+"""While a stream keeps sending, read this long (seconds) between slices of parsing."""
+PARSE_SLICE = 0.005
+"""Longest slice of parsing between reads while a stream keeps sending; the loop (the app's
+ticks and frames) runs between slices too."""
+CAUGHT_UP = 0.001
+"""A read that has not completed after this long means the socket is drained: the backlog is
+parsed while waiting."""
+
+
+class _Backlog:
+    """Chunks read but not parsed yet, each with its arrival time, and the stream's parser.
+
+    Events get the arrival time of the chunk that completed them (the ingester's clock reads
+    it), not the time they were parsed. Every parse slice flushes the recording once: what was
+    parsed is on disk, as after each chunk before."""
+
+    def __init__(self, run: LiveRun, tracked: Tracked) -> None:
+        self.run = run
+        self.tracked = tracked
+        self.chunks: deque[tuple[float, bytes]] = deque()
+        self.arrival = run.start
+        self.ingester = StreamIngester(lambda: self.arrival, start=run.start)
+
+    def __bool__(self) -> bool:
+        return bool(self.chunks)
+
+    def append(self, arrival: float, chunk: bytes) -> None:
+        self.chunks.append((arrival, chunk))
+
+    def parse(self, budget: float | None) -> None:
+        """Parse and add chunks, oldest first, for up to `budget` seconds (None: all)."""
+        if not self.chunks:
+            return
+        run, chunks, clock = self.run, self.chunks, self.run.clock
+        deadline = None if budget is None else clock() + budget
+        while chunks:
+            self.arrival, chunk = chunks.popleft()
+            run._add_all(self.ingester.feed(chunk), self.tracked, flush=False)
+            if deadline is not None and clock() >= deadline:
+                break
+        if run.recorder is not None:
+            run.recorder.flush()
+
+    async def drain(self, *, final: bool = False) -> None:
+        """Parse everything, a slice at a time, letting the loop run between slices;
+        `final`: the stream is over, so an event it left unfinished is added too."""
+        while self.chunks:
+            self.parse(PARSE_SLICE)
+            await asyncio.sleep(0)
+        if final:
+            self.run._add_all(self.ingester.finish(), self.tracked)
 
 
 def live_session(base_url: str | None, api_key: str, recorder: Recorder | None, *,

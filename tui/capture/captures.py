@@ -21,7 +21,7 @@ from tui.capture.relay import chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.answers import http_error_note, kept_headers, responses_call
 from tui.io.recording import DEFAULT_RECORD_DIR, make_header
-from tui.io.redact import redact, redact_event, redact_headers, request_secrets
+from tui.io.redact import redact, redact_entry, redact_headers, request_secrets
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.jsonsafe import loads
@@ -159,7 +159,7 @@ class Capture:
     def add(self, event: Event, *, flush: bool = True) -> None:
         """Keep, record and show one entry (redacted first, as a live run does); `flush`
         False for all but the last entry of a chunk."""
-        event.raw = redact_event(event.raw, self.secrets)
+        redact_entry(event, self.secrets)
         response = event.raw.get("response")
         if type(response) is dict:
             self._learn(response)

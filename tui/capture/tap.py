@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from tui.capture.relay import chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.recording import RecordingWriter, make_header
-from tui.io.redact import redact_event, redact_text, url_secrets
+from tui.io.redact import redact_entry, redact_text, url_secrets
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
 from tui.model.sse import SSEDecoder
@@ -117,7 +117,7 @@ class TapHub:
         return self.origin + target
 
     def add(self, event: Event, *, flush: bool = True) -> None:
-        event.raw = redact_event(event.raw, self.secrets)
+        redact_entry(event, self.secrets)
         if self.writer is not None:
             try:
                 self.writer.write(event, flush=flush)

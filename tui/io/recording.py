@@ -109,7 +109,8 @@ def make_header(
 def event_line(event: Event) -> str:
     """One recording line for a timeline entry, redacted when it could hold a credential."""
     key = "note" if event.is_note else "event"
-    body = dumps(event.raw)
+    payload = event.payload
+    body = payload.decode("utf-8", "replace") if payload is not None else dumps(event.raw)
     if needs_redaction(body):
         body = dumps(redact(event.raw))
     t = "null" if event.t is None else repr(round(event.t, 6))

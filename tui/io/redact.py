@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+from tui.model.events import Event
 from tui.model.jsonsafe import dumps, loads
 
 REDACTED = "<redacted>"
@@ -299,6 +300,23 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
     if known and any(secret in text for secret in known):
         out = hide_known(out, known)
     return out
+
+
+def redact_entry(event: Event, known: Sequence[str] = ()) -> None:
+    """`redact_event` on a timeline entry, in place. An event read fast from a stream keeps
+    its payload (no dict) unless there is something to hide in it: its delta was checked as it
+    was read (tui/model/lite.py), so only a `known` secret is looked for; another payload's
+    text is checked as `redact_event` checks a serialised event."""
+    payload = event.payload
+    if payload is not None:
+        if event.lite is not None:
+            if not known or not any(secret.encode() in payload for secret in known):
+                return
+        else:
+            text = payload.decode("utf-8", "replace")
+            if not needs_redaction(text) and not (known and any(s in text for s in known)):
+                return
+    event.raw = redact_event(event.raw, known)
 
 
 def hide_known(value: Any, known: Sequence[str]) -> Any:

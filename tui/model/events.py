@@ -84,13 +84,15 @@ class Event:
     def raw(self, value: dict[str, Any]) -> None:
         self._raw = value
         self._data = None
+        self.lite = None  # what the fold reads comes from the dict now
         kind = value.get("type")
         self.kind = kind if type(kind) is str else None
 
     @property
-    def lazy(self) -> bool:
-        """Whether `raw` is decoded anew on each use (nothing is kept but the source)."""
-        return self._raw is None
+    def payload(self) -> bytes | None:
+        """The JSON text as received, for an event read fast from a stream (else None)."""
+        data = self._data
+        return data if type(data) is bytes and self._raw is None else None
 
     def copy(self, **changes: Any) -> Event:
         """The same entry (lazy or not) with other attributes, numbered anew by a timeline."""

@@ -32,7 +32,7 @@ from tui.io.recording import (
     recording_name,
     unused_path,
 )
-from tui.io.redact import redact, redact_event, redact_headers, redact_text, request_secrets
+from tui.io.redact import redact, redact_entry, redact_headers, redact_text, request_secrets
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
@@ -205,7 +205,7 @@ class LiveRun:
         """Timeline, recording, listener: in that order, for every entry; redacted first, so
         what is shown, copied and saved is what the recording holds. `flush=False`: the
         caller flushes the recording once after a batch (at least once per chunk read)."""
-        event.raw = redact_event(event.raw, self.secrets)
+        redact_entry(event, self.secrets)
         self.session.timeline.append(event, follow=False)
         if self.recorder is not None:
             self.recorder.write(event, flush=flush)

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {finding.severity} {finding.code} @{finding.event_index}: "
                   f"{finding.message}", file=sys.stderr)
         return 1
-    return 0
+    return 0 if ratio <= TARGET_RATIO else 1
 
 
 if __name__ == "__main__":

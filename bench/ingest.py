@@ -5,12 +5,13 @@ Three paths over the same bytes, each the best of `--repeat` runs (time.perf_cou
   (a) bare json.loads   json.loads of every `data:` payload, split out beforehand (the floor)
   (b) openai SDK        `client.responses.create(..., stream=True)` iterated to the end, with an
                         httpx2.MockTransport answering in-process (nothing leaves the process)
-  (c) mcptui            StreamIngester fed 64 KiB chunks (SSE framing, json.loads, Event), then
-                        Timeline.append, which runs the reducer: the app's live ingest path
+  (c) mcptui            StreamIngester fed 64 KiB chunks (SSE framing, msgspec, Event), then
+                        Timeline.extend per chunk, which folds them: the app's live ingest path
   (a') kept json.loads  as (a), but keeping every object as any inspector must: informational,
                         it shows what the garbage collector adds once objects are kept
 
-Targets: mcptui at least 2x the SDK's rate, and at least half the rate of bare json.loads.
+Targets: mcptui at least 25x the SDK's rate, and at least the rate of bare json.loads (exit 1
+when one is missed).
 The stream is synthetic but shaped like a real one (protocol.md §1): one response with an
 `mcp_list_tools` item, then MCP calls (some failing with the 424 TaskGroup error) and message
 items whose `output_text.delta` events make up the bulk of the stream.
@@ -49,8 +50,8 @@ CHUNK_SIZE = 64 * 1024
 MIN_EVENTS = 13
 """Head (2) + tool listing (4) + one message item (6) + terminal event (1)."""
 
-TARGET_VS_SDK = 2.0
-TARGET_VS_JSON = 0.5
+TARGET_VS_SDK = 25.0
+TARGET_VS_JSON = 1.0
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -604,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         print()
         print(profile_mcptui(chunks, args.profile))
-    return 0
+    return 0 if results["c_over_b"]["pass"] and results["c_over_a"]["pass"] else 1
 
 
 if __name__ == "__main__":

@@ -53,11 +53,10 @@ class Session:
     def reading(cls, reader: RecordingReader, *, speed: float = 1.0, instant: bool = False
                 ) -> Session:
         """A session over the first piece of a recording; the rest comes with `load_more`."""
+        reader.collect = False  # the timeline keeps them
         first = reader.read(FIRST_PIECE)
-        loaded = reader.loaded
-        if not reader.collect:
-            loaded = replace(loaded, events=first)
-        session = cls.from_loaded(loaded, speed=speed, instant=instant)
+        session = cls.from_loaded(replace(reader.loaded, events=first), speed=speed,
+                                  instant=instant)
         session.loading = None if reader.done else reader
         while not session.usable and session.load_more():
             pass  # the first piece held no event (one huge line): read on until one comes

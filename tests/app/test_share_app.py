@@ -89,14 +89,20 @@ def app_on_copy(tmp_path: Path, source: Path) -> tuple[McptuiApp, Path]:
     return McptuiApp(open_session(str(copy), instant=True), paused=True, open_at="end"), copy
 
 
+async def toast_after(app: McptuiApp, key: str, words: str, timeout: float = 5) -> list[str]:
+    """Press `key` in the app; the toasts that say `words` (the test fails if none comes)."""
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(key)
+        assert await wait_until(pilot, lambda: any(words in t for t in toasts(pilot)),
+                                timeout=timeout)
+        return [t for t in toasts(pilot) if words in t]
+
+
 async def report_from_r(tmp_path: Path, source: Path) -> str:
     """Press R on a copy of `source`; the report's text once the toast names it."""
     app, copy = app_on_copy(tmp_path, source)
     report = tmp_path / f"{copy.stem}-report.md"
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        assert await wait_until(pilot, lambda: any(f"Report saved to {report}" in t
-                                                   for t in toasts(pilot)), timeout=10)
+    await toast_after(app, "R", f"Report saved to {report}", timeout=10)
     return report.read_text(encoding="utf-8")
 
 
@@ -115,11 +121,7 @@ async def test_r_includes_the_likely_cause_of_the_shipped_424(tmp_path):
 
 async def test_e_exports_the_request_three_ways_with_placeholders(tmp_path):
     app, copy = app_on_copy(tmp_path, HOSTILE)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("E")
-        assert await wait_until(pilot, lambda: any("Exported the request" in t
-                                                   for t in toasts(pilot)), timeout=5)
-        (toast,) = [t for t in toasts(pilot) if "Exported the request" in t]
+    (toast,) = await toast_after(app, "E", "Exported the request")
     # The toast names what to set (the key, the MCP header, the server URL's tokens).
     needed = toast.split("Set first: ")[1].replace("\n", " ").split(", ")
     assert needed[0] == "OPENAI_API_KEY" and len(needed) == 4
@@ -137,10 +139,7 @@ async def test_e_exports_the_request_three_ways_with_placeholders(tmp_path):
 
 async def test_e_on_a_dump_without_a_request_says_what_can_be_exported(tmp_path):
     app, _copy = app_on_copy(tmp_path, UPSTREAM_DUMP)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("E")
-        assert await wait_until(pilot, lambda: any("Nothing to export" in t
-                                                   for t in toasts(pilot)), timeout=5)
+    await toast_after(app, "E", "Nothing to export")
     assert [p.name for p in tmp_path.iterdir()] == [UPSTREAM_DUMP.name]
 
 

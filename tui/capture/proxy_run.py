@@ -133,7 +133,7 @@ class SessionFeed(TimelineFeed):
 
     def captured(self, capture: Capture, event: Event) -> None:
         t = None if event.t is None else event.t + capture.offset
-        self.post(Event(event.raw, t=t, is_note=event.is_note), capture.key)
+        self.post(event.copy(t=t, line=None, stream=None), capture.key)
 
 
 class ProxyService:

@@ -26,8 +26,8 @@ from tui.io.recording import Loaded, is_header, read_record
 from tui.io.redact import redact, redact_event, request_secrets
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
-from tui.model.jsonsafe import MAX_DEPTH, loads
-from tui.model.lite import KINDS, LITE_FAILURES, TEXT_DELTA, UNSET, decode_record
+from tui.model.jsonsafe import loads
+from tui.model.lite import UNSET, decode_record, decoded, folded
 
 PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
@@ -40,19 +40,18 @@ def recording_reader(path: str, max_bytes: int, *, keep: bool = False
     """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
     recording's header; None for anything else (the whole-file readers take it)."""
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
-            return None
-        with open(path, "rb") as file:
-            head = file.read(SNIFF)
+        file = open(path, "rb")  # noqa: SIM115 -- kept open by the reader, or closed here
     except OSError:
-        return None
-    if not is_recording_start(head):
         return None
     try:
-        return RecordingReader(path, path=path, keep=keep)
+        info = os.fstat(file.fileno())
+        if (stat.S_ISREG(info.st_mode) and info.st_size <= max_bytes
+                and is_recording_start(os.pread(file.fileno(), SNIFF, 0))):
+            return RecordingReader(path, file=file, keep=keep)
     except OSError:
-        return None
+        pass
+    file.close()
+    return None
 
 
 def is_recording_start(head: bytes) -> bool:
@@ -103,20 +102,15 @@ class FileLines:
         if self.file is not None:
             self.blob = None
 
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-
 
 class RecordingReader:
     """Reads a recording a piece at a time into `loaded` (events appended as they are read)."""
 
-    def __init__(self, source: str, *, path: str | None = None, data: bytes | None = None,
+    def __init__(self, source: str, *, file: BinaryIO | None = None, data: bytes | None = None,
                  keep: bool = False) -> None:
-        """Read `path` (kept open, events read back by offset) or `data`; `keep` holds the
+        """Read `file` (kept open, events read back by offset) or `data`; `keep` holds the
         whole file in memory instead (one read; no system call per event shown or checked:
         for commands that check every event once and exit)."""
-        file = open(path, "rb") if path is not None else None  # noqa: SIM115 -- kept open
         if file is not None and keep:
             data = file.read()
         self.keep = keep or file is None
@@ -124,7 +118,8 @@ class RecordingReader:
         self.lines = FileLines(file, data, source)
         self._header_read = False
         self.collect = True
-        """Keep the events in `loaded.events` too (a session keeps them in its timeline)."""
+        """Keep the events in `loaded.events` too (a session keeps them in its timeline
+        instead: `Session.reading` turns this off)."""
         self.loaded = Loaded(format="mcptui recording", source=source)
         self.done = False
         self._offset = 0
@@ -165,7 +160,7 @@ class RecordingReader:
 
     def read_all(self) -> Loaded:
         while not self.done:
-            self.read(PIECE * 8)
+            self.read()
         return self.loaded
 
     def _entries(self, text: bytes, cut: int, base: int) -> list[Event]:
@@ -180,7 +175,6 @@ class RecordingReader:
         append = out.append
         lines = self.lines
         mark = lines.starts.append
-        decode, kinds, delta_kind, unset = decode_record, KINDS, TEXT_DELTA, UNSET
         number = self._number
         position = 0
         find = text.find
@@ -192,28 +186,14 @@ class RecordingReader:
             mark(base + position)
             line = text[position:end]
             position = end + 1
-            # Inlined (tui/model/lite.py rules): this loop runs for every line of the file.
-            record = None
-            if line.count(b"{") + line.count(b"[") <= MAX_DEPTH:
-                try:  # noqa: SIM105 -- a `with` costs every line a context manager
-                    record = decode(line)
-                except LITE_FAILURES:
-                    pass
-            lite = record.event if record is not None else None
-            t = record.t if record is not None else unset
-            if (lite is None or t is unset or record.note is not unset  # type: ignore[union-attr]
-                    or record.mcptui is not unset  # type: ignore[union-attr]
-                    or (t is not None and not isfinite(t))):  # type: ignore[arg-type]
+            record = decoded(decode_record, line)
+            if record is None or record.event is None or record.t is UNSET or (
+                    record.note is not UNSET or record.mcptui is not UNSET
+                    or (record.t is not None and not isfinite(record.t))):
                 self._tolerant(number, line, append)
                 continue
-            kind = lite.type
-            kind = kinds.get(kind) or kinds.setdefault(kind, kind)
-            delta = lite.delta
-            if not (kind is delta_kind and type(delta) is str and type(lite.item_id) is str
-                    and type(lite.sequence_number) is int) or (
-                    "sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta):
-                lite = None  # only a plain text delta is folded from `lite`
-            append(Event(None, 0, t, number, False, None, lines, kind, lite))  # type: ignore[arg-type]
+            kind, kept = folded(record.event)
+            append(Event(None, 0, record.t, number, False, None, lines, kind, kept))
         self._number = number
         return out
 

@@ -33,8 +33,8 @@ def merge_tap(stream: Loaded, tap: Loaded) -> Loaded:
                                 "nothing merged"))
         return replace(stream, problems=problems)
     offset, how = alignment(stream.events, wire)
-    moved = [Event(event.raw, t=None if offset is None or event.t is None else event.t + offset,
-                   is_note=True) for event in wire]
+    moved = [event.copy(t=None if offset is None or event.t is None else event.t + offset,
+                        line=None, is_note=True, stream=None) for event in wire]
     if offset is None:
         events = moved + [_copy(event) for event in stream.events]
     else:
@@ -55,7 +55,7 @@ def merge_tap(stream: Loaded, tap: Loaded) -> Loaded:
 
 def _copy(event: Event) -> Event:
     """A fresh entry (the merged timeline numbers its entries anew)."""
-    return Event(event.raw, t=event.t, line=event.line, is_note=event.is_note)
+    return event.copy(stream=None)
 
 
 def alignment(stream: list[Event], wire: list[Event]) -> tuple[float | None, str]:

@@ -304,8 +304,9 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
 
 def redact_entry(event: Event, known: Sequence[str] = ()) -> None:
     """`redact_event` on a timeline entry, in place. An event read fast from a stream keeps
-    its payload (no dict) unless there is something to hide in it: its delta was checked as it
-    was read (tui/model/lite.py), so only a `known` secret is looked for; another payload's
+    its payload (no dict) unless there is something to hide in it: a delta it folds passed
+    `text_needs_redaction` as it was read (tui/model/lite.py `folded`), so only a `known`
+    secret is looked for; another payload's
     text is checked as `redact_event` checks a serialised event."""
     payload = event.payload
     if payload is not None:

@@ -95,7 +95,8 @@ class Event:
         return data if type(data) is bytes and self._raw is None else None
 
     def copy(self, **changes: Any) -> Event:
-        """The same entry (lazy or not) with other attributes, numbered anew by a timeline."""
+        """The same entry with other attributes, numbered anew by a timeline: a fast-read event
+        stays so (`Event(event.raw, …)` would decode it and keep the dict)."""
         event = Event(self._raw, t=self.t, line=self.line, is_note=self.is_note,
                       stream=self.stream, data=self._data, kind=self.kind, lite=self.lite)
         for name, value in changes.items():

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tui.model.events import Event, note
-from tui.model.jsonsafe import MAX_DEPTH, loads
-from tui.model.lite import KINDS, LITE_FAILURES, TEXT_DELTA, decode_lite
+from tui.model.jsonsafe import loads
+from tui.model.lite import decode_lite, decoded, folded
 from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
 
 FREEZE_EVERY = 20_000
@@ -124,27 +124,14 @@ class StreamIngester:
         """Events of `data:` payloads `lines` lines apart, read by msgspec where it can."""
         out: list[Event] = []
         append = out.append
-        decode, kinds, delta_kind = decode_lite, KINDS, TEXT_DELTA
         for payload in payloads:
-            # Inlined: this loop runs for every event of every live stream.
-            lite = None
-            if payload.count(b"{") + payload.count(b"[") <= MAX_DEPTH:
-                try:  # noqa: SIM105 -- a `with` costs every event a context manager
-                    lite = decode(payload)
-                except LITE_FAILURES:
-                    pass
+            lite = decoded(decode_lite, payload)
             if lite is None:
                 out.extend(self._convert([SSEMessage(payload.decode("utf-8", "replace"),
                                                      line=line_no)]))
             else:
-                kind = lite.type
-                kind = kinds.get(kind) or kinds.setdefault(kind, kind)
-                delta = lite.delta
-                if not (kind is delta_kind and type(delta) is str and type(lite.item_id) is str
-                        and type(lite.sequence_number) is int) or (
-                        "sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta):
-                    lite = None  # only a plain text delta is folded from `lite`
-                append(Event(None, 0, t, line_no, False, None, payload, kind, lite))
+                kind, kept = folded(lite)
+                append(Event(None, 0, t, line_no, False, None, payload, kind, kept))
             line_no += lines
         return out
 

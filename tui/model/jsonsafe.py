@@ -56,27 +56,19 @@ def loads(text: str | bytes) -> Any:
         brackets = text.count(b"{") + text.count(b"[")
     else:
         brackets = text.count("{") + text.count("[")  # type: ignore[arg-type]
-    if brackets > MAX_DEPTH:
-        # Many brackets (a final response holds every item): parse, then measure the depth
-        # of what was built, which costs its containers, not a scan of every string.
-        try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if depth_within(value, MAX_DEPTH):
-                return value
-        if type(text) is bytes:
-            text = text.decode("utf-8", "replace")
-        position = too_deep_at(text)  # type: ignore[arg-type]
-        if position is not None:
-            raise TooDeep(text, position)  # type: ignore[arg-type]
     try:
-        return orjson.loads(text)
+        value = orjson.loads(text)
     except orjson.JSONDecodeError:
         pass
+    else:
+        # Many brackets (a final response holds every item): measure the depth of what was
+        # built, which costs its containers, not a scan of every string.
+        if brackets <= MAX_DEPTH or depth_within(value, MAX_DEPTH):
+            return value
     if type(text) is bytes:
         text = text.decode("utf-8", "replace")
+    if brackets > MAX_DEPTH and (position := too_deep_at(text)) is not None:  # type: ignore[arg-type]
+        raise TooDeep(text, position)  # type: ignore[arg-type]
     try:
         return json.loads(text)
     except RecursionError:

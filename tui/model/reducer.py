@@ -217,11 +217,10 @@ class Reducer:
         return resp, item
 
     def fold(self, events: Iterable[Event]) -> None:
-        """`apply` each event in turn: the same result, with the text-delta fast path inlined
-        (a replay's jump or a live batch folds thousands of events at a time)."""
-        marks, journal, touched = self._marks, self._journal, self._touched
-        mark, record, touch = marks.append, journal.append, touched.append
-        apply = self.apply
+        """`apply` each event in turn: the same result, with the text-delta test done once per
+        run of deltas (a replay's jump or a live batch folds thousands of events at a time)."""
+        marks, journal = self._marks, self._journal
+        mark, fast, apply = marks.append, self._fast_delta, self.apply
         responses = self.state.responses
         resp: ResponseState | None = None
         by_item_id: dict[str, ItemState] = {}
@@ -229,25 +228,13 @@ class Reducer:
             lite = event.lite
             if lite is not None and event.stream is None:
                 if resp is None and responses:
-                    resp = responses[-1]
+                    resp = responses[-1]  # the one `apply` would fold it into
                     by_item_id = resp.by_item_id
                 item = by_item_id.get(lite.item_id)
                 seq = lite.sequence_number
                 if item is not None and seq:
                     mark(len(journal))
-                    t = event.t
-                    record((resp, item, resp.last_sequence, resp.first_t, resp.last_t,  # type: ignore[union-attr]
-                            item.first_t, item.last_t))
-                    resp.last_sequence = seq  # type: ignore[union-attr]
-                    if t is not None:
-                        if item.first_t is None:
-                            item.first_t = t
-                            if resp.first_t is None:  # type: ignore[union-attr]
-                                resp.first_t = t  # type: ignore[union-attr]
-                        resp.last_t = item.last_t = t  # type: ignore[union-attr]
-                    item.events.append(event.index)
-                    item.text_parts.append(lite.delta)
-                    touch(item)
+                    fast(resp, item, event, lite.delta, seq)  # type: ignore[arg-type]
                     continue
             apply(event)
             resp = None  # it may have opened another response

@@ -62,13 +62,8 @@ class Timeline:
     def append(self, event: Event, *, follow: bool = True
                ) -> tuple[ResponseState, ItemState | None] | None:
         """Add an event; apply it too when following and the cursor is at the end."""
-        events = self.events
-        index = event.index = len(events)
-        was_at_end = self.reducer.applied == index
-        events.append(event)
-        if event.lite is None and is_failure_event(event) and self._first_failure_of_item(
-                event):
-            self.failure_indexes.append(index)
+        was_at_end = self.at_end
+        self.extend((event,), follow=False)
         if follow and was_at_end:
             return self.reducer.apply(event)
         return None
@@ -82,19 +77,11 @@ class Timeline:
         for event in events:
             event.index = index
             kept.append(event)
-            if event.lite is None and is_failure_event(event) and self._first_failure_of_item(
-                    event):
+            if is_failure_event(event) and self._first_failure_of_item(event):
                 failures.append(index)
             index += 1
         if follow and was_at_end:
             self.reducer.fold(kept[start:])
-
-    def advance(self, target: int) -> list[ResponseState | ItemState]:
-        """Step forward to `target` (at most the end); returns what the events touched."""
-        reducer = self.reducer
-        start = len(reducer._touched)
-        reducer.fold(self.events[self.position:max(self.position, target)])
-        return reducer._touched[start:]
 
     def _first_failure_of_item(self, event: Event) -> bool:
         raw = event.raw

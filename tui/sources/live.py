@@ -532,7 +532,8 @@ class LiveRun:
                     continue  # already received before a resume
                 if seq is not None:
                     tracked.last_seq = seq
-                response = event.raw.get("response")
+                # A text delta read fast holds no `response`: not decoded for nothing.
+                response = None if event.lite is not None else event.raw.get("response")
                 if isinstance(response, dict):
                     known = tracked.id
                     tracked.learn(response)

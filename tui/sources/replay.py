@@ -23,7 +23,6 @@ def open_session(path: str, *, speed: float = 1.0, instant: bool = False,
     at a time (`Session.loading`: the app reads the rest between frames) unless `whole`."""
     reader = recording_reader(path, max_bytes) if tap is None and path != "-" else None
     if reader is not None:
-        reader.collect = False  # the timeline keeps them
         session = Session.reading(reader, speed=speed, instant=instant)
         if whole:
             session.load_all()

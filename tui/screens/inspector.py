@@ -175,7 +175,9 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
-        if event.node is not self._placed:  # our own moves are shown already
+        # Our own moves are shown already; a highlight the cursor has left since is stale (it
+        # came after a failure stop had put the cursor and detail elsewhere: a CI flake).
+        if event.node is not self._placed and event.node is self.tree.cursor_node:
             self.show_detail(event.node)
 
     @on(EventTree.UserMoved)

@@ -27,7 +27,7 @@ from tui.io.redact import redact, redact_event, request_secrets
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
-from tui.model.lite import UNSET, decode_record, decoded, folded
+from tui.model.lite import UNSET, classified, decode_record, decoded
 
 PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
@@ -178,6 +178,7 @@ class RecordingReader:
         number = self._number
         position = 0
         find = text.find
+        known = lines.known
         while position < cut:
             end = find(b"\n", position, cut)
             if end < 0:
@@ -192,8 +193,11 @@ class RecordingReader:
                     or (record.t is not None and not isfinite(record.t))):
                 self._tolerant(number, line, append)
                 continue
-            kind, kept = folded(record.event)
-            append(Event(None, 0, record.t, number, False, None, lines, kind, kept))
+            read = classified(record.event, line, known)
+            if read is None:
+                self._tolerant(number, line, append)
+                continue
+            append(Event(None, 0, record.t, number, False, None, lines, *read))
         self._number = number
         return out
 

@@ -12,18 +12,25 @@ permanent generation with `gc.freeze()`; reference counting still frees anything
 from __future__ import annotations
 
 import gc
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
-from tui.model.lite import decode_lite, decoded, folded
+from tui.model.lite import classified, decode_lite, decoded
 from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
 
 FREEZE_EVERY = 20_000
-REGULAR_BLOCK = re.compile(rb"^event:[^\n]*\ndata: ?([^\n]*)\n\n", re.MULTILINE)
-"""A block as the API sends it; group 1 is its payload."""
+
+
+def _regular(lines: list[bytes], n: int) -> bool:
+    """Whether the lines of `n` blocks are `event: X`, `data: {...}`, blank, n times over: the
+    API's shape. Checked on whole columns in C: strings between two that share a prefix in
+    sort order share it too, so each column's min and max decide."""
+    blank, events, data = lines[2::3], lines[0:3 * n:3], lines[1::3]
+    return (max(blank) == b"" and min(events).startswith(b"event:")
+            and max(events).startswith(b"event:") and min(data).startswith(b"data: ")
+            and max(data).startswith(b"data: "))
 
 
 class StreamIngester:
@@ -95,12 +102,11 @@ class StreamIngester:
         body = chunk[:end]
         t = self._now()
         line_no = self._line_no
-        payloads = REGULAR_BLOCK.findall(body)
-        if payloads and body.count(b"\n") == 3 * len(payloads):
-            # Every block is `event: X` + `data: {...}` (each match holds 3 of the newlines,
-            # and starts a line): the payloads are all there is.
-            self._line_no = line_no + 3 * len(payloads)
-            return self._payload_events(payloads, t, line_no, 3)
+        lines = body.split(b"\n")
+        n = len(lines) // 3
+        if n and len(lines) == 3 * n + 1 and _regular(lines, n):
+            self._line_no = line_no + 3 * n
+            return self._payload_events([line[6:] for line in lines[1::3]], t, line_no, 3)
         out: list[Event] = []
         for block in body[:-2].split(b"\n\n"):
             newline = block.find(b"\n")
@@ -126,12 +132,12 @@ class StreamIngester:
         append = out.append
         for payload in payloads:
             lite = decoded(decode_lite, payload)
-            if lite is None:
+            read = None if lite is None else classified(lite, payload)
+            if read is None:
                 out.extend(self._convert([SSEMessage(payload.decode("utf-8", "replace"),
                                                      line=line_no)]))
             else:
-                kind, kept = folded(lite)
-                append(Event(None, 0, t, line_no, False, None, payload, kind, kept))
+                append(Event(None, 0, t, line_no, False, None, payload, *read))
             line_no += lines
         return out
 

@@ -7,16 +7,16 @@ an event, against 0.74 µs for orjson building the whole dict and 2.5 µs for `j
 event's JSON text is kept where it is and decoded whole only when something asks for `raw`.
 
 The two readers (tui/model/ingest.py for streams, tui/io/lazy.py for recordings) share the
-rules here: a text with more than `MAX_DEPTH` brackets, or that msgspec refuses (invalid JSON, a
-field of an unexpected type), goes the tolerant way (tui/model/jsonsafe.py), so what is accepted
-and refused stays the same (`decoded`); and `lite` is kept only for a text delta whose text
-holds nothing redaction looks at (`folded`), so what the fold keeps is what a redacted event
-says.
+rules here: a text that may nest deeper than `MAX_DEPTH`, or that msgspec refuses (invalid
+JSON, a field of an unexpected type), goes the tolerant way (tui/model/jsonsafe.py), so what is
+accepted and refused stays the same (`decoded`, `classified`); and `lite` is kept only for a
+text delta whose text holds nothing redaction looks at (`classified`), so what the fold keeps
+is what a redacted event says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -56,25 +56,39 @@ LITE_FAILURES = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeErro
 """What msgspec raises on input the tolerant path must read instead."""
 KINDS: dict[str, str] = {TEXT_DELTA: TEXT_DELTA}
 """Each event type's string, once (a million deltas share one `type` string)."""
+SHALLOW = 2 * MAX_DEPTH + 1
+"""Bytes outside a text's string values that cannot hold nesting deeper than `MAX_DEPTH`."""
 
 
 def decoded(decode: Callable[[bytes], T], text: bytes) -> T | None:
-    """`decode(text)`, or None when the tolerant path must read `text` instead."""
-    if text.count(b"{") + text.count(b"[") > MAX_DEPTH:
-        return None
+    """`decode(text)`, or None when msgspec refuses it (the tolerant path must read it)."""
     try:
         return decode(text)
     except LITE_FAILURES:
         return None
 
 
-def folded(lite: Lite) -> tuple[str, Lite | None]:
-    """The event's type (one string per type) and what the fold may read of it: `lite` for
-    a plain text delta, None for anything else (the fold reads `raw`)."""
-    kind = lite.type
-    kind = KINDS.get(kind) or KINDS.setdefault(kind, kind)
-    delta = lite.delta
-    if (kind is TEXT_DELTA and type(delta) is str and type(lite.item_id) is str
-            and type(lite.sequence_number) is int and not text_needs_redaction(delta)):
-        return kind, lite
-    return kind, None
+def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
+               ) -> tuple[str, Lite | None] | None:
+    """The event's type (one string per type) and what the fold may read of it: `lite` for a
+    plain text delta, None for anything else (the fold reads `raw`). None instead when the
+    tolerant path must read `text`: it may nest deeper than `MAX_DEPTH`.
+
+    Nesting d deep takes 2d brackets outside the string values. For a text delta that bound
+    is checked by arithmetic (the bytes left beside its type, item id and delta), so only
+    other events pay for counting brackets. `known` secrets in a delta make it go the way
+    of a dict, which redaction sees.
+    """
+    kind = KINDS.get(lite.type) or KINDS.setdefault(lite.type, lite.type)
+    delta, item_id = lite.delta, lite.item_id  # msgspec checked their types
+    if (kind is TEXT_DELTA and delta is not None and item_id is not None
+            and lite.sequence_number is not None and not text_needs_redaction(delta)
+            and not (known and any(secret in delta for secret in known))):
+        if len(text) - len(delta) - len(item_id) - len(kind) <= SHALLOW:
+            return kind, lite
+        kept: Lite | None = lite
+    else:
+        kept = None
+    if text.count(b"{") + text.count(b"[") > MAX_DEPTH:
+        return None
+    return kind, kept

@@ -219,8 +219,8 @@ class Reducer:
     def fold(self, events: Iterable[Event]) -> None:
         """`apply` each event in turn: the same result, with the text-delta test done once per
         run of deltas (a replay's jump or a live batch folds thousands of events at a time)."""
-        marks, journal = self._marks, self._journal
-        mark, fast, apply = marks.append, self._fast_delta, self.apply
+        marks, journal, touched = self._marks, self._journal, self._touched
+        mark, enter, touch, apply = marks.append, journal.append, touched.append, self.apply
         responses = self.state.responses
         resp: ResponseState | None = None
         by_item_id: dict[str, ItemState] = {}
@@ -233,8 +233,22 @@ class Reducer:
                 item = by_item_id.get(lite.item_id)
                 seq = lite.sequence_number
                 if item is not None and seq:
+                    # `_fast_delta` unrolled (the loop of every jump and live batch).
                     mark(len(journal))
-                    fast(resp, item, event, lite.delta, seq)  # type: ignore[arg-type]
+                    t = event.t
+                    enter((resp, item, resp.last_sequence, resp.first_t, resp.last_t,  # type: ignore[union-attr]
+                           item.first_t, item.last_t))
+                    resp.last_sequence = seq  # type: ignore[union-attr]
+                    if t is not None:
+                        if resp.first_t is None:  # type: ignore[union-attr]
+                            resp.first_t = t  # type: ignore[union-attr]
+                        resp.last_t = t  # type: ignore[union-attr]
+                        if item.first_t is None:
+                            item.first_t = t
+                        item.last_t = t
+                    item.events.append(event.index)
+                    item.text_parts.append(lite.delta)
+                    touch(item)
                     continue
             apply(event)
             resp = None  # it may have opened another response

@@ -1,0 +1,95 @@
+"""The fast readers (msgspec, tui/model/lite.py) accept, refuse and hide what the tolerant
+reader would: at the nesting bound, and for secrets a recording's request names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tui.importers import load_path
+from tui.model.ingest import StreamIngester
+from tui.model.jsonsafe import TooDeep, loads
+from tui.model.timeline import Timeline
+
+CREATED = {"type": "response.created", "sequence_number": 0,
+           "response": {"id": "resp_1", "status": "in_progress", "output": []}}
+ADDED = {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
+         "item": {"id": "msg_1", "type": "message", "status": "in_progress", "content": []}}
+
+
+def delta(text: str, seq: int = 2, **extra: object) -> dict[str, object]:
+    return {"type": "response.output_text.delta", "sequence_number": seq, "item_id": "msg_1",
+            "output_index": 0, "content_index": 0, "delta": text, **extra}
+
+
+def nested(levels: int) -> str:
+    """A delta whose `logprobs` nests `levels` arrays deep, as JSON text."""
+    return json.dumps(delta("x")).replace('"delta": "x"',
+                                          '"delta": "x", "logprobs": ' + "[" * levels
+                                          + "]" * levels)
+
+
+def sse(*payloads: str) -> bytes:
+    return "".join(f"event: e\ndata: {p}\n\n" for p in payloads).encode()
+
+
+@pytest.mark.parametrize("levels", [97, 98, 99, 100, 101])
+def test_a_stream_refuses_exactly_what_the_tolerant_reader_refuses(levels: int):
+    payload = nested(levels)
+    try:
+        loads(payload)
+        refused = False
+    except TooDeep:
+        refused = True
+
+    out = StreamIngester().feed(sse(json.dumps(CREATED), json.dumps(ADDED), payload))
+
+    assert [e.note_kind for e in out] == [None, None, "malformed" if refused else None]
+    if not refused:
+        timeline = Timeline(out)
+        timeline.seek_end()
+        assert timeline.state.responses[0].by_item_id["msg_1"].text == "x"
+
+
+@pytest.mark.parametrize("levels", [97, 98, 99, 100])
+def test_a_recording_refuses_exactly_what_the_tolerant_reader_refuses(tmp_path: Path,
+                                                                       levels: int):
+    line = '{"t":0.5,"event":' + nested(levels) + "}"
+    try:
+        loads(line)
+        refused = False
+    except TooDeep:
+        refused = True
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"mcptui":"recording","format":1}\n' + "\n".join(
+        ['{"t":0,"event":' + json.dumps(CREATED) + "}",
+         '{"t":0.1,"event":' + json.dumps(ADDED) + "}", line]) + "\n")
+
+    loaded = load_path(str(path))
+
+    assert len(loaded.events) == (2 if refused else 3)
+    assert bool(loaded.problems) is refused
+
+
+def test_a_secret_the_recordings_request_names_is_hidden_in_folded_text(tmp_path: Path):
+    """A URL's token (written by another tool: mcptui's own writer hides it) echoed in a
+    delta, which the fast reader would otherwise fold as it is."""
+    secret = "hv7f3a9c1d2e5b"
+    header = {"mcptui": "recording", "format": 1, "request": {"tools": [
+        {"type": "mcp", "server_label": "s",
+         "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}}
+    path = tmp_path / "hand-written.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in [
+        header, {"t": 0, "event": CREATED}, {"t": 0.1, "event": ADDED},
+        {"t": 0.2, "event": delta(f"the key is {secret}.")},
+        {"t": 0.3, "event": delta(" Plain text.", seq=3)}]) + "\n")
+
+    loaded = load_path(str(path))
+    timeline = Timeline(loaded.events)
+    timeline.seek_end()
+
+    text = timeline.state.responses[0].by_item_id["msg_1"].text
+    assert secret not in text and "<redacted>" in text and text.endswith(" Plain text.")
+    assert all(secret not in json.dumps(e.raw) for e in loaded.events)

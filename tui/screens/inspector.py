@@ -121,6 +121,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self._can_probe = False
         self._detail_ref: NodeRef | None = None
         """What the detail pane shows (`m` shows more of it until the selection changes)."""
+        self.detail_step: int | None = None
+        """The step the detail pane was last drawn at (None: not yet drawn)."""
         self.land_from = 0
         """Failures from this event on are landed on when the run ends (see playback)."""
 
@@ -187,6 +189,7 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
 
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None
+        self.detail_step = self.session.timeline.position
         self.detail.zero = self.session.player.zero or 0.0
         if ref != self._detail_ref:  # a new selection starts with the first screenfuls
             self._detail_ref = ref

@@ -16,6 +16,7 @@ from typing import Literal
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -143,6 +144,18 @@ class EventTree(Tree[NodeRef]):
         self.now: float | None = None
         """The recorded clock now, while it runs on through a silence (a live run waiting, a
         replay playing through a gap): open items' durations count up to it."""
+        self._sized: tuple[Size, Size, Size] | None = None
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """Textual's ScrollView compares the virtual size the layout passes in (the visible
+        area) with its own (all the tree's lines): never equal, so every layout of the screen
+        repainted both scrollbars (measured 2-3 ms a step). Pass on only real changes."""
+        sized = (size, self.virtual_size, container_size)
+        if sized == self._sized:
+            return False
+        self._sized = sized
+        return super()._size_updated(size, virtual_size, container_size, layout)
 
     # -- whole-tree operations ---------------------------------------------------------------
 
@@ -493,7 +506,7 @@ class EventTree(Tree[NodeRef]):
         return index.groups[ref.group]
 
     def _user_moved(self) -> None:
-        self.user_moves += 1  # at once: a follow already scheduled must not undo this move
+        self.user_moves += 1  # at once: a step before the message must not undo this move
         self.post_message(self.UserMoved())
 
     def action_cursor_up(self) -> None:

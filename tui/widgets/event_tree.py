@@ -144,15 +144,23 @@ class EventTree(Tree[NodeRef]):
         self.now: float | None = None
         """The recorded clock now, while it runs on through a silence (a live run waiting, a
         replay playing through a gap): open items' durations count up to it."""
-        self._sized: tuple[Size, Size, Size] | None = None
+        self._sized: tuple[Size, Size, Size, int, int] | None = None
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
                       layout: bool = True) -> bool:
         """Textual's ScrollView compares the virtual size the layout passes in (the visible
         area) with its own (all the tree's lines): never equal, so every layout of the screen
-        repainted both scrollbars (measured 2-3 ms a step). Pass on only real changes."""
-        sized = (size, self.virtual_size, container_size)
+        repainted both scrollbars (measured 2-3 ms a step). Pass on only real changes; else
+        only set the bars' window sizes as that update does (the arrangement sets them too,
+        ignoring a stable gutter), which repaints a bar only if one changed."""
+        sized = (size, self.virtual_size, container_size, self.scrollbar_size_vertical,
+                 self.scrollbar_size_horizontal)
         if sized == self._sized:
+            width, height = self.container_size
+            if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+                self.vertical_scrollbar.window_size = height - self.scrollbar_size_horizontal
+            if self.show_horizontal_scrollbar and self.styles.scrollbar_size_horizontal:
+                self.horizontal_scrollbar.window_size = width - self.scrollbar_size_vertical
             return False
         self._sized = sized
         return super()._size_updated(size, virtual_size, container_size, layout)

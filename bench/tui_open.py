@@ -11,7 +11,8 @@ the app's `_display` so that each frame is also encoded to the escape sequence a
 get (`CompositorUpdate.render_segments`), then stamps the time. "Painted at step K" is the end
 of the first such frame of the InspectorScreen in which: the timeline is at step K, the tree has
 one node per response (none at step 0), the cursor is on the newest event's node (the
-follow-the-cursor callback has run; K > 0), and the header reads `step K / N`. No harness call
+follow-the-cursor callback has run; K > 0), the detail pane has been drawn for step K (K > 0),
+and the header reads `step K / N`. No harness call
 (`pilot.pause`, which sleeps and forces a refresh) runs while a figure is being timed.
 
 First paint, best of `--repeat` runs per mode, each a fresh app in this process:
@@ -207,7 +208,8 @@ class PaintProbe:
     def shows(screen: InspectorScreen, step: int) -> bool:
         """The screen is at `step`: timeline, header, one node per response, and the cursor on
         the newest event's node (the follow callback has run) or, after `f` or at the end of
-        an instant replay with a failure, on the node the screen put it on (the failed item)."""
+        an instant replay with a failure, on the node the screen put it on (the failed item);
+        and the detail pane drawn at this step (not still showing the previous one)."""
         timeline = screen.session.timeline
         if timeline.position != step:
             return False
@@ -219,6 +221,8 @@ class PaintProbe:
         if step and tree.cursor_node is not tree.node_for_event(step - 1) and (
                 screen.follow or tree.cursor_node is not screen._placed):
             return False
+        if step and screen.detail_step != step:
+            return False  # the detail pane still shows an earlier step
         header = str(screen.query_one(StatusHeader).content)
         return f"step {step} / {timeline.total}" in header
 
@@ -235,6 +239,7 @@ class Timings:
         self.names = names
         self.samples: dict[str, list[float]] = {name: [] for name in names}
         self._originals: dict[str, Any] = {}
+        self._inside = False
 
     def __enter__(self) -> Timings:
         for name in self.names:
@@ -246,14 +251,17 @@ class Timings:
         for name, original in self._originals.items():
             setattr(InspectorScreen, name, original)
 
-    @staticmethod
-    def _timed(original: Callable[..., Any], samples: list[float]) -> Callable[..., Any]:
+    def _timed(self, original: Callable[..., Any], samples: list[float]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if self._inside:  # called from another timed method (go_to follows): counted there
+                return original(*args, **kwargs)
+            self._inside = True
             start = perf()
             try:
                 return original(*args, **kwargs)
             finally:
                 samples.append(perf() - start)
+                self._inside = False
         return wrapper
 
     def clear(self) -> None:

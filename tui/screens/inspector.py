@@ -36,6 +36,7 @@ from tui.model.textsafe import visible
 from tui.model.timing import item_timing
 from tui.screens.cause_actions import CAUSE_BINDINGS, CauseActionsMixin
 from tui.screens.clock import CLOCK_SECONDS, ClockMixin
+from tui.screens.collector import CHECK_SECONDS, CollectorPacer
 from tui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
 from tui.screens.live_actions import LiveActionsMixin
 from tui.screens.loading import LoadingMixin
@@ -107,6 +108,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         """Keep the cursor on the newest event; off once the user moves it in the tree."""
         self._placed: TreeNode[NodeRef] | None = None
         """The node the cursor was last put on by following (its highlight is not the user's)."""
+        self._moves_seen = 0
+        """The tree's count of user moves, as of the last UserMoved message handled."""
         self.filter_text = ""
         self.answered: set[str] = set()
         """Approval requests answered from this screen (each is answered once)."""
@@ -121,8 +124,12 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self._can_probe = False
         self._detail_ref: NodeRef | None = None
         """What the detail pane shows (`m` shows more of it until the selection changes)."""
+        self.detail_step: int | None = None
+        """The step the detail pane was last drawn at (None: not yet drawn)."""
         self.land_from = 0
         """Failures from this event on are landed on when the run ends (see playback)."""
+        self.collector = CollectorPacer()
+        """Keeps the collector's full pass out of steps (tui/screens/collector.py)."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -170,11 +177,17 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.show_view("detail")
         self.diagnose()
         self.set_interval(DIAGNOSE_EVERY, self.diagnose, name="diagnose")
+        self.collector.hold()
+        self.set_interval(CHECK_SECONDS, self.collector.check, name="collector")
+
+    def on_unmount(self) -> None:
+        self.collector.release()
 
     # -- detail ------------------------------------------------------------------------------
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
+        self.collector.stepped()
         # Our own moves are shown already; a highlight the cursor has left since is stale (it
         # came after a failure stop had put the cursor and detail elsewhere: a CI flake).
         if event.node is not self._placed and event.node is self.tree.cursor_node:
@@ -184,9 +197,11 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
     def _user_moved(self) -> None:
         self.follow = False
         self._placed = None
+        self._moves_seen = self.tree.user_moves
 
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None
+        self.detail_step = self.session.timeline.position
         self.detail.zero = self.session.player.zero or 0.0
         if ref != self._detail_ref:  # a new selection starts with the first screenfuls
             self._detail_ref = ref

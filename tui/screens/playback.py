@@ -107,19 +107,21 @@ class PlaybackMixin:
         self.after_step()
 
     def after_step(self: InspectorScreen) -> None:
+        """Header, cursor and detail for the new step, all now: one step is one frame (the
+        cursor used to follow after the next refresh, so each step painted twice)."""
         self.refresh_clock()
         if self.live is not None and self._live_keys() != self._shown_live_keys:
             self._shown_live_keys = self._live_keys()
             self.refresh_bindings()
         if self.follow:
-            self.call_after_refresh(self._follow_newest, self.tree.user_moves)
+            self._follow_newest()
         else:
             self.show_detail(self.tree.cursor_node)
 
-    def _follow_newest(self: InspectorScreen, moves: int) -> None:
-        # Since this was scheduled: a failure stop was selected, or the user moved the cursor
-        # (their move's message may not have been handled yet).
-        if not self.follow or self.tree.user_moves != moves:
+    def _follow_newest(self: InspectorScreen) -> None:
+        """Put the cursor on the newest event's node (the deepest one shown); not when the
+        user has just moved it (their move's message, which stops following, is on its way)."""
+        if self.tree.user_moves != self._moves_seen:
             return
         timeline = self.session.timeline
         node = self.tree.node_for_event(timeline.position - 1) if timeline.position else None
@@ -150,6 +152,7 @@ class PlaybackMixin:
     def _manual(self: InspectorScreen) -> None:
         self.session.player.pause()
         self.follow = True
+        self.collector.stepped()
 
     def action_step_forward(self: InspectorScreen) -> None:
         self._manual()

@@ -16,6 +16,7 @@ from typing import Literal
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -143,6 +144,26 @@ class EventTree(Tree[NodeRef]):
         self.now: float | None = None
         """The recorded clock now, while it runs on through a silence (a live run waiting, a
         replay playing through a gap): open items' durations count up to it."""
+        self._sized: tuple[Size, Size, Size, int, int] | None = None
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """Textual's ScrollView compares the virtual size the layout passes in (the visible
+        area) with its own (all the tree's lines): never equal, so every layout of the screen
+        repainted both scrollbars (measured 2-3 ms a step). Pass on only real changes; else
+        only set the bars' window sizes as that update does (the arrangement sets them too,
+        ignoring a stable gutter), which repaints a bar only if one changed."""
+        sized = (size, self.virtual_size, container_size, self.scrollbar_size_vertical,
+                 self.scrollbar_size_horizontal)
+        if sized == self._sized:
+            width, height = self.container_size
+            if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+                self.vertical_scrollbar.window_size = height - self.scrollbar_size_horizontal
+            if self.show_horizontal_scrollbar and self.styles.scrollbar_size_horizontal:
+                self.horizontal_scrollbar.window_size = width - self.scrollbar_size_vertical
+            return False
+        self._sized = sized
+        return super()._size_updated(size, virtual_size, container_size, layout)
 
     # -- whole-tree operations ---------------------------------------------------------------
 
@@ -493,7 +514,7 @@ class EventTree(Tree[NodeRef]):
         return index.groups[ref.group]
 
     def _user_moved(self) -> None:
-        self.user_moves += 1  # at once: a follow already scheduled must not undo this move
+        self.user_moves += 1  # at once: a step before the message must not undo this move
         self.post_message(self.UserMoved())
 
     def action_cursor_up(self) -> None:

@@ -10,8 +10,8 @@ Two figures, each the best of `--repeat` runs in this process (time.perf_counter
                  against the installed SDK (cached by shape), sequence numbers, item order,
                  deltas against `.done`
 
-Target: check_stream at most 3x the baseline. Exit status 0 whether or not it passes; non-zero
-only if the clean synthetic stream yields an error-level finding (something is broken).
+Target: check_stream at most 3x the baseline. Exit status 1 when it is over, or when the clean
+synthetic stream yields an error-level finding (something is broken).
 
 Run: `.venv/bin/python bench/conformance.py [--events N] [--repeat R] [--seed S]
 [--profile [TOP]]`.

@@ -19,7 +19,9 @@ import os
 import stat
 from array import array
 from collections.abc import Callable
+from itertools import accumulate, islice, repeat
 from math import isfinite
+from operator import add
 from typing import Any, BinaryIO
 
 from tui.io.recording import Loaded, is_header, read_record
@@ -139,8 +141,6 @@ class RecordingReader:
             return []
         lines = self.lines
         if lines.blob is not None:
-            if self.keep and self._offset == 0:
-                size = len(lines.blob)  # all of it at once: it is in memory already
             piece = lines.blob[self._offset:self._offset + size]
         else:
             piece = os.pread(lines.file.fileno(), size, self._offset)  # type: ignore[union-attr]
@@ -174,30 +174,25 @@ class RecordingReader:
         out: list[Event] = []
         append = out.append
         lines = self.lines
-        mark = lines.starts.append
-        number = self._number
-        position = 0
-        find = text.find
         known = lines.known
-        while position < cut:
-            end = find(b"\n", position, cut)
-            if end < 0:
-                end = cut
+        rows = text[:cut].split(b"\n")
+        if not rows[-1]:
+            rows.pop()  # what the last newline ends (a line without one ends the file)
+        # Each line's offset: the running sum of the lengths (newline included), in C.
+        lines.starts.extend(islice(accumulate(map(add, map(len, rows), repeat(1)),
+                                              initial=base), len(rows)))
+        number = self._number
+        for line in rows:
             number += 1
-            mark(base + position)
-            line = text[position:end]
-            position = end + 1
             record = decoded(decode_record, line)
-            if record is None or record.event is None or record.t is UNSET or (
-                    record.note is not UNSET or record.mcptui is not UNSET
-                    or (record.t is not None and not isfinite(record.t))):
-                self._tolerant(number, line, append)
-                continue
-            read = classified(record.event, line, known)
+            read = None if record is None or record.event is None or record.t is UNSET or (
+                record.note is not UNSET or record.mcptui is not UNSET
+                or (record.t is not None and not isfinite(record.t))
+            ) else classified(record.event, line, known)
             if read is None:
                 self._tolerant(number, line, append)
-                continue
-            append(Event(None, 0, record.t, number, False, None, lines, *read))
+            else:
+                append(Event(None, 0, record.t, number, False, None, lines, *read))
         self._number = number
         return out
 

@@ -461,8 +461,8 @@ class _Check:
                 continue
             count += 1
             last = index
-            seq = event.raw.get("sequence_number")
-            if type(seq) is not int:
+            seq = event.sequence_number
+            if seq is None:
                 continue
             if prev is None:
                 first = seq

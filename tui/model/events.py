@@ -10,6 +10,8 @@ from typing import Any, Protocol
 
 import msgspec
 
+from tui.model.jsonsafe import loads_shallow
+
 NOTE_TYPE = "mcptui.note"
 """Type shown for transport notes (HTTP errors, disconnects, resumes), which are not events."""
 
@@ -83,9 +85,7 @@ class Event(msgspec.Struct, gc=False, eq=False):
             return raw
         data = self._data
         if type(data) is bytes:
-            from tui.model.jsonsafe import loads
-
-            return loads(data)  # type: ignore[no-any-return]
+            return loads_shallow(data)  # the fast reader bounded its nesting
         assert data is not None and self.line is not None
         return data.event_at(self.line)  # type: ignore[union-attr]
 

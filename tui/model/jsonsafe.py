@@ -75,6 +75,15 @@ def loads(text: str | bytes) -> Any:
         raise TooDeep(text, 0) from None  # type: ignore[arg-type]
 
 
+def loads_shallow(text: bytes) -> Any:
+    """`loads` for a text already known to nest no deeper than `MAX_DEPTH` (an event the fast
+    reader took, tui/model/lite.py): the bracket count is skipped."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return loads(text)
+
+
 def depth_within(value: Any, limit: int) -> bool:
     """Whether `value` nests no deeper than `limit` containers (walked without recursion)."""
     stack = [(value, 1)]

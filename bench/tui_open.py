@@ -169,6 +169,10 @@ def best_of(repeat: int, run: Callable[[], Any]) -> float:
 # -- first paint -----------------------------------------------------------------------------
 
 
+END = -1
+"""The step to expect at the end of an instant replay: the file's last, once all is read."""
+
+
 class PaintProbe:
     """Wraps `app._display`: encodes each frame as a terminal would, and stamps the first frame
     of the InspectorScreen that shows step `expected` (re-armed with `expect` for each step)."""
@@ -211,6 +215,10 @@ class PaintProbe:
         an instant replay with a failure, on the node the screen put it on (the failed item);
         and the detail pane drawn at this step (not still showing the previous one)."""
         timeline = screen.session.timeline
+        if step == END:
+            if screen.session.loading is not None:
+                return False
+            step = timeline.total  # the end of the file, known once all of it is read
         if timeline.position != step:
             return False
         if step and screen.session.loading is not None:
@@ -298,9 +306,8 @@ async def first_paint(path: Path, mode: str) -> dict[str, float]:
     start = perf()
     session = open_session(str(path), instant=mode == "instant")
     loaded = perf()
-    total = session.timeline.total
     app = McptuiApp(session, paused=mode == "step")
-    probe = PaintProbe(app, 0 if mode == "step" else total)
+    probe = PaintProbe(app, 0 if mode == "step" else END)
     with Timings("go_to", "_follow_newest") as timings:
         async with app.run_test(size=SIZE, headless=True) as pilot:
             painted = await probe.wait()

@@ -7,6 +7,7 @@ spaced `UNTIMED_GAP` apart so that a replay still unfolds visibly.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 
 from tui.model.events import Event
@@ -22,7 +23,8 @@ class Player:
         self.speed = speed
         self.instant = instant
         self.playing = False
-        self._times: list[float] = []
+        self._times = array("d")
+        """Each step's stream time (8 bytes a step, not a float object)."""
         self.zero: float | None = None
         """The recorded `t` of the session's first timed event: every time shown counts from
         it (the header's clock, the detail pane, the waterfall's axis)."""
@@ -32,14 +34,21 @@ class Player:
     def extend(self, events: list[Event]) -> None:
         """Learn the stream times of events appended to the timeline (call in order)."""
         times = self._times
+        append = times.append
+        zero = self.zero
+        last = times[-1] if times else None
         for event in events[len(times):]:
-            if event.t is not None:
-                if self.zero is None:
-                    self.zero = event.t
-                stream_t = max(event.t - self.zero, times[-1] if times else 0.0)
+            t = event.t
+            if t is not None:
+                if zero is None:
+                    zero = self.zero = t
+                stream_t = t - zero
+                if last is not None and last > stream_t:
+                    stream_t = last
             else:
-                stream_t = (times[-1] + UNTIMED_GAP) if times else 0.0
-            times.append(stream_t)
+                stream_t = 0.0 if last is None else last + UNTIMED_GAP
+            append(stream_t)
+            last = stream_t
 
     def stream_time(self, position: int) -> float:
         """Stream time at which step `position` was reached (0 at the start)."""

@@ -93,3 +93,41 @@ def test_a_secret_the_recordings_request_names_is_hidden_in_folded_text(tmp_path
     text = timeline.state.responses[0].by_item_id["msg_1"].text
     assert secret not in text and "<redacted>" in text and text.endswith(" Plain text.")
     assert all(secret not in json.dumps(e.raw) for e in loaded.events)
+
+
+ESCAPED_LINES = [
+    r'{"type":"error","message":"key \u0073k-proj-A1b2C3d4E5f6G7h8 refused"}',
+    r'{"type":"response.output_item.done","item":{"server_url":"https:\/\/u:pw12345678@x.io"}}',
+    '{"type":"response.output_item.done","item":{"headers":{"X-Key":"v-123456"}}}',
+    '{"type":"x","item":{"HEADERS":{"X-Key":"v-123456"}}}',
+    '{"type":"x","item":{"api_\u212aey":"v-123456789"}}',  # a Kelvin sign lower-cases to k
+    '{"type":"x","text":"Authorization: Bearer abcdefghijklmnop1234"}',
+    '{"type":"x","text":"plain text, ünïcödé, nothing to hide"}',
+]
+
+
+@pytest.mark.parametrize("line", ESCAPED_LINES)
+def test_a_written_line_is_let_through_only_when_redaction_would_change_nothing(line: str):
+    from tui.io.redact import redact_event, written_needs_redaction
+
+    raw = json.loads(line)
+    if redact_event(raw) != raw:
+        assert written_needs_redaction(line.encode())
+    assert written_needs_redaction(line.encode(), known=[line[-12:-4]])  # a known secret
+
+
+def test_an_escaped_secret_in_a_recordings_event_is_hidden_when_read_back(tmp_path: Path):
+    path = tmp_path / "escaped.jsonl"
+    path.write_text('{"mcptui":"recording","format":1}\n' + "\n".join(
+        '{"t":0,"event":' + line + "}" for line in ESCAPED_LINES[:2]) + "\n")
+
+    loaded = load_path(str(path))
+
+    shown = json.dumps([e.raw for e in loaded.events])
+    assert "sk-proj-A1b2C3d4E5f6G7h8" not in shown and "pw12345678" not in shown
+
+
+def test_a_line_with_nothing_to_hide_is_not_serialised_again():
+    from tui.io.redact import written_needs_redaction
+
+    assert not written_needs_redaction(ESCAPED_LINES[-1].encode())

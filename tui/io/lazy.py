@@ -25,7 +25,7 @@ from operator import add
 from typing import Any, BinaryIO
 
 from tui.io.recording import Loaded, is_header, read_record
-from tui.io.redact import redact, redact_event, request_secrets
+from tui.io.redact import redact, redact_event, request_secrets, written_needs_redaction
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
@@ -97,6 +97,8 @@ class FileLines:
         if not isinstance(body, dict):
             return {"type": "mcptui.unreadable",
                     "message": f"line {line} of {self.source} changed since it was read"}
+        if not written_needs_redaction(text, self.known):
+            return body  # nothing to hide: not serialised again to find out
         return redact_event(body, self.known)
 
     def release(self) -> None:

@@ -54,7 +54,7 @@ def load_path(path: str, max_bytes: int = MAX_BYTES) -> Loaded:
     """Load a file (or `-` for standard input), at most `max_bytes` of it; never raises for
     bad paths, content, special files or sizes."""
     source = "<stdin>" if path == "-" else path
-    reader = recording_reader(path, max_bytes, keep=True) if path != "-" else None
+    reader = recording_reader(path, max_bytes) if path != "-" else None
     if reader is not None:
         return reader.read_all()
     try:

@@ -37,8 +37,7 @@ frames."""
 SNIFF = 64 << 10
 
 
-def recording_reader(path: str, max_bytes: int, *, keep: bool = False
-                     ) -> RecordingReader | None:
+def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
     """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
     recording's header; None for anything else (the whole-file readers take it)."""
     try:
@@ -49,7 +48,7 @@ def recording_reader(path: str, max_bytes: int, *, keep: bool = False
         info = os.fstat(file.fileno())
         if (stat.S_ISREG(info.st_mode) and info.st_size <= max_bytes
                 and is_recording_start(os.pread(file.fileno(), SNIFF, 0))):
-            return RecordingReader(path, file=file, keep=keep)
+            return RecordingReader(path, file=file)
     except OSError:
         pass
     file.close()
@@ -110,14 +109,11 @@ class FileLines:
 class RecordingReader:
     """Reads a recording a piece at a time into `loaded` (events appended as they are read)."""
 
-    def __init__(self, source: str, *, file: BinaryIO | None = None, data: bytes | None = None,
-                 keep: bool = False) -> None:
-        """Read `file` (kept open, events read back by offset) or `data`; `keep` holds the
-        whole file in memory instead (one read; no system call per event shown or checked:
-        for commands that check every event once and exit)."""
-        if file is not None and keep:
-            data = file.read()
-        self.keep = keep or file is None
+    def __init__(self, source: str, *, file: BinaryIO | None = None, data: bytes | None = None
+                 ) -> None:
+        """Read `file` (kept open, events read back by offset: `inspect` of 200k events
+        peaks at 3.9x the file, against 5.0x holding it in memory too) or `data`."""
+        self.keep = file is None
         self.size = os.fstat(file.fileno()).st_size if file is not None else len(data or b"")
         self.lines = FileLines(file, data, source)
         self._header_read = False

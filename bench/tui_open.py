@@ -86,6 +86,7 @@ if __package__ in (None, ""):  # run as a script: make the repo root importable
 
 from bench.ingest import build_stream
 from tui.app import McptuiApp
+from tui.io.reading import MAX_BYTES
 from tui.io.recording import make_header, save_recording
 from tui.model.ingest import StreamIngester
 from tui.screens.inspector import InspectorScreen
@@ -171,6 +172,13 @@ def best_of(repeat: int, run: Callable[[], Any]) -> float:
 
 END = -1
 """The step to expect at the end of an instant replay: the file's last, once all is read."""
+
+
+def any_size(path: Path) -> int:
+    """`--max-bytes` for the file whatever its size (a million events are 340 MB, over the
+    default bound: the app would open it empty and say so, as a user sees it without the
+    flag)."""
+    return max(MAX_BYTES, Path(path).stat().st_size)
 
 
 class PaintProbe:
@@ -304,7 +312,7 @@ async def first_paint(path: Path, mode: str) -> dict[str, float]:
     """One timed open of `path` in `mode` ("step" or "instant"), in a fresh app."""
     _mount_log.clear()
     start = perf()
-    session = open_session(str(path), instant=mode == "instant")
+    session = open_session(str(path), instant=mode == "instant", max_bytes=any_size(path))
     loaded = perf()
     app = McptuiApp(session, paused=mode == "step")
     probe = PaintProbe(app, 0 if mode == "step" else END)
@@ -370,7 +378,7 @@ def memory_child(path: Path) -> int:
 
     gc.collect()
     before = rss_bytes()
-    session = open_session(str(path))
+    session = open_session(str(path), max_bytes=any_size(path))
     session.load_all()
     session.timeline.seek_end()
     gc.collect()
@@ -460,7 +468,7 @@ async def key_to_paint_cpu(app: McptuiApp, probe: PaintProbe, key: str, step: in
 
 async def stepping(path: Path, per_block: int,
                    profiler: cProfile.Profile | None = None) -> dict[str, Any]:
-    session = open_session(str(path))
+    session = open_session(str(path), max_bytes=any_size(path))
     app = McptuiApp(session, paused=True)
     probe = PaintProbe(app)
     timings = Timings("go_to", "_follow_newest")

@@ -168,15 +168,23 @@ def redact_text(text: str, *, strict_urls: bool = False) -> str:
     return text
 
 
+def _credential_json(text: str) -> Any:
+    """The JSON document held in `text` when it names a credential key, else None."""
+    lowered = text.lower()
+    if not any(f'"{key}"' in lowered for key in CREDENTIAL_KEYS):
+        return None
+    try:
+        return loads(text)
+    except ValueError:
+        return None
+
+
 def redact_json_text(text: str) -> str:
     """A JSON document held in a string (a tool call's `arguments`) with credential-named
     keys redacted inside it, re-serialized only when something was hidden: `redact` sees
     such a string as text, and `{"api_key": "…"}` in it as no credential."""
-    if not any(f'"{key}"' in text.lower() for key in CREDENTIAL_KEYS):
-        return text
-    try:
-        value = loads(text)
-    except ValueError:
+    value = _credential_json(text)
+    if value is None:
         return text
     hidden = redact(value)
     return text if hidden == value else dumps(hidden)
@@ -185,12 +193,7 @@ def redact_json_text(text: str) -> str:
 def json_text_secrets(text: str) -> list[str]:
     """The values under credential-named keys of a JSON document held in a string: to hide
     them also where the document arrived in pieces (argument deltas)."""
-    if not any(f'"{key}"' in text.lower() for key in CREDENTIAL_KEYS):
-        return []
-    try:
-        value = loads(text)
-    except ValueError:
-        return []
+    value = _credential_json(text)
     found: list[str] = []
 
     def walk(node: Any) -> None:
@@ -322,18 +325,15 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
 def redact_entry(event: Event, known: Sequence[str] = ()) -> None:
     """`redact_event` on a timeline entry, in place. An event read fast from a stream keeps
     its payload (no dict) unless there is something to hide in it: a delta it folds passed
-    `text_needs_redaction` as it was read (tui/model/lite.py `folded`), so only a `known`
-    secret is looked for; another payload's
-    text is checked as `redact_event` checks a serialised event."""
+    `text_needs_redaction` as it was read (tui/model/lite.py `classified`), so only a `known`
+    secret is looked for; another payload is checked as written (`written_needs_redaction`)."""
     payload = event.payload
     if payload is not None:
         if event.lite is not None:
-            if not known or not any(secret.encode() in payload for secret in known):
+            if not any(secret.encode() in payload for secret in known):
                 return
-        else:
-            text = payload.decode("utf-8", "replace")
-            if not needs_redaction(text) and not (known and any(s in text for s in known)):
-                return
+        elif not written_needs_redaction(payload, known):
+            return
     event.raw = redact_event(event.raw, known)
 
 

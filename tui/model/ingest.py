@@ -63,14 +63,12 @@ class StreamIngester:
     def feed(self, chunk: bytes | str) -> list[Event]:
         if self._fast and type(chunk) is bytes:
             return self._frozen(self._feed_bytes(chunk))
-        if self._fast:
-            self._hand_over(b"")
-        return self._frozen(self._convert(self._decoder.feed(chunk)))
+        before = self._hand_over(b"") if self._fast else []
+        return self._frozen(before + self._convert(self._decoder.feed(chunk)))
 
     def finish(self) -> list[Event]:
-        if self._fast:
-            self._hand_over(b"")
-        return self._frozen(self._convert(self._decoder.finish()))
+        before = self._hand_over(b"") if self._fast else []
+        return self._frozen(before + self._convert(self._decoder.finish()))
 
     def _hand_over(self, chunk: bytes) -> list[Event]:
         """Leave the fast path for good: the reference parser takes the open block on."""

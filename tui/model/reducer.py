@@ -15,6 +15,7 @@ from typing import Any
 
 from tui.io.redact import redact
 from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event, is_wire_note
+from tui.model.lite import TEXT_DELTA
 from tui.model.state import (
     TERMINAL_STATUSES,
     ItemState,
@@ -60,7 +61,6 @@ _TYPE_BY_EVENT_FAMILY = {
     "reasoning_text": "reasoning",
 }
 
-TEXT_DELTA = "response.output_text.delta"
 TEXT_DELTA_TYPES = frozenset({TEXT_DELTA, "response.refusal.delta"})
 TEXT_DONE_TYPES = frozenset({"response.output_text.done", "response.refusal.done"})
 ARGUMENT_DELTA_TYPES = frozenset(
@@ -219,8 +219,8 @@ class Reducer:
     def fold(self, events: Iterable[Event]) -> None:
         """`apply` each event in turn: the same result, with the text-delta test done once per
         run of deltas (a replay's jump or a live batch folds thousands of events at a time)."""
-        marks, journal, touched = self._marks, self._journal, self._touched
-        mark, enter, touch, apply = marks.append, journal.append, touched.append, self.apply
+        marks, journal = self._marks, self._journal
+        mark, fast, apply = marks.append, self._fast_delta, self.apply
         responses = self.state.responses
         resp: ResponseState | None = None
         by_item_id: dict[str, ItemState] = {}
@@ -233,22 +233,8 @@ class Reducer:
                 item = by_item_id.get(lite.item_id)
                 seq = lite.sequence_number
                 if item is not None and seq:
-                    # `_fast_delta` unrolled (the loop of every jump and live batch).
                     mark(len(journal))
-                    t = event.t
-                    enter((resp, item, resp.last_sequence, resp.first_t, resp.last_t,  # type: ignore[union-attr]
-                           item.first_t, item.last_t))
-                    resp.last_sequence = seq  # type: ignore[union-attr]
-                    if t is not None:
-                        if resp.first_t is None:  # type: ignore[union-attr]
-                            resp.first_t = t  # type: ignore[union-attr]
-                        resp.last_t = t  # type: ignore[union-attr]
-                        if item.first_t is None:
-                            item.first_t = t
-                        item.last_t = t
-                    item.events.append(event.index)
-                    item.text_parts.append(lite.delta)
-                    touch(item)
+                    fast(resp, item, event, lite.delta, seq)  # type: ignore[arg-type]
                     continue
             apply(event)
             resp = None  # it may have opened another response

@@ -84,15 +84,27 @@ class Timeline:
             self.reducer.fold(kept[start:])
 
     def _first_failure_of_item(self, event: Event) -> bool:
-        raw = event.raw
-        item = raw.get("item")
-        item_id = raw.get("item_id") or (item.get("id") if isinstance(item, dict) else None)
+        item_id = _item_id(event.raw)
         if type(item_id) is not str:
             return True
         if item_id in self._failed_items:
             return False
         self._failed_items.add(item_id)
         return True
+
+    def item_done(self, index: int) -> int:
+        """The event that finishes the item failing at `index` (its `output_item.done`, which
+        carries the error text), or `index` itself when none follows."""
+        events = self.events
+        item_id = _item_id(events[index].raw)
+        if item_id is None:
+            return index
+        for later in range(index, len(events)):
+            event = events[later]
+            done = event.raw.get("item") if event.type == "response.output_item.done" else None
+            if isinstance(done, dict) and done.get("id") == item_id:
+                return later
+        return index
 
     def step_forward(self) -> tuple[ResponseState, ItemState | None] | None:
         if self.at_end:
@@ -124,3 +136,9 @@ class Timeline:
     def failures_applied(self) -> int:
         """How many failure events the current step includes."""
         return bisect_left(self.failure_indexes, self.position)
+
+
+def _item_id(raw: dict[str, Any]) -> Any:
+    """The item an event is about: its `item_id`, or its `item`'s id."""
+    item = raw.get("item")
+    return raw.get("item_id") or (item.get("id") if isinstance(item, dict) else None)

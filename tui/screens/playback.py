@@ -9,12 +9,10 @@ filled) tree instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.widgets.tree import TreeNode
 
-from tui.model.events import Event
 from tui.model.state import ItemState, ResponseState
 from tui.widgets.event_tree import NodeRef
 
@@ -29,21 +27,6 @@ BUSY_TICK_SECONDS = 0.25
 StopKey = tuple[object, ...]
 """What a failure stop lands on: ("item", response, item), ("response", response) or
 ("event", index)."""
-
-
-def item_done(events: Sequence[Event], index: int) -> int:
-    """The event that finishes the item failing at `index` (its `output_item.done`, which
-    carries the error text), or `index` itself when none follows."""
-    raw = events[index].raw
-    item = raw.get("item")
-    item_id = raw.get("item_id") or (item.get("id") if isinstance(item, dict) else None)
-    if item_id is None:
-        return index
-    for later in events[index:]:
-        done = later.raw.get("item") if later.type == "response.output_item.done" else None
-        if isinstance(done, dict) and done.get("id") == item_id:
-            return later.index
-    return index
 
 
 class PlaybackMixin:
@@ -269,7 +252,7 @@ class PlaybackMixin:
             if not whole:
                 self.notify("No failure in this stream: showing its end.", severity="warning")
             return
-        self.go_to(timeline.total if whole else item_done(timeline.events, stops[0]) + 1)
+        self.go_to(timeline.total if whole else timeline.item_done(stops[0]) + 1)
         self.select_failure(stops[0])
 
     def land_on_failure(self: InspectorScreen) -> None:

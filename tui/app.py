@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Awaitable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rich.text import Text
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from tui.io.recording import unused_path
 from tui.io.redact import hide_known, redact_text, request_secrets
-from tui.model.textsafe import visible
 from tui.screens.inspector import InspectorScreen, OpenAt
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
-from tui.screens.share_actions import share_folder, share_stem
+from tui.screens.safe_app import SafeApp
+from tui.screens.share_actions import share_folder, share_stem, write_beside
 from tui.session import Session
 
 if TYPE_CHECKING:
@@ -37,7 +33,7 @@ class CaptureService(Protocol):
 
 
 
-class McptuiApp(App[None]):
+class McptuiApp(SafeApp):
     """Shows a session; `open_path` replaces it with another file's.
 
     With a `live` run, the first request is sent from a worker once the screen is up, and the
@@ -73,21 +69,6 @@ class McptuiApp(App[None]):
         self.first_request = request
         self.attach_to = attach
 
-    crash: str | None = None
-    """After an internal error: the one line to print once the terminal is restored."""
-
-    def _fatal_error(self) -> None:
-        """An unhandled exception (Textual's hook; its own prints a traceback with local
-        variables, API keys included): the traceback goes to the error log, redacted, and
-        the app exits 3 with one line."""
-        from tui.crash import EXIT_INTERNAL, crash_line, log_crash
-
-        exc = self._exception or sys.exc_info()[1] or RuntimeError("unknown error")
-        self.crash = crash_line(exc, log_crash(exc))
-        self.bell()
-        self._return_code = EXIT_INTERNAL
-        self._close_messages_no_wait()
-
     def on_mount(self) -> None:
         self.push_screen(InspectorScreen(self.session, paused=self.start_paused,
                                          open_at=self.open_at))
@@ -117,15 +98,6 @@ class McptuiApp(App[None]):
                 isinstance(self.screen, InspectorScreen):
             self.screen.diagnose(force=True)  # the run ended: "no terminal event" may apply
             self.screen.land_on_failure()
-
-    def notify(self, message: str | Text, *, title: str = "",
-               severity: SeverityLevel = "information", timeout: float | None = None,
-               markup: bool = False) -> None:
-        """Every toast as literal text: a path like `x[/b]y` or an event's content is shown
-        as typed (Textual would read it as markup, and it cannot render a rich Text)."""
-        plain = message.plain if isinstance(message, Text) else str(message)
-        super().notify(visible(plain), title=visible(title), severity=severity,
-                       timeout=timeout, markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In a dialog or a text box `q` is theirs (text, or close); Ctrl+C still quits.
@@ -168,9 +140,7 @@ class McptuiApp(App[None]):
         name = filename or f"{share_stem(self.session)}-screenshot.svg"
         svg = self.redacted_screenshot()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            target = unused_path(folder / name)
-            target.write_text(svg, encoding="utf-8")
+            target = write_beside(folder, name, svg)
         except OSError as exc:
             self.notify(f"Could not save the screenshot in {folder}: {exc.strerror or exc}",
                         severity="error")

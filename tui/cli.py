@@ -13,9 +13,9 @@ from tui.io.reading import MAX_BYTES
 from tui.model.jsonsafe import loads
 
 if TYPE_CHECKING:
-    from tui.app import McptuiApp
     from tui.io.recording import Loaded
     from tui.probe.targets import ProbeInput
+    from tui.screens.safe_app import SafeApp
     from tui.session import Session
     from tui.sources.live import LiveRun
 
@@ -760,7 +760,7 @@ def open_replay(path: str, *, speed: float = 1.0, instant: bool = False,
     return session
 
 
-def run_app(app: McptuiApp) -> int:
+def run_app(app: SafeApp) -> int:
     """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0."""
     app.run()
     if app.crash is not None:

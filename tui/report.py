@@ -216,9 +216,9 @@ def response_tree(resp: ResponseState, inspection: Inspection) -> Tree:
     if resp.duration is not None:
         label.append(f"  {seconds(resp.duration)}", "dim")
     if resp.usage:
-        label.append(f"  tokens in {_count(resp.usage, 'input_tokens')} out "
-                     f"{_count(resp.usage, 'output_tokens')} total "
-                     f"{_count(resp.usage, 'total_tokens')}", "dim")
+        label.append(f"  tokens in {token_count(resp.usage, 'input_tokens')} out "
+                     f"{token_count(resp.usage, 'output_tokens')} total "
+                     f"{token_count(resp.usage, 'total_tokens')}", "dim")
     tree = Tree(label, guide_style="dim")
     events = inspection.timeline.events
     notes = response_notes(resp, events)
@@ -247,7 +247,7 @@ def note_label(event: Event) -> Text:
     return label
 
 
-def _count(usage: dict[str, Any], key: str) -> str:
+def token_count(usage: dict[str, Any], key: str) -> str:
     """A token count as sent, or `?`: only integers are printed (never text from the stream)."""
     value = usage.get(key)
     return str(value) if type(value) is int else "?"

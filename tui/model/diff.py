@@ -45,7 +45,6 @@ from tui.model.status import item_status
 NAMED_CALLS = frozenset({"mcp_call", "mcp_approval_request", "function_call"})
 """Item types paired by server label, tool name and occurrence."""
 LISTING = "mcp_list_tools"
-WITH_ARGUMENTS = NAMED_CALLS
 INFORMATIONAL_ITEMS = frozenset({"reasoning"})
 """Item types whose presence in one run only is not a difference in shape: how often a
 model reasons varies between two good runs."""
@@ -495,7 +494,7 @@ def item_changes(row: ItemPair, pair: ResponsePair, run_a: Run, run_b: Run,
                                               f"{call_name(b)} in B",
                             b.events[0] if b.events else None, a=call_name(a), b=call_name(b)))
     found += status_changes(row, pair, run_a, run_b, change, ended_at)
-    if a.type in WITH_ARGUMENTS and not row.by_place:
+    if a.type in NAMED_CALLS and not row.by_place:
         found += argument_changes(a, b, change, arguments_event(b, run_b.events))
     if a.type == LISTING:
         found += tool_list_changes(a, b, change, done_at)

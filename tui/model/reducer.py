@@ -39,6 +39,8 @@ RESPONSE_STATUS_BY_TYPE = {
 TERMINAL_TYPE_BY_STATUS = {status: kind for kind, status in RESPONSE_STATUS_BY_TYPE.items()
                            if status in TERMINAL_STATUSES}
 """A polled Response object with this status is final: its output completes the items."""
+TERMINAL_TYPES = frozenset(TERMINAL_TYPE_BY_STATUS.values())
+"""The events that end a response."""
 
 ITEM_STATUS_SUFFIXES = {
     "in_progress": "in_progress",

@@ -11,7 +11,6 @@ width. Text from the files is shown literally (`visible()`, `Text`), never as ma
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,11 +18,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree as RichTree
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Resize
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
 from textual.widgets.tree import TreeNode
@@ -45,7 +43,8 @@ from tui.model.diff import (
 from tui.model.state import ItemState, ResponseState, parse_json_text
 from tui.model.textsafe import one_line, visible
 from tui.report import add_causes
-from tui.share.diff import MARK_STYLE, change_lines, headline
+from tui.screens.safe_app import SafeApp
+from tui.share.diff import MARK_STYLE, change_lines, headline, safe
 from tui.styles import STATUS_MARK, seconds, status_text
 
 RowRef = tuple[ResponsePair, ItemPair | None]
@@ -219,18 +218,21 @@ class DiffScreen(Screen[None]):
 
     def step(self, forward: bool) -> None:
         """Move to the next (or previous) row that differs, wrapping around."""
-        order = list(self.nodes())
-        marked = [node for node in order if node.data is not None
-                  and marker_of(node.data) != "="]
+        current = self.tree.cursor_node
+        here = -1
+        marked: list[tuple[int, TreeNode[RowRef]]] = []
+        for position, node in enumerate(self.nodes()):
+            if node is current:
+                here = position
+            if node.data is not None and marker_of(node.data) != "=":
+                marked.append((position, node))
         if not marked:
             self.app.notify("The two runs do not differ.")
             return
-        current = self.tree.cursor_node
-        here = order.index(current) if current in order else -1
         if forward:
-            target = next((n for n in marked if order.index(n) > here), marked[0])
+            target = next((n for p, n in marked if p > here), marked[0][1])
         else:
-            target = next((n for n in reversed(marked) if order.index(n) < here), marked[-1])
+            target = next((n for p, n in reversed(marked) if p < here), marked[-1][1])
         self.tree.move_cursor(target)
 
     def action_next_difference(self) -> None:
@@ -272,11 +274,6 @@ def detail(comparison: Comparison, ref: RowRef) -> RenderableType:
         add_causes(tree, failed.causes)
         parts.append(tree)
     return Group(*parts)
-
-
-def safe(text: str, limit: int = 600) -> str:
-    """A string from a file as it may be shown: redacted, one line, controls escaped."""
-    return one_line(redact_text(text), limit)
 
 
 def side_table() -> Table:
@@ -357,18 +354,15 @@ def tokens(resp: ResponseState) -> str:
 # -- the app --------------------------------------------------------------------------------
 
 
-class DiffApp(App[None]):
+class DiffApp(SafeApp):
     """Runs the diff screen; exits 0 (the same shape) or 1 (they differ), and like
-    `McptuiApp` turns a crash into one line and exit 3 (`tui.cli.run_app` prints it)."""
+    every mcptui app turns a crash into one line and exit 3 (`tui.cli.run_app` prints it)."""
 
     TITLE = "mcptui diff"
     BINDINGS = [
         Binding("q", "quit", "Quit", priority=True),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
-
-    crash: str | None = None
-    """After an internal error: the one line to print once the terminal is restored."""
 
     def __init__(self, comparison: Comparison, names: tuple[str, str]) -> None:
         super().__init__()
@@ -384,22 +378,3 @@ class DiffApp(App[None]):
 
     async def action_quit(self) -> None:
         self.exit(return_code=self.code)
-
-    def _fatal_error(self) -> None:
-        """As `McptuiApp._fatal_error`: the redacted traceback to the error log, one line to
-        print, exit 3 (Textual's own screen prints local variables, secrets included)."""
-        from tui.crash import EXIT_INTERNAL, crash_line, log_crash
-
-        exc = self._exception or sys.exc_info()[1] or RuntimeError("unknown error")
-        self.crash = crash_line(exc, log_crash(exc))
-        self.bell()
-        self._return_code = EXIT_INTERNAL
-        self._close_messages_no_wait()
-
-    def notify(self, message: str | Text, *, title: str = "",
-               severity: SeverityLevel = "information", timeout: float | None = None,
-               markup: bool = False) -> None:
-        """Toasts as literal text, as in `McptuiApp`."""
-        plain = message.plain if isinstance(message, Text) else str(message)
-        super().notify(visible(plain), title=visible(title), severity=severity,
-                       timeout=timeout, markup=False)

@@ -78,15 +78,16 @@ class ShareActionsMixin:
         self._write_in_thread(work, "report", lambda path: f"Report saved to {path}")
 
     def action_export(self: InspectorScreen) -> None:
-        from tui.share.export import header_texts, header_variables
+        from tui.share.export import header_export
 
-        header = self.session.header or {}
-        texts = header_texts(header, source=self.session.recording_path or self.session.source)
-        if texts is None:
+        exported = header_export(self.session.header or {},
+                                 source=self.session.recording_path or self.session.source)
+        if exported is None:
             self.notify("Nothing to export: this file holds no request (a stream dump). A "
                         "recording made by `mcptui run`, `proxy` or `demo` has one.",
                         severity="warning")
             return
+        texts, variables = exported
         folder, stem = share_folder(self.session), share_stem(self.session)
         suffixes = {"curl": ".sh", "python": ".py", "request": ".json"}
         try:
@@ -97,7 +98,7 @@ class ShareActionsMixin:
             self.notify(f"Could not export to {folder}: {exc.strerror or exc}",
                         severity="error")
             return
-        needed = ", ".join(header_variables(header))
+        needed = ", ".join(variables)
         self.notify(f"Exported the request to {written[0].with_suffix('')}.sh, .py and .json "
                     f"(curl, openai SDK, mcptui run). Set first: {needed}", timeout=12)
 

@@ -45,7 +45,15 @@ from rich.text import Text
 from tui.io.reading import MAX_BYTES
 from tui.io.recording import Loaded
 from tui.io.redact import redact, redact_text
-from tui.model.diff import Change, Comparison, ItemPair, ResponsePair, Run, compare
+from tui.model.diff import (
+    Change,
+    Comparison,
+    ItemPair,
+    ResponsePair,
+    Run,
+    compare,
+    item_label,
+)
 from tui.model.textsafe import json_safe, one_line, visible
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_UNUSABLE = 0, 1, 2
@@ -70,8 +78,7 @@ def run_diff(args: argparse.Namespace) -> int:
         from tui.cli import run_app
         from tui.screens.diff import DiffApp
 
-        # run_app needs only run(), crash and return_code, which DiffApp has as McptuiApp does
-        return run_app(DiffApp(comparison, (loaded[0].source, loaded[1].source)))  # type: ignore[arg-type]
+        return run_app(DiffApp(comparison, (loaded[0].source, loaded[1].source)))
     try:
         if args.json:
             print_json(comparison, loaded)
@@ -142,8 +149,6 @@ def pair_json(pair: ResponsePair) -> dict[str, Any]:
 
 
 def row_json(row: ItemPair) -> dict[str, Any]:
-    from tui.model.diff import item_label
-
     def item(side: Any) -> dict[str, Any] | None:
         if side is None:
             return None

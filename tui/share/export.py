@@ -82,28 +82,37 @@ def export_texts(request: dict[str, Any], endpoint: str | None, *,
     `endpoint` is the recorded URL (`…/v1/responses`) and `source` a few words for the
     comments (the recording's path and response id). Redacted again here, so a request that
     was not is still safe to print."""
-    template = build_template(redact(request))
-    return {fmt: render(template, fmt, endpoint, source) for fmt in FORMATS}
+    return _texts(build_template(redact(request)), endpoint, source)
 
 
 def header_texts(header: dict[str, Any], *, source: str | None = None) -> dict[str, str] | None:
     """`export_texts` for a recording's header: the request as it was sent (`mcptui run`
     always streams), or None when the header holds no request (`attach`, a tap)."""
+    exported = header_export(header, source=source)
+    return None if exported is None else exported[0]
+
+
+def header_export(header: dict[str, Any], *, source: str | None = None
+                  ) -> tuple[dict[str, str], list[str]] | None:
+    """`header_texts`, and the variables the export needs set (the API key first): what to
+    tell a user who just exported it. None when the header holds no request."""
+    template = _header_template(header)
+    if template is None:
+        return None
+    return (_texts(template, _endpoint(header), source),
+            [API_KEY_VARIABLE, *(v.name for v in template.variables if v.default is None)])
+
+
+def _header_template(header: dict[str, Any]) -> Template | None:
+    """The template of the request a recording's header holds, as it was sent, redacted."""
     request = header.get("request")
     if not isinstance(request, dict):
         return None
-    return export_texts(request_as_sent(request, _kind(header)), _endpoint(header),
-                        source=source)
+    return build_template(redact(request_as_sent(request, _kind(header))))
 
 
-def header_variables(header: dict[str, Any]) -> list[str]:
-    """The variables a recording's export needs set (the API key first): what to tell a user
-    who just exported it."""
-    request = header.get("request")
-    if not isinstance(request, dict):
-        return []
-    template = build_template(redact(request_as_sent(request, _kind(header))))
-    return [API_KEY_VARIABLE, *(v.name for v in template.variables if v.default is None)]
+def _texts(template: Template, endpoint: str | None, source: str | None) -> dict[str, str]:
+    return {fmt: render(template, fmt, endpoint, source) for fmt in FORMATS}
 
 
 def _kind(header: dict[str, Any]) -> str | None:
@@ -195,11 +204,11 @@ def load_exportable(path: str, max_bytes: int = MAX_BYTES) -> Exportable:
         return Exportable(request_file_template(request), None, source)
     loaded = load_bytes(read.data, source=source)
     header = loaded.header or {}
-    request = header.get("request")
-    if isinstance(request, dict):
+    template = _header_template(header)
+    if template is not None:
         response = _recorded_response(loaded.events)
-        return Exportable(build_template(redact(request_as_sent(request, _kind(header)))),
-                          _endpoint(header), f"{source}, {response}" if response else source)
+        return Exportable(template, _endpoint(header),
+                          f"{source}, {response}" if response else source)
     if whole is None and text.lstrip().startswith("{") and not loaded.usable:
         _raise_json_error(text, source)
     why = (f"{source}: {loaded.problems[0].message.split('; ')[0]}"
@@ -220,7 +229,8 @@ def _raise_json_error(text: str, source: str) -> None:
 def _recorded_response(events: list[Any]) -> str:
     """`response resp_… (model)` of the first response the recording holds, for comments."""
     for event in events:
-        response = event.raw.get("response") if isinstance(event.raw, dict) else None
+        raw = event.raw
+        response = raw.get("response") if isinstance(raw, dict) else None
         if isinstance(response, dict) and isinstance(response.get("id"), str):
             model = response.get("model")
             return f"response {response['id']}" + (f" ({model})" if isinstance(model, str)
@@ -290,19 +300,24 @@ def _header_lines(template: Template, endpoint: str | None, source: str | None, 
     return [_comment(f"# {line}".rstrip()) for line in lines]
 
 
+def _required(template: Template, base: str) -> list[tuple[str, str]]:
+    """The variables a script stops without, and what each is: the API key, the base URL
+    when the recorded one is not usable, and each variable without a default."""
+    required = [(API_KEY_VARIABLE, "your OpenAI API key")]
+    if not _base_known(base):
+        required.append((BASE_URL_VARIABLE, "the API base URL"))
+    return required + [(var.name, var.meaning) for var in listed(template.variables)
+                       if var.default is None]
+
+
 # curl
 
 def curl_text(template: Template, endpoint: str | None, source: str | None) -> str:
     """A bash script: checks the variables are set, then one curl command."""
     base = base_url(endpoint)
-    required = [(API_KEY_VARIABLE, "your OpenAI API key")]
-    if _base_known(base):
-        url = f'"${{{BASE_URL_VARIABLE}:-{base}}}/responses"'
-    else:
-        required.append((BASE_URL_VARIABLE, "the API base URL"))
-        url = f'"${BASE_URL_VARIABLE}/responses"'
-    required += [(var.name, var.meaning) for var in listed(template.variables)
-                 if var.default is None]
+    required = _required(template, base)
+    url = (f'"${{{BASE_URL_VARIABLE}:-{base}}}/responses"' if _base_known(base)
+           else f'"${BASE_URL_VARIABLE}/responses"')
     flags = "-sS -N" if _streams(template.request) else "-sS"
     body = _shell_body(json_chunks(template.request, _json_piece, _json_piece))
     lines = ["#!/usr/bin/env bash",
@@ -431,11 +446,7 @@ def python_text(template: Template, endpoint: str | None, source: str | None) ->
     name = _py_str(BASE_URL_VARIABLE)
     base_expr = (f"os.environ.get({name}, {_py_str(base)})" if _base_known(base)
                  else f"os.environ[{name}]")
-    needed = [(API_KEY_VARIABLE, "your OpenAI API key")]
-    if not _base_known(base):
-        needed.append((BASE_URL_VARIABLE, "the API base URL"))
-    needed += [(var.name, var.meaning) for var in listed(template.variables)
-               if var.default is None]
+    needed = _required(template, base)
     known, extra = _split_for_sdk(template.request)
     lines = [*_header_lines(template, endpoint, source, "a Python script with the openai SDK",
                             python=True),

@@ -34,10 +34,12 @@ from tui.io.redact import (
 )
 from tui.model.causes import LikelyCause, worth_a_paragraph
 from tui.model.events import Event, is_wire_note
+from tui.model.reducer import TERMINAL_TYPES
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
+from tui.model.summary import response_notes
 from tui.model.textsafe import one_line
-from tui.report import Inspection, exit_code, folded_findings
+from tui.report import Inspection, exit_code, folded_findings, token_count
 from tui.session import request_id_in
 from tui.share import markdown as md
 from tui.styles import FINDING_MARK, STATUS_MARK, note_text
@@ -200,7 +202,7 @@ def request_section(inspection: Inspection, depth: int) -> list[str]:
         if isinstance(header.get("endpoint"), str):
             rows.append(["endpoint", md.code(header["endpoint"])])
         if "input" in request:
-            rows.append(["input", md.text(input_text(request["input"]), 300)])
+            rows.append(["input", md.text(compact(request["input"]), 300)])
         for key in ("instructions", "previous_response_id", "background", "stream",
                     "tool_choice", "max_output_tokens", "store", "metadata"):
             if request.get(key) not in (None, "", {}):
@@ -249,7 +251,7 @@ def response_section(resp: ResponseState, inspection: Inspection, depth: int) ->
         facts.append(f"{resp.duration:.2f} s")
     if resp.usage:
         facts.append("tokens in {} · out {} · total {}".format(
-            *(count(resp.usage, key) for key in ("input_tokens", "output_tokens",
+            *(token_count(resp.usage, key) for key in ("input_tokens", "output_tokens",
                                                   "total_tokens"))))
     request_id = response_request_id(resp, inspection)
     if request_id:
@@ -258,9 +260,8 @@ def response_section(resp: ResponseState, inspection: Inspection, depth: int) ->
     parts = [title, " · ".join(facts)]
     if resp.items:
         parts.append(items_table(resp, inspection))
-    notes = [inspection.timeline.events[i] for i in resp.events
-             if inspection.timeline.events[i].is_note and not is_wire_note(
-                 inspection.timeline.events[i].raw)]
+    notes = [note for note in response_notes(resp, inspection.timeline.events)
+             if not is_wire_note(note.raw)]
     if notes:
         parts.append("Notes: " + "; ".join(md.text(note_text(n, 200).plain) for n in notes[:10]))
     return parts
@@ -337,7 +338,7 @@ def failures_section(inspection: Inspection, depth: int) -> list[str]:
         if resp is not None and item is not None:
             wire = inspection.diagnosis.links[resp.key].item_notes(item.key)
             if wire:
-                parts.append(wire_table(wire, events))
+                parts.append(wire_table(wire, events, inspection.diagnosis.timing.start))
     return parts
 
 
@@ -377,9 +378,10 @@ def causes_markdown(causes: Sequence[LikelyCause]) -> str:
     return "\n".join(lines)
 
 
-def wire_table(indexes: Sequence[int], events: Sequence[Event]) -> str:
-    """What the tap saw on the MCP wire for this call: the evidence behind a `tap:` line."""
-    zero = next((e.t for e in events if e.t is not None), 0.0) or 0.0
+def wire_table(indexes: Sequence[int], events: Sequence[Event], start: float | None) -> str:
+    """What the tap saw on the MCP wire for this call: the evidence behind a `tap:` line,
+    timed from `start` (the session's first timed event, as every clock shown)."""
+    zero = start or 0.0
     rows = [["" if events[i].t is None else f"{events[i].t - zero:.2f} s",
              md.text(note_text(events[i], 300).plain)] for i in indexes]
     return "**MCP traffic (tap)**\n\n" + md.table(["time", "message"], rows, align="rl")
@@ -393,7 +395,7 @@ def findings_section(inspection: Inspection, depth: int) -> list[str]:
              md.code(entry["code"]), md.text(entry["message"], 300), str(entry["count"]),
              ", ".join(str(i + 1) for i in entry["event_indexes"][:5])]
             for entry in folded[:MAX_FINDING_ROWS]]
-    table = md.table(["", "finding", "message", "count", "events"], rows, align="llnrl")
+    table = md.table(["", "finding", "message", "count", "events"], rows, align="lllrl")
     if len(folded) > MAX_FINDING_ROWS:
         table += f"\n\n… and {len(folded) - MAX_FINDING_ROWS} more kinds of finding"
     return [f"{heading(depth)} Findings ({len(inspection.diagnosis.findings)})", table]
@@ -425,8 +427,7 @@ def events_section(inspection: Inspection, depth: int) -> list[str]:
 
 def terminal_event(resp: ResponseState, events: Sequence[Event]) -> Event | None:
     for index in reversed(resp.events):
-        if events[index].type in ("response.completed", "response.failed",
-                                  "response.incomplete", "response.cancelled"):
+        if events[index].type in TERMINAL_TYPES:
             return events[index]
     return None
 
@@ -468,20 +469,9 @@ def pretty(arguments: str) -> str:
         return arguments
 
 
-def input_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    return compact(value)
-
-
 def compact(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
                                                            default=str)
-
-
-def count(usage: dict[str, Any], key: str) -> str:
-    value = usage.get(key)
-    return str(value) if type(value) is int else "?"
 
 
 def footer(made: datetime) -> str:

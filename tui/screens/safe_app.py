@@ -1,0 +1,39 @@
+"""What every mcptui app does the same way: a crash is one line, a toast is literal text."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.text import Text
+from textual.app import App
+from textual.notifications import SeverityLevel
+
+from tui.model.textsafe import visible
+
+
+class SafeApp(App[None]):
+    """An app whose crash and toasts cannot leak: `tui.cli.run_app` runs it."""
+
+    crash: str | None = None
+    """After an internal error: the one line to print once the terminal is restored."""
+
+    def _fatal_error(self) -> None:
+        """An unhandled exception (Textual's hook; its own prints a traceback with local
+        variables, API keys included): the traceback goes to the error log, redacted, and
+        the app exits 3 with one line."""
+        from tui.crash import EXIT_INTERNAL, crash_line, log_crash
+
+        exc = self._exception or sys.exc_info()[1] or RuntimeError("unknown error")
+        self.crash = crash_line(exc, log_crash(exc))
+        self.bell()
+        self._return_code = EXIT_INTERNAL
+        self._close_messages_no_wait()
+
+    def notify(self, message: str | Text, *, title: str = "",
+               severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Every toast as literal text: a path like `x[/b]y` or an event's content is shown
+        as typed (Textual would read it as markup, and it cannot render a rich Text)."""
+        plain = message.plain if isinstance(message, Text) else str(message)
+        super().notify(visible(plain), title=visible(title), severity=severity,
+                       timeout=timeout, markup=False)

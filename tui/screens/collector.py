@@ -6,7 +6,8 @@ happens to be alive at its young passes, and every few dozen steps the full pass
 tracked object the screen holds: 25-40 ms, in the middle of a step (the bench's step tail was
 mostly that). While an inspector screen is open the full pass does not run by itself; it runs
 when the user has not stepped for `IDLE_SECONDS` (checked every `CHECK_SECONDS`). The young
-passes run as usual, and what loading built is frozen out of every pass (tui/model/ingest.py).
+passes run as usual, and what loading built is frozen out of every pass (tui/model/ingest.py
+for streams, tui/screens/loading.py once a recording is read).
 """
 
 from __future__ import annotations

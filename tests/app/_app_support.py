@@ -168,7 +168,7 @@ def rendered_lines(widget: Widget) -> list[str]:
 def detail_text(screen: InspectorScreen) -> str:
     """The detail pane's whole content as plain text, laid out wide enough not to wrap."""
     console = Console(width=400, file=io.StringIO(), record=True, color_system=None)
-    console.print(screen.detail.body.content)
+    console.print(screen.detail.content)
     return console.export_text()
 
 

@@ -303,7 +303,7 @@ async def test_selected_event_shows_its_pretty_json_and_sequence_number():
         for line in pretty(EVENTS_424[0]).splitlines():
             assert line in shown
         # And the part that fits on screen says so too.
-        drawn = "\n".join(rendered_lines(screen.detail.body))
+        drawn = "\n".join(rendered_lines(screen.detail))
         assert "response.created" in drawn
 
 

@@ -196,7 +196,7 @@ async def test_an_instant_replay_opens_on_the_failure_and_its_cause(size: tuple[
         # Both are drawn on the first screen, not below the fold of the detail pane (polled:
         # the pane is laid out again after its content changes).
         def drawn() -> str:
-            return "\n".join(rendered_lines(screen.detail.body)[:screen.detail.size.height])
+            return "\n".join(rendered_lines(screen.detail)[:screen.detail.size.height])
 
         assert await wait_until(pilot, lambda: "possible cause" in drawn(), timeout=10), drawn()
         assert "424" in drawn()

@@ -224,7 +224,7 @@ async def test_markup_and_escapes_from_the_stream_are_shown_as_typed(tmp_path: P
         shown = detail_text(screen)
         assert MARKUP in shown
         assert "\\x1b[31mred\\x1b[0m" in shown
-        assert_no_escape(shown, *rendered_lines(screen.detail.body))
+        assert_no_escape(shown, *rendered_lines(screen.detail))
 
         # The message's deltas, coalesced: the assembled text as typed.
         message = find_node(screen, lambda t: "message" in t, kind="item")
@@ -234,7 +234,7 @@ async def test_markup_and_escapes_from_the_stream_are_shown_as_typed(tmp_path: P
         await select(pilot, group)
         shown = detail_text(screen)
         assert f"see {MARKUP} and \\x1b[31mred\\x1b[0m!" in shown
-        drawn = "\n".join(rendered_lines(screen.detail.body))
+        drawn = "\n".join(rendered_lines(screen.detail))
         assert MARKUP in drawn
         assert "\\x1b[31mred" in drawn
         assert_no_escape(shown, drawn)
@@ -245,7 +245,7 @@ async def test_markup_and_escapes_from_the_stream_are_shown_as_typed(tmp_path: P
         shown = detail_text(screen)
         assert MARKUP in shown
         assert "\\u001b[31mred\\u001b[0m" in shown
-        assert_no_escape(shown, *rendered_lines(screen.detail.body))
+        assert_no_escape(shown, *rendered_lines(screen.detail))
 
         # Nothing anywhere on screen carries a raw ESC.
         for node in visible_nodes(screen):

@@ -206,6 +206,7 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         if ref != self._detail_ref:  # a new selection starts with the first screenfuls
             self._detail_ref = ref
             self.detail.limit = MAX_JSON_CHARS
+            self.detail.scroll_home(animate=False, immediate=True)
         if ref is None:
             self.detail.show_nothing()
             return

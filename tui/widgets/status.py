@@ -78,7 +78,13 @@ class StatusHeader(Static):
                    text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
+    _rows = -1
+    """Line breaks in what is shown (-1: nothing shown yet)."""
+
     def show(self, session: Session, failures: int, mode: str,
              findings: dict[str, int] | None = None, *, clock: float | None = None,
              so_far: bool = False) -> None:
-        self.update(status_line(session, failures, mode, findings, clock=clock, so_far=so_far))
+        line = status_line(session, failures, mode, findings, clock=clock, so_far=so_far)
+        rows = line.plain.count("\n")
+        self.update(line, layout=rows != self._rows)  # a new layout only for a new height
+        self._rows = rows

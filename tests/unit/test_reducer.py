@@ -29,7 +29,7 @@ from _support import (
 from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.reducer import Reducer
-from tui.model.summary import failures
+from tui.model.summary import failure_count, failures
 from tui.model.timeline import Timeline
 
 # -- final state per fixture -----------------------------------------------------------------
@@ -510,3 +510,17 @@ def test_a_snapshot_answering_a_request_on_its_stream_is_that_response():
     timeline.step_back()
     timeline.step_back()
     assert [(r.id, r.events) for r in timeline.state.responses] == [(None, [0])]
+
+
+@pytest.mark.parametrize("name", STREAM_NAMES)
+def test_the_headers_failure_count_matches_the_failures_listed_at_every_step(
+        upstream_dir: Path, name: str):
+    timeline = fold(stepping_streams(upstream_dir)[name])
+    seen = set()
+    for n in range(len(timeline.events) + 1):
+        timeline.seek(n)
+        listed = len(failures(timeline.state, timeline.events))
+        assert failure_count(timeline.state) == listed, f"at step {n}"
+        seen.add(listed)
+    if name in ("424", ERROR):
+        assert max(seen) > 0  # the count is tried on failures too, not only on zero

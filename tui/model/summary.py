@@ -68,6 +68,17 @@ def failures(state: SessionState, events: list[Event]) -> list[Failure]:
     return out
 
 
+def failure_count(state: SessionState) -> int:
+    """`len(failures(...))` without describing each one: the header counts them on every
+    step (at a million events, building the list took 10 ms a step)."""
+    count = 0
+    for resp in state.responses:
+        count += sum(1 for item in resp.items  # `item.failed`, inlined: 3,700 items a step
+                     if item.status == "failed" or (item.error is not None and item.error != ""))
+        count += len(resp.error_events) + (resp.status == "failed" or resp.error is not None)
+    return count
+
+
 def unfinished(state: SessionState, events: list[Event]) -> list[Failure]:
     """Responses whose stream stopped before a terminal event: for a whole file or a run that
     is over (not for a replay mid-way), a problem the user must see. A Response object that

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tui.model.status import waiting_for
-from tui.model.summary import failures
+from tui.model.summary import failure_count
 from tui.model.textsafe import visible
 from tui.model.timing import spans_at_step
 from tui.widgets.status import StatusHeader
@@ -105,9 +105,9 @@ class ClockMixin:
             mode += f"  filter: {visible(self.filter_text)}"
         if (reading := self.reading) is not None:
             mode += f"  reading {reading:.0%}"
-        found = failures(timeline.state, timeline.events)
         # Counted like failures: up to the current step.
         counts = None if self.diagnosis is None else self.diagnosis.counts_up_to(
             timeline.position, timeline.at_end)
         self.query_one(StatusHeader).show(
-            self.session, len(found), mode, counts, clock=now, so_far=not timeline.at_end)
+            self.session, failure_count(timeline.state), mode, counts, clock=now,
+            so_far=not timeline.at_end)

@@ -1,12 +1,13 @@
-"""When the cyclic garbage collector may run its full (oldest-generation) pass.
+"""When the cyclic garbage collector may run its older-generation passes.
 
 A step allocates a few thousand short-lived objects (Rich segments, Textual strips and their
 caches). Reference counting frees nearly all of them, but the collector still promotes what
-happens to be alive at its young passes, and every few dozen steps the full pass walked every
-tracked object the screen holds: 25-40 ms, in the middle of a step (the bench's step tail was
-mostly that). While an inspector screen is open the full pass does not run by itself; it runs
-when the user has not stepped for `IDLE_SECONDS` (checked every `CHECK_SECONDS`). The young
-passes run as usual, and what loading built is frozen out of every pass (tui/model/ingest.py
+happens to be alive at its young passes; every few dozen steps the full pass walked every
+tracked object the screen holds (25-40 ms, in the middle of a step: the bench's step tail was
+mostly that), and every ten young passes the middle one walked all that had survived them
+(1-2 ms, one step in ten). While an inspector screen is open neither runs by itself; they run
+when the user has not stepped for `IDLE_SECONDS` (checked every `CHECK_SECONDS`). The youngest
+pass runs as usual, and what loading built is frozen out of every pass (tui/model/ingest.py
 for streams, tui/screens/loading.py once a recording is read).
 """
 
@@ -19,16 +20,16 @@ from collections.abc import Callable
 IDLE_SECONDS = 0.5
 CHECK_SECONDS = 0.25
 MIN_GAP_SECONDS = 1.0
-"""At most one full pass a second (a replay playing is idle to this, and allocates)."""
+"""At most one held-back pass a second (a replay playing is idle to this, and allocates)."""
 NEVER = 1 << 30
-"""A threshold for the full pass that the young passes never reach."""
+"""A threshold the younger passes never reach."""
 
 _holders = 0
 _saved: tuple[int, int, int] | None = None
 
 
 class CollectorPacer:
-    """Holds the full pass back while one screen is shown; `stepped` on each user step,
+    """Holds the older passes back while one screen is shown; `stepped` on each user step,
     `check` from a timer."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -36,6 +37,7 @@ class CollectorPacer:
         self.last_step = clock()
         self.last_pass = self.last_step
         self.held = False
+        self._middle_after = 10
         self._full_after = 10
         self.collected = 0
         """Unreachable objects the idle passes found (information)."""
@@ -47,8 +49,8 @@ class CollectorPacer:
         self.held = True
         if _holders == 0:
             _saved = gc.get_threshold()
-            self._full_after = _saved[2]
-            gc.set_threshold(_saved[0], _saved[1], NEVER)
+            self._middle_after, self._full_after = _saved[1], _saved[2]
+            gc.set_threshold(_saved[0], NEVER, NEVER)
         _holders += 1
 
     def release(self) -> None:
@@ -65,11 +67,17 @@ class CollectorPacer:
         self.last_step = self.clock()
 
     def check(self) -> None:
-        """The full pass, when the user has paused and it would have run by now."""
+        """The passes held back, when the user has paused and they would have run by now
+        (the full one includes the middle one)."""
         now = self.clock()
         if not self.held or now - self.last_step < IDLE_SECONDS \
                 or now - self.last_pass < MIN_GAP_SECONDS:
             return
-        if gc.get_count()[2] >= self._full_after:
+        _, young_passes, middle_passes = gc.get_count()
+        if middle_passes >= self._full_after:
             self.collected += gc.collect()
-            self.last_pass = self.clock()
+        elif young_passes >= self._middle_after:
+            self.collected += gc.collect(1)
+        else:
+            return
+        self.last_pass = self.clock()

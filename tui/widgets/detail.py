@@ -13,6 +13,7 @@ import json
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Mapping, Sequence
+from json import JSONEncoder
 from typing import Any
 
 from rich.cells import cell_len
@@ -25,6 +26,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
+from textual.timer import Timer
 from textual.visual import RichVisual, Visual
 
 from tui.model.causes import LikelyCause
@@ -51,8 +53,23 @@ def pretty_json(value: Any) -> str:
     return json_safe(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def more_note(hidden: int) -> Text:
-    return Text(f"… {hidden:,} more characters not shown: press m to show more", "yellow")
+def more_note(hidden: int | None) -> Text:
+    more = "more not shown" if hidden is None else f"{hidden:,} more characters not shown"
+    return Text(f"… {more}: press m to show more", "yellow")
+
+
+def pretty_json_start(value: Any, limit: int) -> tuple[str, bool]:
+    """The first `limit` characters of `pretty_json(value)`, and whether there is more. Only
+    what is shown is written: a response.completed of a long stream holds every item, and
+    writing all of it (megabytes) to show the first 20,000 characters took 100 ms."""
+    written: list[str] = []
+    size = 0
+    for chunk in JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
+        written.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return json_safe("".join(written)[:limit]), True
+    return json_safe("".join(written)), False
 
 
 class JsonSyntax(Syntax):
@@ -65,20 +82,28 @@ class JsonSyntax(Syntax):
 
 
 def json_view(value: Any, limit: int = MAX_JSON_CHARS) -> RenderableType:
-    text = pretty_json(value)
-    note: Text | None = None
-    if len(text) > limit:
-        note = more_note(len(text) - limit)
-        text = text[:limit]
+    text, more = pretty_json_start(value, limit)
     syntax = JsonSyntax(text)
-    return Group(syntax, note) if note else syntax
+    return Group(syntax, more_note(None)) if more else syntax
+
+
+class TextLine:
+    """One line of a text from the stream. The pane keeps its lines by the string, so the
+    `Text` (which copies and scans the string) is made only when the line is drawn anew."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.detail_key = ("line", line)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text(visible(self.line))
 
 
 def long_text(text: str, limit: int = MAX_JSON_CHARS) -> RenderableType:
     """A text from the stream, its first `limit` characters: wrapping a 10 MB delta on every
     repaint froze the app for a minute a step; the rest is shown on demand (m). A line at a
     time, so a step that adds to the last line wraps only that one again."""
-    lines: list[RenderableType] = [Text(visible(line)) for line in text[:limit].split("\n")]
+    lines: list[RenderableType] = [TextLine(line) for line in text[:limit].split("\n")]
     if len(text) > limit:
         lines.append(more_note(len(text) - limit))
     return Group(*lines)
@@ -153,6 +178,8 @@ class DetailPane(ScrollView, can_focus=True):
     DetailPane { padding: 0 1; scrollbar-gutter: stable; }
     """
 
+    BAR_DELAY = 0.1
+    """Seconds without a new content height before the scrollbar is repainted."""
     KEPT_PARTS = 4096
     """Parts whose lines are kept (a long text has one per line)."""
 
@@ -168,6 +195,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._lines: list[Strip] = []
         self._width = 0
         self._style: VisualStyle | None = None
+        self._bar_timer: Timer | None = None
         self._kept: OrderedDict[Hashable, list[Strip]] = OrderedDict()
         """Lines of parts by content (`part_key`), for the current width and style."""
 
@@ -213,11 +241,23 @@ class DetailPane(ScrollView, can_focus=True):
 
     def _resize_content(self, size: Size) -> None:
         """A new content height. Setting `virtual_size` lays the whole screen out again and
-        repaints the whole pane: half the steps' cost (measured 10-15 ms on such steps). The
-        pane's own size does not change, so only the scrollbar needs telling; Textual's
-        scrollbar update does that, and lays out only if the bar must appear or go."""
+        repaints the whole pane (measured 10-15 ms a step). The pane's own size does not
+        change, so only the scrollbar needs telling, and repainting it costs 3 ms (its whole
+        height, for a thumb an eighth of a cell longer or shorter): that is left until the
+        steps pause (`BAR_DELAY`), unless the bar must appear or go, which is done at once."""
+        shown = self.show_vertical_scrollbar
         self.set_reactive(ScrollView.virtual_size, size)
-        self._scroll_update(size)
+        if not shown or size.height <= self.scrollable_content_region.height:
+            self._scroll_update(size)
+            return
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+        if self._bar_timer is not None:
+            self._bar_timer.stop()
+        self._bar_timer = self.set_timer(self.BAR_DELAY, self._update_bar)
+
+    def _update_bar(self) -> None:
+        self._bar_timer = None
+        self._scroll_update(self.virtual_size)
 
     def _part_lines(self, part: RenderableType, width: int, style: VisualStyle) -> list[Strip]:
         key = part_key(part)

@@ -10,7 +10,7 @@ length, so a step on a 200k-event stream is as cheap as on a short one. Jumps ar
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tui.io.redact import redact
@@ -26,6 +26,10 @@ from tui.model.status import approval_answers
 from tui.model.timing import TOOL_TIMEOUT_METADATA
 
 _MISSING = object()
+CONTINUED = object()
+"""Journal entry of a timed text delta that continued a run (`Reducer.fold`)."""
+CONTINUED_UNTIMED = object()
+"""The same, untimed."""
 
 RESPONSE_STATUS_BY_TYPE = {
     "response.created": None,
@@ -144,8 +148,9 @@ class Reducer:
         self._journal.append((target, key, target.get(key, _MISSING), None))
         target[key] = value
 
-    def undo(self) -> tuple[ResponseState | None, ItemState | None]:
-        """Revert the last applied event; returns the response and item it had touched."""
+    def undo(self, events: Sequence[Event]) -> tuple[ResponseState | None, ItemState | None]:
+        """Revert the last applied event (of `events`, the ones applied in order); returns
+        the response and item it had touched."""
         if not self._marks:
             return None, None
         # Look it up before reverting: the event may have created the response itself.
@@ -155,7 +160,9 @@ class Reducer:
         journal = self._journal
         while len(journal) > mark:
             entry = journal.pop()
-            if type(entry) is list:
+            if entry is CONTINUED or entry is CONTINUED_UNTIMED:
+                self._undo_continued(*result, events, entry is CONTINUED)  # type: ignore[misc]
+            elif type(entry) is list:
                 entry.pop()
             elif len(entry) == 7:
                 self._undo_delta(entry)
@@ -168,6 +175,17 @@ class Reducer:
                 else:
                     target[key] = old
         return result
+
+    @staticmethod
+    def _undo_continued(resp: ResponseState, item: ItemState, events: Sequence[Event],
+                        timed: bool) -> None:
+        """Undo a delta that continued a run: what it replaced is what the delta before it
+        (the event before it, on the same item) had set; untimed, it changed no time."""
+        before = events[item.events.pop() - 1]
+        item.text_parts.pop()
+        resp.last_sequence = before.lite.sequence_number  # type: ignore[union-attr]
+        if timed:
+            resp.last_t = item.last_t = before.t
 
     def touched(self, index: int) -> tuple[ResponseState, ItemState | None]:
         """The response and item that applied event `index` went to (for the view)."""
@@ -220,12 +238,20 @@ class Reducer:
 
     def fold(self, events: Iterable[Event]) -> None:
         """`apply` each event in turn: the same result, with the text-delta test done once per
-        run of deltas (a replay's jump or a live batch folds thousands of events at a time)."""
-        marks, journal = self._marks, self._journal
+        run of deltas (a replay's jump or a live batch folds thousands of events at a time).
+
+        A delta that continues a run (the event before it, in this fold, was a delta to the
+        same item, both timed or both not) changes only what that event's values give back on
+        undo, so it is journalled as `CONTINUED` (`CONTINUED_UNTIMED`) instead of its old
+        values (`_undo_continued`): most of a stream is such deltas."""
+        marks, journal, touched = self._marks, self._journal, self._touched
         mark, fast, apply = marks.append, self._fast_delta, self.apply
+        journal_append, touch = journal.append, touched.append
         responses = self.state.responses
         resp: ResponseState | None = None
         by_item_id: dict[str, ItemState] = {}
+        run: ItemState | None = None  # the item of the delta just folded
+        run_timed = False  # and whether that delta had a time
         for event in events:
             lite = event.lite
             if lite is not None and event.stream is None:
@@ -236,11 +262,25 @@ class Reducer:
                 seq = lite.sequence_number
                 if item is not None and seq:
                     mark(len(journal))
-                    fast(resp, item, event, lite.delta, seq)  # type: ignore[arg-type]
+                    t = event.t
+                    if item is run and (t is not None) is run_timed:
+                        resp.last_sequence = seq  # type: ignore[union-attr]
+                        if run_timed:
+                            journal_append(CONTINUED)
+                            resp.last_t = item.last_t = t  # type: ignore[union-attr]
+                        else:
+                            journal_append(CONTINUED_UNTIMED)
+                        item.events.append(event.index)
+                        item.text_parts.append(lite.delta)  # type: ignore[arg-type]
+                        touch(item)
+                    else:
+                        fast(resp, item, event, lite.delta, seq)  # type: ignore[arg-type]
+                        run, run_timed = item, t is not None
                     continue
             apply(event)
             resp = None  # it may have opened another response
             by_item_id = {}
+            run = None
 
     def _fast_delta(self, resp: ResponseState, item: ItemState, event: Event, delta: str,
                     seq: int) -> None:

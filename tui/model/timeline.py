@@ -77,7 +77,8 @@ class Timeline:
         for event in events:
             event.index = index
             kept.append(event)
-            if is_failure_event(event) and self._first_failure_of_item(event):
+            if event.lite is None and is_failure_event(event) \
+                    and self._first_failure_of_item(event):  # (a text delta never is)
                 failures.append(index)
             index += 1
         if follow and was_at_end:
@@ -114,7 +115,7 @@ class Timeline:
     def step_back(self) -> tuple[ResponseState | None, ItemState | None] | None:
         if self.position == 0:
             return None
-        return self.reducer.undo()
+        return self.reducer.undo(self.events)
 
     def seek(self, target: int) -> None:
         """Move the cursor so that exactly `target` events are applied."""
@@ -125,7 +126,7 @@ class Timeline:
                 self.reducer = self._seeded_reducer()
             else:
                 for _ in range(position - target):
-                    self.reducer.undo()
+                    self.reducer.undo(self.events)
         self.reducer.fold(self.events[self.position:target])
         if abs(target - position) > FREEZE_AFTER_JUMP:
             gc.freeze()  # the state just built is long-lived: keep the collector off it

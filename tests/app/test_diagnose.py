@@ -243,3 +243,45 @@ async def test_p_is_offered_on_a_paste_that_names_its_server_and_explained_where
         assert "press p to probe" not in text
         assert "no probe from here: this file names no server URL for 'files'" in " ".join(
             text.split())
+
+
+def long_recording(path: Path, extra_deltas: int) -> Path:
+    """The 424 sample with `extra_deltas` more text deltas in its message (so big that the
+    app reads it a piece at a time), sequence numbers renumbered."""
+    header, *lines = SAMPLE_424.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    first = next(i for i, r in enumerate(records)
+                 if r["event"]["type"] == "response.output_text.delta")
+    records[first + 1:first + 1] = [json.loads(json.dumps(records[first]))
+                                    for _ in range(extra_deltas)]
+    for number, record in enumerate(records):
+        record["event"]["sequence_number"] = number
+    path.write_text("\n".join([header, *map(json.dumps, records)]) + "\n", encoding="utf-8")
+    return path
+
+
+async def test_an_instant_replay_checks_the_events_once_it_has_jumped_to_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The jump to the end is painted first; the checks (a second read of the whole file)
+    start after it, not beside it, and then show their findings."""
+    session = open_session(str(long_recording(tmp_path / "long.jsonl", 5000)), instant=True)
+    assert session.loading is not None  # read a piece at a time, after the first screen
+    checked_at: list[int] = []
+    diagnose = InspectorScreen.diagnose
+
+    def recording_diagnose(screen: InspectorScreen, *, force: bool = False) -> None:
+        if screen.session.loading is None:
+            checked_at.append(screen.session.timeline.position)
+        diagnose(screen, force=force)
+
+    monkeypatch.setattr(InspectorScreen, "diagnose", recording_diagnose)
+    app = McptuiApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: screen.diagnosis is not None, 30)
+        total = screen.session.timeline.total
+        assert checked_at and checked_at[0] == total  # not before the jump
+        assert f"step {total} / {total}" in header_text(screen)
+        assert "mcp_call search_files" in label_of(screen.tree.cursor_node)  # the failure
+        causes = screen.diagnosis.causes(0, 2)
+        assert causes and "structuredContent" in causes[0].cause.title

@@ -61,6 +61,9 @@ class PlaybackMixin:
             self.go_to(target)
             if timeline.at_end:
                 self.land_on_failure()
+                if self.diagnose_after_jump:
+                    self.diagnose_after_jump = False
+                    self.call_after_refresh(self.diagnose, force=True)
         elif timeline.at_end and not player.instant and self.session.loading is None:
             player.pause()
             self.refresh_header()

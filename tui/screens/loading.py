@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from typing import TYPE_CHECKING
+
+from tui.io.lazy import PIECE
 
 if TYPE_CHECKING:
     from tui.screens.inspector import InspectorScreen
+
+
+INSTANT_PIECE = 4 * PIECE
+"""Bytes read at a time for an instant replay (about 40 ms of reading)."""
+PROGRESS_SECONDS = 0.1
+"""How often the header's `reading N%` is brought up to date."""
 
 
 class LoadingMixin:
@@ -38,8 +47,14 @@ class LoadingMixin:
 
     async def _read_rest(self: InspectorScreen) -> None:
         session = self.session
-        while session.load_more():
-            self.refresh_header()
+        # An instant replay shows nothing but progress until all is read: bigger pieces, and
+        # the header's progress redrawn a few times a second, not after every piece.
+        size = INSTANT_PIECE if session.player.instant else PIECE
+        shown = 0.0
+        while session.load_more(size):
+            if (now := time.monotonic()) - shown >= PROGRESS_SECONDS:
+                shown = now
+                self.refresh_header()
             await asyncio.sleep(0)  # a frame, a key, a tick between pieces
         self.all_read()
 

@@ -23,6 +23,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Tree
+from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 from tui.model.diagnosis import Diagnosis
@@ -199,6 +200,38 @@ class EventTree(Tree[NodeRef]):
         width = cell_len(icon) + node.label.cell_len
         self._label_widths[node.id] = (node._updates, width)
         return width
+
+    def _build(self) -> None:
+        """Textual's, with a tuple per line's path instead of a list and a generator, and
+        each label measured once (`get_label_width`): a node added anywhere builds every line
+        again (3,500 lines at a million events: 7 ms and 20 young collections a step)."""
+        lines: list[_TreeLine[NodeRef]] = []
+        append = lines.append
+        depth = self.guide_depth
+        label_width = self.get_label_width
+        widest = 0
+
+        def add(parent: tuple[TreeNode[NodeRef], ...], children: list[TreeNode[NodeRef]]
+                ) -> None:
+            nonlocal widest
+            last = len(children) - 1
+            guides = len(parent) * depth
+            for number, node in enumerate(children):
+                path = (*parent, node)
+                node._line = len(lines)
+                append(_TreeLine(path, number == last))  # type: ignore[arg-type]
+                widest = max(widest, guides + label_width(node))
+                if node._expanded:
+                    add(path, node._children)
+
+        add((), [self.root] if self.show_root else self.root._children)
+        self._tree_lines_cached = lines
+        self.virtual_size = Size(widest if lines else self.size.width, len(lines))
+        if self.cursor_line != -1:
+            if self.cursor_node is not None:
+                self.cursor_line = self.cursor_node._line
+            if self.cursor_line >= len(lines):
+                self.cursor_line = -1
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._pass_style = None

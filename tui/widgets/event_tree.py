@@ -260,7 +260,8 @@ class EventTree(Tree[NodeRef]):
             return super()._render_line(y, x1, x2, base_style)
         line = lines[y]
         key = (y, x1, x2, self.size.width, self.virtual_size.width, self._style_updates,
-               self._pseudo_class_state, base_style, self.hover_line, line.last,
+               self._pseudo_class_state, base_style, self.hover_line == y,
+               self.cursor_line == y, line.last,
                *[(node._id, node._updates, node.is_last) for node in line.path])
         strip = self._drawn.get(key)
         if strip is None:
@@ -293,6 +294,7 @@ class EventTree(Tree[NodeRef]):
         selected = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
         self._views = []
+        self._label_widths.clear()  # of nodes now gone
         if self.filter_text:
             self._build_filtered()
         else:

@@ -181,10 +181,18 @@ async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
             if now() > deadline:
                 raise TimeoutError("the live run did not finish")
             await asyncio.sleep(0.005)
-        ended = now()
         total = session.timeline.total
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen), screen
         # The figure: the first frame showing the last step. The clock: the first frame
-        # painted once the run is over (the header says where the clock stopped).
+        # painted once the screen's tick has seen the run end and stopped its clock (the
+        # header says where it stopped; a frame painted before that tick still shows the
+        # clock running on, as it does while a run waits for more).
+        while screen._was_receiving or screen.clock_running():
+            if now() > deadline:
+                raise TimeoutError("the clock never stopped")
+            await asyncio.sleep(0.005)
+        ended = now()
         while not frames.stamps or frames.steps[-1] != total or frames.stamps[-1] < ended:
             if now() > deadline:
                 raise TimeoutError("the last step was never painted")

@@ -9,6 +9,7 @@ real upstream fixture and sample recording is free of errors.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -458,3 +459,58 @@ def test_sample_recordings_have_no_errors(path: Path):
     timeline = Timeline(loaded.events, loaded.snapshots)
     timeline.seek_end()
     assert errors(check_stream(timeline.events, timeline.state)) == []
+
+
+# -- text deltas read fast ---------------------------------------------------------------------
+
+
+def streamed(raws: list[dict[str, Any]]) -> list[Event]:
+    """`raws` as the app reads a stream: text deltas read fast, their JSON kept as bytes."""
+    from tui.model.ingest import StreamIngester
+
+    ingester = StreamIngester()
+    payloads = "".join(f"event: e\ndata: {json.dumps(raw)}\n\n" for raw in raws)
+    return [*ingester.feed(payloads.encode()), *ingester.finish()]
+
+
+def odd_deltas(raws: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`raws` with its text deltas made odd in the ways a check looks at: an extra field, a
+    field missing, a value of another class, log probabilities, another item's id or index,
+    a content index out of step."""
+    out = copy.deepcopy(raws)
+    deltas = [raw for raw in out if raw.get("type") == "response.output_text.delta"]
+    changes = [
+        lambda d: d.update(surprise=1),
+        lambda d: d.pop("content_index", None),
+        lambda d: d.pop("output_index", None),
+        lambda d: d.update(output_index=float(d.get("output_index", 0))),
+        lambda d: d.update(content_index=True),
+        lambda d: d.update(logprobs=[{"token": "x", "logprob": -0.1, "top_logprobs": []}]),
+        lambda d: d.update(logprobs="none"),
+        lambda d: d.update(item_id="msg_someone_else"),
+        lambda d: d.update(output_index=d.get("output_index", 0) + 7),
+        lambda d: d.update(content_index=3),
+        lambda d: d.update(obfuscation="abc"),
+        lambda d: d.update(delta=None),
+    ]
+    for delta, change in zip(deltas[1::2], changes * 50, strict=False):
+        change(delta)
+    return out
+
+
+@pytest.mark.parametrize("odd", [False, True])
+@pytest.mark.parametrize("name", FIXTURES)
+def test_text_deltas_read_fast_get_the_findings_their_dicts_get(upstream_dir: Path, name: str,
+                                                                 odd: bool):
+    """check_stream reads a fast-read text delta without building its dict: what it finds
+    must be what it finds in the same stream held as dicts, odd deltas included."""
+    raws = read_chunks(upstream_dir / name)
+    if odd:
+        raws = odd_deltas(raws)
+    as_dicts = fold(raws)
+    events = streamed(raws)
+    fast = Timeline(events)
+    fast.seek_end()
+    assert check_stream(events, fast.state) == check_stream(as_dicts.events, as_dicts.state)
+    if odd and any(raw.get("type") == "response.output_text.delta" for raw in raws):
+        assert errors(check_stream(events, fast.state))  # the odd ones are seen

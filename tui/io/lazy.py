@@ -29,7 +29,7 @@ from tui.io.redact import redact, redact_event, request_secrets, written_needs_r
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
-from tui.model.lite import LITE_FAILURES, UNSET, classified, decode_record
+from tui.model.lite import UNSET, classified, decode_record, decoded
 
 PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
@@ -166,10 +166,7 @@ class RecordingReader:
         number = self._number
         for line in rows:
             number += 1
-            try:  # `decoded`, inlined: this loop runs once an event
-                record = decode_record(line)
-            except LITE_FAILURES:
-                record = None
+            record = decoded(decode_record, line)
             read = None if record is None or record.event is None or record.t is UNSET or (
                 record.note is not UNSET or record.mcptui is not UNSET
                 or (record.t is not None and not isfinite(record.t))

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
-from tui.model.lite import LITE_FAILURES, classified, decode_lite
+from tui.model.lite import classified, decode_lite, decoded
 from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
 
 FREEZE_EVERY = 20_000
@@ -129,10 +129,7 @@ class StreamIngester:
         out: list[Event] = []
         append = out.append
         for payload in payloads:
-            try:  # `decoded`, inlined: this loop runs once an event
-                lite = decode_lite(payload)
-            except LITE_FAILURES:
-                lite = None
+            lite = decoded(decode_lite, payload)
             read = None if lite is None else classified(lite, payload)
             if read is None:
                 out.extend(self._convert([SSEMessage(payload.decode("utf-8", "replace"),

@@ -9,19 +9,22 @@ event's JSON text is kept where it is and decoded whole only when something asks
 The two readers (tui/model/ingest.py for streams, tui/io/lazy.py for recordings) share the
 rules here: a text that may nest deeper than `MAX_DEPTH`, or that msgspec refuses (invalid
 JSON, a field of an unexpected type), goes the tolerant way (tui/model/jsonsafe.py), so what is
-accepted and refused stays the same (`LITE_FAILURES`, `classified`); and `lite` is kept only for a
+accepted and refused stays the same (`decoded`, `classified`); and `lite` is kept only for a
 text delta whose text holds nothing redaction looks at (`classified`), so what the fold keeps
 is what a redacted event says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import msgspec
 
 from tui.io.redact import text_needs_redaction
 from tui.model.jsonsafe import MAX_DEPTH
+
+T = TypeVar("T")
 
 TEXT_DELTA = "response.output_text.delta"
 
@@ -50,12 +53,19 @@ decode_record = msgspec.json.Decoder(Record).decode
 UNSET = msgspec.UNSET
 LITE_FAILURES = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError,
                  RecursionError)
-"""What msgspec raises on input the tolerant path must read instead (the readers catch it
-inline: their loops run once an event)."""
+"""What msgspec raises on input the tolerant path must read instead."""
 KINDS: dict[str, str] = {TEXT_DELTA: TEXT_DELTA}
 """Each event type's string, once (a million deltas share one `type` string)."""
 SHALLOW = 2 * MAX_DEPTH + 1
 """Bytes outside a text's string values that cannot hold nesting deeper than `MAX_DEPTH`."""
+
+
+def decoded(decode: Callable[[bytes], T], text: bytes) -> T | None:
+    """`decode(text)`, or None when msgspec refuses it (the tolerant path must read it)."""
+    try:
+        return decode(text)
+    except LITE_FAILURES:
+        return None
 
 
 def classified(lite: Lite, text: bytes, known: Sequence[str] = ()

@@ -28,6 +28,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 import msgspec
+from msgspec.structs import asdict
 from pydantic import BaseModel, ValidationError
 
 from tui.model.events import TYPE_ALIASES, Event
@@ -576,27 +577,12 @@ class _Check:
             if event.is_note:
                 continue
             shape = _delta_shape(event)
-            if shape is not None:  # most of a stream: no dict built
+            if shape is not None:  # most of a stream: its fields, not its decoded dict
                 self.validate_delta(index, shape, resp, item.key)
-                if done_seen:
-                    after_done.append(index)
-                elif not added_seen:
-                    before_added.append(index)
-                if item_id is not None and shape.item_id != item_id:
-                    id_mismatch.append((index, shape.item_id))
-                shown_index = shape.output_index
-                if (shown_index is not UNSET and output_index is not None
-                        and shown_index != output_index):
-                    index_mismatch.append((index, shown_index))
-                key = ("response.output_text", _index(shape.content_index), None)
-                run = parts.get(key)
-                if run is None:
-                    parts[key] = [shape.delta]
-                else:
-                    run.append(shape.delta)
-                continue
-            raw = event.raw
-            validate(index, raw, resp, item.key)
+                raw = asdict(shape)  # an absent field is UNSET: not an int, not a str
+            else:
+                raw = event.raw
+                validate(index, raw, resp, item.key)
             kind = raw.get("type")
             if type(kind) is not str:
                 continue

@@ -9,9 +9,7 @@ on the terminal.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left
-from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from json import JSONEncoder
 from typing import Any
@@ -22,6 +20,7 @@ from rich.segment import Segment
 from rich.syntax import Syntax
 from rich.text import Text
 from rich.tree import Tree
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -48,9 +47,12 @@ MAX_JSON_CHARS = 20_000
 wrapping 200k characters takes over a second."""
 
 
+PRETTY = JSONEncoder(indent=2, ensure_ascii=False)
+
+
 def pretty_json(value: Any) -> str:
     """Indented JSON; C0 (by json), C1 and bidi controls (by `json_safe`) written escaped."""
-    return json_safe(json.dumps(value, indent=2, ensure_ascii=False))
+    return json_safe(PRETTY.encode(value))
 
 
 def more_note(hidden: int | None) -> Text:
@@ -64,7 +66,7 @@ def pretty_json_start(value: Any, limit: int) -> tuple[str, bool]:
     writing all of it (megabytes) to show the first 20,000 characters took 100 ms."""
     written: list[str] = []
     size = 0
-    for chunk in JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
+    for chunk in PRETTY.iterencode(value):
         written.append(chunk)
         size += len(chunk)
         if size > limit:
@@ -196,7 +198,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._width = 0
         self._style: VisualStyle | None = None
         self._bar_timer: Timer | None = None
-        self._kept: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+        self._kept: LRUCache[Hashable, list[Strip]] = LRUCache(self.KEPT_PARTS)
         """Lines of parts by content (`part_key`), for the current width and style."""
 
     @property
@@ -261,16 +263,11 @@ class DetailPane(ScrollView, can_focus=True):
 
     def _part_lines(self, part: RenderableType, width: int, style: VisualStyle) -> list[Strip]:
         key = part_key(part)
-        if key is not None:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found
+        if key is not None and (found := self._kept.get(key)) is not None:
+            return found
         lines = Visual.to_strips(self, RichVisual(self, part), width, None, style)
         if key is not None:
             self._kept[key] = lines
-            if len(self._kept) > self.KEPT_PARTS:
-                self._kept.popitem(last=False)
         return lines
 
     def render_line(self, y: int) -> Strip:

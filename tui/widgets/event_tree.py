@@ -10,7 +10,8 @@ its error on a line of its own, its first child, so no width cuts it off behind 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
@@ -259,7 +260,7 @@ class EventTree(Tree[NodeRef]):
         if y >= len(lines):
             return super()._render_line(y, x1, x2, base_style)
         line = lines[y]
-        key = (y, x1, x2, self.size.width, self.virtual_size.width, self._style_updates,
+        key = (y, x1, x2, self.virtual_size.width, self._style_updates,
                self._pseudo_class_state, base_style, self.hover_line == y,
                self.cursor_line == y, line.last,
                *[(node._id, node._updates, node.is_last) for node in line.path])
@@ -271,19 +272,21 @@ class EventTree(Tree[NodeRef]):
     _subtree_refresh = False
     """Set while the cursor or the mouse moves, whose repaint covers the node's children."""
 
-    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+    @contextmanager
+    def _children_repainted(self) -> Iterator[None]:
         self._subtree_refresh = True
         try:
-            super().watch_cursor_line(previous_line, line)
+            yield
         finally:
             self._subtree_refresh = False
 
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        with self._children_repainted():
+            super().watch_cursor_line(previous_line, line)
+
     def watch_hover_line(self, previous_hover_line: int, hover_line: int) -> None:
-        self._subtree_refresh = True
-        try:
+        with self._children_repainted():
             super().watch_hover_line(previous_hover_line, hover_line)
-        finally:
-            self._subtree_refresh = False
 
     # -- whole-tree operations ---------------------------------------------------------------
 

@@ -94,7 +94,7 @@ class Session:
         events = self.timeline.events
         for index in range(self._scanned, len(events)):  # events are only ever appended
             event = events[index]
-            if event.note_kind == "request":
+            if event.is_note and event.note_kind == "request":  # an attribute before a call
                 found = request_id_in({"headers": event.raw.get("http_headers")})
                 if found:
                     self._request_notes.append((index, found))

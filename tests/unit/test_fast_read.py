@@ -131,3 +131,42 @@ def test_a_line_with_nothing_to_hide_is_not_serialised_again():
     from tui.io.redact import written_needs_redaction
 
     assert not written_needs_redaction(ESCAPED_LINES[-1].encode())
+
+
+ODD_LINES = [
+    '{"t": 1e999, "event": ' + json.dumps(delta("inf", 3)) + "}",
+    '{"t": -1e999, "event": ' + json.dumps(delta("-inf", 4)) + "}",
+    '{"t": true, "event": ' + json.dumps(delta("bool", 5)) + "}",
+    '{"t": "0.5", "event": ' + json.dumps(delta("text", 6)) + "}",
+    '{"event": ' + json.dumps(delta("no time", 7)) + "}",
+    '{"t": null, "event": ' + json.dumps(delta("null time", 8)) + "}",
+    '{"t": 0.7, "event": ' + json.dumps(delta("extra key", 9)) + ', "x": 1}',
+    '{"t": 0.8, "event": null}',
+    '{"t": 0.9, "event": ' + json.dumps(delta("a note too", 10)) + ', "note": {"kind": "x"}}',
+    '{"t": 1, "event": ' + json.dumps(delta("int time", 11)) + "}",
+    '{"t": 1' + "0" * 400 + ', "event": ' + json.dumps(delta("huge", 12)) + "}",
+    '{"t": 1e308, "event": ' + json.dumps(delta("big", 13)) + "}",
+]
+
+
+def test_a_recordings_odd_lines_read_as_the_tolerant_reader_reads_them(tmp_path: Path):
+    """Times that are not finite numbers, missing fields and extra keys: the fast reader
+    refuses them to the tolerant one (in C), which decides as it does for the whole file."""
+    from tui.io.recording import read_recording
+
+    lines = ['{"mcptui":"recording","format":1}', '{"t":0,"event":' + json.dumps(CREATED) + "}",
+             '{"t":0.1,"event":' + json.dumps(ADDED) + "}", *ODD_LINES]
+    path = tmp_path / "odd.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+
+    fast = load_path(str(path))
+    whole = read_recording(enumerate(lines, 1))
+
+    def seen(events: list) -> list:
+        return [(e.type, e.t, e.line, e.raw) for e in events]
+
+    assert seen(fast.events) == seen(whole.events)
+    assert [p for p in fast.problems] == [p for p in whole.problems]
+    timeline = Timeline(fast.events)
+    timeline.seek_end()
+    assert timeline.state.responses[0].by_item_id["msg_1"].text.startswith("inf-infbool")

@@ -20,7 +20,6 @@ import stat
 from array import array
 from collections.abc import Callable
 from itertools import accumulate, islice, repeat
-from math import isfinite
 from operator import add
 from typing import Any, BinaryIO
 
@@ -29,7 +28,7 @@ from tui.io.redact import redact, redact_event, request_secrets, written_needs_r
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
-from tui.model.lite import UNSET, classified, decode_record, decoded
+from tui.model.lite import classified, decode_record, decoded
 
 PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
@@ -167,10 +166,7 @@ class RecordingReader:
         for line in rows:
             number += 1
             record = decoded(decode_record, line)
-            read = None if record is None or record.event is None or record.t is UNSET or (
-                record.note is not UNSET or record.mcptui is not UNSET
-                or (record.t is not None and not isfinite(record.t))
-            ) else classified(record.event, line, known)
+            read = None if record is None else classified(record.event, line, known)
             if read is None:
                 self._tolerant(number, line, append)
             else:

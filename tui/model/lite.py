@@ -38,14 +38,16 @@ class Lite(msgspec.Struct, gc=False):
     delta: str | None = None
 
 
-class Record(msgspec.Struct, gc=False):
-    """One line of an mcptui recording, `{"t": seconds, "event": {...}}`, read fast."""
+class Record(msgspec.Struct, gc=False, forbid_unknown_fields=True):
+    """One event line of an mcptui recording, `{"t": seconds, "event": {...}}`, read fast.
 
-    t: float | msgspec.UnsetType | None = msgspec.UNSET
-    event: Lite | None = None
-    note: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-    mcptui: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-    """Set on a header (or a line that is both): the tolerant reader decides."""
+    Both fields are required and no other is allowed: the header, a note, an event without
+    a time or with a time that is not a number is refused here (msgspec also refuses a
+    number out of a float's range, such as `1e999`), and the tolerant reader decides:
+    checked in C, not in the reading loop."""
+
+    t: float | None
+    event: Lite
 
 
 decode_lite = msgspec.json.Decoder(Lite).decode
@@ -79,16 +81,16 @@ def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
     other events pay for counting brackets. `known` secrets in a delta make it go the way
     of a dict, which redaction sees.
     """
-    kind = KINDS.get(lite.type) or KINDS.setdefault(lite.type, lite.type)
     delta, item_id = lite.delta, lite.item_id  # msgspec checked their types
-    if (kind is TEXT_DELTA and delta is not None and item_id is not None
+    if (delta is not None and lite.type == TEXT_DELTA and item_id is not None
             and lite.sequence_number is not None and not text_needs_redaction(delta)
             and not (known and any(secret in delta for secret in known))):
-        if len(text) - len(delta) - len(item_id) - len(kind) <= SHALLOW:
-            return kind, lite
-        kept: Lite | None = lite
+        if len(text) - len(delta) - len(item_id) - len(TEXT_DELTA) <= SHALLOW:
+            return TEXT_DELTA, lite
+        kind, kept = TEXT_DELTA, lite
     else:
-        kept = None
+        kind = lite.type
+        kind, kept = KINDS.get(kind) or KINDS.setdefault(kind, kind), None
     if text.count(b"{") + text.count(b"[") > MAX_DEPTH:
         return None
     return kind, kept

@@ -77,7 +77,9 @@ class Timeline:
         for event in events:
             event.index = index
             kept.append(event)
-            if is_failure_event(event) and self._first_failure_of_item(event):
+            # A text delta read fast is never a failure: not asked, as most events are such.
+            if event.lite is None and is_failure_event(event) and \
+                    self._first_failure_of_item(event):
                 failures.append(index)
             index += 1
         if follow and was_at_end:

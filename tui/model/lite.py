@@ -85,6 +85,7 @@ def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
     if (delta is not None and lite.type == TEXT_DELTA and item_id is not None
             and lite.sequence_number is not None and not text_needs_redaction(delta)
             and not (known and any(secret in delta for secret in known))):
+        lite.type = TEXT_DELTA  # one string for a million deltas, not one each
         if len(text) - len(delta) - len(item_id) - len(TEXT_DELTA) <= SHALLOW:
             return TEXT_DELTA, lite
         kind, kept = TEXT_DELTA, lite

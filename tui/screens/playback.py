@@ -58,19 +58,18 @@ class PlaybackMixin:
             return  # an instant replay jumps once, to the end of all of it
         target = min(player.target(timeline.position, self.clock()), timeline.total)
         if target > timeline.position:
-            self.go_to(target)
-            if timeline.at_end:
-                self.land_on_failure()
-                if self.diagnose_after_jump:
-                    self.diagnose_after_jump = False
-                    self.call_after_refresh(self.diagnose, force=True)
+            self.go_to(target, land=True)
+            if timeline.at_end and self.diagnose_after_jump:
+                self.diagnose_after_jump = False
+                self.call_after_refresh(self.diagnose, force=True)
         elif timeline.at_end and not player.instant and self.session.loading is None:
             player.pause()
             self.refresh_header()
             self.land_on_failure()
 
-    def go_to(self: InspectorScreen, target: int) -> None:
-        """Move to step `target`, updating only what changed (or rebuilding after a jump)."""
+    def go_to(self: InspectorScreen, target: int, *, land: bool = False) -> None:
+        """Move to step `target`, updating only what changed (or rebuilding after a jump);
+        with `land`, on the run's first failure if that step ends it (`land_on_failure`)."""
         timeline = self.session.timeline
         target = max(0, min(target, timeline.total))
         if abs(target - timeline.position) > REBUILD_AFTER:
@@ -90,15 +89,18 @@ class PlaybackMixin:
                 if item is not None:
                     items.add(item)
             self.tree.sync(responses, items)
-        self.after_step()
+        self.after_step(land=land)
 
-    def after_step(self: InspectorScreen) -> None:
+    def after_step(self: InspectorScreen, *, land: bool = False) -> None:
         """Header, cursor and detail for the new step, all now: one step is one frame (the
         cursor used to follow after the next refresh, so each step painted twice)."""
         self.refresh_clock()
         if self.live is not None and self._live_keys() != self._shown_live_keys:
             self._shown_live_keys = self._live_keys()
             self.refresh_bindings()
+        if land and self.land_on_failure():
+            return  # the failure is shown, not the newest event first (for a whole run's
+            # end that is its response: tens of milliseconds to read and lay out)
         if self.follow:
             self._follow_newest()
         else:
@@ -258,14 +260,16 @@ class PlaybackMixin:
         self.go_to(timeline.total if whole else timeline.item_done(stops[0]) + 1)
         self.select_failure(stops[0])
 
-    def land_on_failure(self: InspectorScreen) -> None:
+    def land_on_failure(self: InspectorScreen) -> bool:
         """When a run has ended (replay played to the end, live run finished) with a failure
         and the cursor is still following, select the first failure of that run: it is what
-        the user came to see."""
+        the user came to see. Whether it did."""
         timeline = self.session.timeline
         if not self.follow or not timeline.at_end or self._live_running():
-            return
+            return False
         stops = [i for i in timeline.failure_indexes if i >= self.land_from]
-        if stops:
-            self.land_from = timeline.total
-            self.select_failure(stops[0])
+        if not stops:
+            return False
+        self.land_from = timeline.total
+        self.select_failure(stops[0])
+        return True

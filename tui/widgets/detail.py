@@ -284,15 +284,19 @@ class DetailPane(ScrollView, can_focus=True):
 
     def show_event(self, event: Event, previous: Event | None, failing: bool,
                    findings: list[Finding] = ()) -> None:
-        if is_wire_note(event.raw):
-            self.show_wire(event)
+        # Read once: an event read fast is decoded (and checked for secrets) on each `raw`,
+        # which for a run's last event (its whole response) is tens of milliseconds.
+        raw = event.raw
+        if is_wire_note(raw):
+            self.show_wire(event, raw)
             return
         rows: list[tuple[str, str | Text]] = [
             ("type", Text(visible(event.type), ERROR_STYLE if failing else "bold")),
             ("step", f"{event.index + 1}"),
         ]
-        if event.sequence_number is not None:
-            rows.append(("sequence", str(event.sequence_number)))
+        sequence = raw.get("sequence_number")
+        if type(sequence) is int:  # as Event.sequence_number reads it
+            rows.append(("sequence", str(sequence)))
         if event.t is not None:
             rows.append(("time", f"{event.t - self.zero:.3f}s since start"))
             if previous is not None and previous.t is not None:
@@ -302,12 +306,11 @@ class DetailPane(ScrollView, can_focus=True):
         parts: list[RenderableType] = [facts(rows)]
         if findings:
             parts += [Text(""), *(finding_text(f) for f in findings)]
-        self.show(Group(*parts, Text(""), json_view(event.raw, self.limit)))
+        self.show(Group(*parts, Text(""), json_view(raw, self.limit)))
 
-    def show_wire(self, event: Event) -> None:
-        """A message a tap saw between OpenAI's servers and the MCP server: the JSON-RPC
-        message itself, with how it travelled."""
-        raw = event.raw
+    def show_wire(self, event: Event, raw: dict[str, Any]) -> None:
+        """A message a tap saw between OpenAI's servers and the MCP server (`raw`, the
+        event's note): the JSON-RPC message itself, with how it travelled."""
         sent = raw.get("direction") == "sent"
         rows: list[tuple[str, str | Text]] = [
             ("MCP", note_text(event, 200)),

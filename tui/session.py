@@ -62,12 +62,15 @@ class Session:
             pass  # the first piece held no event (one huge line): read on until one comes
         return session
 
-    def load_more(self, size: int = PIECE) -> bool:
-        """Read the next piece of a recording into the timeline; False once all is read."""
+    def load_more(self, size: int = PIECE, *, ahead: bool = False) -> bool:
+        """Read the next piece of a recording into the timeline (`ahead`: and fold it for a
+        jump to the end, `Timeline.fold_ahead`); False once all is read."""
         reader = self.loading
         if reader is None:
             return False
         self.timeline.extend(reader.read(size), follow=False)
+        if ahead:
+            self.timeline.fold_ahead()
         self.player.extend(self.timeline.events)
         self.problems = list(reader.loaded.problems)
         if reader.done:

@@ -170,3 +170,33 @@ def test_a_recordings_odd_lines_read_as_the_tolerant_reader_reads_them(tmp_path:
     timeline = Timeline(fast.events)
     timeline.seek_end()
     assert timeline.state.responses[0].by_item_id["msg_1"].text.startswith("inf-infbool")
+
+
+def test_an_event_read_back_before_a_note_names_its_secret_is_hidden_once_it_does(
+        tmp_path: Path):
+    """An event read back is kept for one more read (an instant replay's fold reads it right
+    after the failure scan): a secret learned in between (a later `request` note) still
+    hides it on that read."""
+    from tui.io.lazy import recording_reader
+
+    secret = "hv7f3a9c1d2e5b"
+    done = {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0,
+            "item": {"id": "msg_1", "type": "message", "status": "completed",
+                     "content": [{"type": "output_text", "text": f"the key is {secret}"}]}}
+    request = {"tools": [{"type": "mcp", "server_label": "s",
+                          "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}
+    lines = [{"mcptui": "recording", "format": 1}, {"t": 0, "event": CREATED},
+             {"t": 0.1, "event": done}, {"t": 0.2, "note": {"kind": "request",
+                                                            "request": request}}]
+    path = tmp_path / "late-secret.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    reader = recording_reader(str(path), 1 << 20)
+    assert reader is not None
+    first = reader.read(len(path.read_text().split("\n")[0]) + 200)  # header and created
+    first += reader.read(len(json.dumps(lines[2])) + 1)  # the item's line, not the note
+    item = next(e for e in first if e.type == "response.output_item.done")
+    assert secret in json.dumps(item.raw)  # nothing names it a secret yet
+
+    reader.read_all()
+
+    assert secret not in json.dumps(item.raw) and "<redacted>" in json.dumps(item.raw)

@@ -565,3 +565,40 @@ def test_stepping_back_over_fast_read_deltas_equals_building_fresh(upstream_dir:
         assert dump_state(timeline.state) == fresh[max(0, n - 3)], f"seek({n}), back 3"
         timeline.seek(n)
         assert dump_state(timeline.state) == fresh[n], f"seek({n}) again"
+
+
+@pytest.mark.parametrize("name", STREAM_NAMES)
+def test_a_jump_after_folding_ahead_piece_by_piece_equals_folding_at_once(upstream_dir: Path,
+                                                                          name: str):
+    """An instant replay folds each piece of a recording as it is read, the cursor staying
+    at step 0 meanwhile; the jump to the end then takes that state: the same as folding all
+    at once, and stepping back from it gives every earlier step."""
+    raws = stepping_streams(upstream_dir)[name]
+    events = fast_read(raws, "timed")
+    start_state = dump_state(Reducer().state)
+    timeline = Timeline()
+    for start in range(0, len(events), 7):  # pieces of 7 events
+        timeline.extend(events[start:start + 7], follow=False)
+        timeline.fold_ahead()
+        assert timeline.position == 0
+        assert dump_state(timeline.state) == start_state
+    fresh = [fresh_dump(events, n) for n in range(len(events) + 1)]  # (numbered now)
+
+    timeline.seek_end()
+
+    assert dump_state(timeline.state) == fresh[len(events)]
+    for n in range(len(events), -1, -1):
+        assert dump_state(timeline.state) == fresh[n], f"after stepping back to {n}"
+        timeline.step_back()
+
+
+def test_a_jump_short_of_what_was_folded_ahead_folds_from_where_the_cursor_is(
+        upstream_dir: Path):
+    events = fast_read(stepping_streams(upstream_dir)[MCP_TOOL], "timed")
+    timeline = Timeline(events)
+    timeline.fold_ahead()
+    timeline.seek(5)
+    assert dump_state(timeline.state) == fresh_dump(events, 5)
+    timeline.extend([], follow=False)
+    timeline.seek_end()  # what was folded ahead is not used twice
+    assert dump_state(timeline.state) == fresh_dump(events, len(events))

@@ -34,6 +34,8 @@ PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
 frames."""
 SNIFF = 64 << 10
+KEPT_FOR_AGAIN = 1024
+"""Events read back and kept for one more read, at most (`FileLines.event_at`)."""
 
 
 def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
@@ -76,8 +78,26 @@ class FileLines:
         """Secrets the request names (request_secrets), hidden wherever they appear."""
         self.limit = 0
         """Where the lines read so far end (the last one's end while reading)."""
+        self._again: dict[int, dict[str, Any]] = {}
+        """Events read back lately, each kept for one more read: an instant replay's fold
+        reads an `output_item.done` right after the failure scan of its piece did (10 KB
+        of JSON to decode and search for secrets each time)."""
+
+    def learn(self, secrets: set[str]) -> None:
+        """Hide these secrets too from here on (none read back before is kept)."""
+        self.known[:] = sorted({*self.known, *secrets}, key=len, reverse=True)
+        self._again.clear()
 
     def event_at(self, line: int) -> dict[str, Any]:
+        body = self._again.pop(line, None)
+        if body is None:
+            body = self._read_back(line)
+            if len(self._again) >= KEPT_FOR_AGAIN:
+                self._again.clear()  # nobody read them again: a bound, not a cache policy
+            self._again[line] = body
+        return body
+
+    def _read_back(self, line: int) -> dict[str, Any]:
         starts = self.starts
         start = starts[line - 1]
         end = starts[line] if line < len(starts) else self.limit
@@ -194,7 +214,7 @@ class RecordingReader:
         """Hide the secrets a request names from here on."""
         found = set(request_secrets(request)) - set(self.lines.known)
         if found:
-            self.lines.known[:] = sorted({*self.lines.known, *found}, key=len, reverse=True)
+            self.lines.learn(found)
 
     def _finish(self) -> None:
         self.done = True

@@ -34,6 +34,8 @@ class Timeline:
         self._failed_items: set[str] = set()
         self.snapshots: list[dict[str, Any]] = list(snapshots)
         self.reducer = self._seeded_reducer()
+        self._ahead: Reducer | None = None
+        """Events folded while a recording is read, for a jump to come (`fold_ahead`)."""
         for event in events:
             self.append(event, follow=False)
 
@@ -118,9 +120,21 @@ class Timeline:
             return None
         return self.reducer.undo(self.events)
 
+    def fold_ahead(self) -> None:
+        """Fold the events added since the last call into a reducer of their own, leaving the
+        cursor where it is: an instant replay folds each piece of a recording as it is read
+        (its events and their JSON are fresh in memory then) and jumps to the end with
+        `seek` when all is read, which takes this reducer instead of folding all again."""
+        if self._ahead is None:
+            self._ahead = self._seeded_reducer()
+        self._ahead.fold(self.events[self._ahead.applied:])
+
     def seek(self, target: int) -> None:
         """Move the cursor so that exactly `target` events are applied."""
         target = max(0, min(target, len(self.events)))
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and self.position < ahead.applied <= target:
+            self.reducer = ahead  # the same state as folding from the start, journal and all
         position = self.position
         if target < position:
             if position - target > target:

@@ -49,9 +49,11 @@ class LoadingMixin:
         session = self.session
         # An instant replay shows nothing but progress until all is read: bigger pieces, and
         # the header's progress redrawn a few times a second, not after every piece.
-        size = INSTANT_PIECE if session.player.instant else PIECE
+        player = session.player
+        size = INSTANT_PIECE if player.instant else PIECE
         shown = 0.0
-        while session.load_more(size):
+        # It also folds each piece as it comes, for the jump (unless the user has paused).
+        while session.load_more(size, ahead=player.instant and player.playing):
             if (now := time.monotonic()) - shown >= PROGRESS_SECONDS:
                 shown = now
                 self.refresh_header()

@@ -133,8 +133,7 @@ class Event(msgspec.Struct, gc=False, eq=False):
         lite = self.lite
         if lite is not None:
             return lite.sequence_number  # type: ignore[no-any-return]
-        value = self.raw.get("sequence_number")
-        return value if type(value) is int else None
+        return sequence_number_in(self.raw)
 
     @property
     def note_kind(self) -> str | None:
@@ -153,6 +152,12 @@ def is_wire_note(raw: dict[str, Any]) -> bool:
     """A note of what a tap saw on an MCP server's wire (tui/capture/tap.py): a message or
     an HTTP failure, sent to the server or received from it."""
     return raw.get("direction") in WIRE_DIRECTIONS and raw.get("kind") in WIRE_KINDS
+
+
+def sequence_number_in(raw: dict[str, Any]) -> int | None:
+    """An event's `sequence_number` when it is an integer (what the stream orders by)."""
+    value = raw.get("sequence_number")
+    return value if type(value) is int else None
 
 
 def note(kind: str, message: str, t: float | None = None, **details: Any) -> Event:

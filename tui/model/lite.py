@@ -90,8 +90,7 @@ def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
             return TEXT_DELTA, lite
         kind, kept = TEXT_DELTA, lite
     else:
-        kind = lite.type
-        kind, kept = KINDS.get(kind) or KINDS.setdefault(kind, kind), None
+        kind, kept = KINDS.setdefault(lite.type, lite.type), None
     if text.count(b"{") + text.count(b"[") > MAX_DEPTH:
         return None
     return kind, kept

@@ -79,9 +79,7 @@ class Timeline:
         for event in events:
             event.index = index
             kept.append(event)
-            # A text delta read fast is never a failure: not asked, as most events are such.
-            if event.lite is None and is_failure_event(event) and \
-                    self._first_failure_of_item(event):
+            if is_failure_event(event) and self._first_failure_of_item(event):
                 failures.append(index)
             index += 1
         if follow and was_at_end:

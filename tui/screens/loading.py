@@ -4,7 +4,8 @@
 10 ms each) between frames, so keys and repaints go on meanwhile and the header says how much
 is read. Whatever needs the whole file waits for the end: a step or failure asked for on the
 command line, an instant replay's jump to the end, and the checks (which would otherwise call
-a stream unfinished that is only not read yet).
+a stream unfinished that is only not read yet). An instant replay folds each piece as it is
+read (`Timeline.fold_ahead`), so the jump itself has nothing left to fold.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ class LoadingMixin:
         player = self.session.player
         if player.instant and player.playing:
             # The jump to the end is what the user waits for: the checks (in a child process
-            # reading the file again) start once it is painted, not beside it (measured: the
-            # first paint of 200k events 0.2-0.5 s later with them running).
+            # reading the file again) start after the tick that makes it (`call_after_refresh`
+            # there, which may still come before the frame is written), not beside it.
             self.diagnose_after_jump = True
         else:
             self.diagnose(force=True)

@@ -30,7 +30,7 @@ from textual.visual import RichVisual, Visual
 
 from tui.model.causes import LikelyCause
 from tui.model.errors import describe_error
-from tui.model.events import Event, is_wire_note
+from tui.model.events import Event, is_wire_note, sequence_number_in
 from tui.model.findings import Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState, parse_json_text
@@ -294,8 +294,7 @@ class DetailPane(ScrollView, can_focus=True):
             ("type", Text(visible(event.type), ERROR_STYLE if failing else "bold")),
             ("step", f"{event.index + 1}"),
         ]
-        sequence = raw.get("sequence_number")
-        if type(sequence) is int:  # as Event.sequence_number reads it
+        if (sequence := sequence_number_in(raw)) is not None:
             rows.append(("sequence", str(sequence)))
         if event.t is not None:
             rows.append(("time", f"{event.t - self.zero:.3f}s since start"))

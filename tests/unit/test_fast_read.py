@@ -200,3 +200,71 @@ def test_an_event_read_back_before_a_note_names_its_secret_is_hidden_once_it_doe
     reader.read_all()
 
     assert secret not in json.dumps(item.raw) and "<redacted>" in json.dumps(item.raw)
+
+
+DELTA_PAYLOADS = [
+    json.dumps(delta("plain")),
+    json.dumps(delta("zero", seq=0)),
+    json.dumps({**delta("null seq"), "sequence_number": None}),
+    json.dumps({k: v for k, v in delta("no item").items() if k != "item_id"}),
+    json.dumps({**delta("x"), "item_id": 7}),
+    json.dumps(delta("see https://example.com/a?token=abcdefgh")),
+    json.dumps(delta("Bearer abcdefghijklmnop")),
+    json.dumps(delta("big", logprobs=[{"token": "t" * 50, "top": [[1, 2]] * 10}])),
+    json.dumps(delta("deep", logprobs=[[[[[]]]]] * 30)),
+    '{"type":"response.output_text.delta","type":"x","sequence_number":2,'
+    '"item_id":"msg_1","delta":"two types"}',
+    '{"type":"x","type":"response.output_text.delta","sequence_number":2,'
+    '"item_id":"msg_1","delta":"two types"}',
+    '{"type":"response.output_text.delta","sequence_number":2,"item_id":"msg_1",'
+    '"delta":"first","delta":"last"}',
+    '{"type":"response.output_text.delta","sequence_number":true,"item_id":"msg_1",'
+    '"delta":"a bool"}',
+]
+
+
+@pytest.mark.parametrize("payload", DELTA_PAYLOADS)
+def test_a_text_delta_is_read_as_the_general_fast_reader_reads_it(payload: str):
+    """Most events are text deltas, read by msgspec as `Delta` (type and field types checked
+    in C); whatever it refuses or `plain_delta` turns down is read as a `Lite`. Either way
+    the event, what the fold keeps of it and what it shows are what `classified` gives."""
+    from tui.model.lite import LITE_FAILURES, classified, decode_lite
+
+    data = payload.encode()
+    try:
+        expected = classified(decode_lite(data), data)
+    except LITE_FAILURES:
+        expected = None  # the tolerant reader's: a dict, its type from it
+
+    event = StreamIngester().feed(sse(payload))[0]
+
+    kind, lite = expected or (loads(payload)["type"], None)
+    assert event.type == kind and not event.is_note
+    assert (event.lite is None) is (lite is None)
+    if lite is not None:
+        assert (event.lite.item_id, event.lite.delta, event.lite.sequence_number) == (
+            lite.item_id, lite.delta, lite.sequence_number)
+    assert event.raw == loads(payload)
+
+
+def test_an_entry_read_whole_before_a_note_names_its_secret_is_hidden_once_it_does(
+        tmp_path: Path):
+    """Notes and odd lines are read whole and redacted as they are read; a secret a later
+    `request` note names is hidden in them too once all is read."""
+    secret = "hv7f3a9c1d2e5b"
+    request = {"tools": [{"type": "mcp", "server_label": "s",
+                          "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}
+    lines = [{"mcptui": "recording", "format": 1}, {"t": 0, "event": CREATED},
+             {"t": 0.1, "note": {"kind": "disconnect", "message": f"lost {secret}"}},
+             {"t": 0.2, "note": {"kind": "request", "request": request}},
+             {"t": 0.3, "note": {"kind": "resume", "message": f"again {secret}"}}]
+    path = tmp_path / "late-secret.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+
+    loaded = load_path(str(path))
+
+    notes = [e for e in loaded.events if e.is_note]
+    assert [n.note_kind for n in notes] == ["disconnect", "request", "resume"]
+    for note in notes:
+        assert secret not in json.dumps(note.raw)
+    assert "<redacted>" in notes[0].raw["message"] and "<redacted>" in notes[2].raw["message"]

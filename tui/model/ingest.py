@@ -17,7 +17,14 @@ from contextlib import contextmanager
 
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
-from tui.model.lite import classified, decode_lite, decoded
+from tui.model.lite import (
+    LITE_FAILURES,
+    TEXT_DELTA,
+    classified,
+    decode_delta,
+    decode_lite,
+    plain_delta,
+)
 from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
 
 FREEZE_EVERY = 20_000
@@ -129,8 +136,21 @@ class StreamIngester:
         out: list[Event] = []
         append = out.append
         for payload in payloads:
-            lite = decoded(decode_lite, payload)
-            read = None if lite is None else classified(lite, payload)
+            try:
+                delta = decode_delta(payload)
+            except LITE_FAILURES:
+                pass  # not a text delta (or an odd one): read as a `Lite` below
+            else:
+                if plain_delta(delta, payload):
+                    append(Event(None, 0, t, line_no, False, None, payload, TEXT_DELTA, delta))
+                    line_no += lines
+                    continue
+            try:
+                lite = decode_lite(payload)
+            except LITE_FAILURES:  # msgspec refused it: the tolerant path reads it
+                read = None
+            else:
+                read = classified(lite, payload)
             if read is None:
                 out.extend(self._convert([SSEMessage(payload.decode("utf-8", "replace"),
                                                      line=line_no)]))

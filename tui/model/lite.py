@@ -9,22 +9,18 @@ event's JSON text is kept where it is and decoded whole only when something asks
 The two readers (tui/model/ingest.py for streams, tui/io/lazy.py for recordings) share the
 rules here: a text that may nest deeper than `MAX_DEPTH`, or that msgspec refuses (invalid
 JSON, a field of an unexpected type), goes the tolerant way (tui/model/jsonsafe.py), so what is
-accepted and refused stays the same (`decoded`, `classified`); and `lite` is kept only for a
+accepted and refused stays the same (`LITE_FAILURES`, `classified`); and `lite` is kept only for a
 text delta whose text holds nothing redaction looks at (`classified`), so what the fold keeps
 is what a redacted event says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
 
 import msgspec
 
-from tui.io.redact import text_needs_redaction
 from tui.model.jsonsafe import MAX_DEPTH
-
-T = TypeVar("T")
 
 TEXT_DELTA = "response.output_text.delta"
 
@@ -50,8 +46,27 @@ class Record(msgspec.Struct, gc=False, forbid_unknown_fields=True):
     event: Lite
 
 
+class Delta(msgspec.Struct, tag_field="type", tag=TEXT_DELTA, gc=False):
+    """A text delta, read as the fold keeps it: msgspec takes the line only if its `type` (every
+    `type` key of it) is `TEXT_DELTA` and the three fields are there with these types, so the
+    reading loop only asks `plain_delta` the rest. Anything else is read as a `Lite`."""
+
+    sequence_number: int
+    item_id: str
+    delta: str
+
+
+class DeltaRecord(msgspec.Struct, gc=False, forbid_unknown_fields=True):
+    """A `Record` whose event is a `Delta`: most of a recording's lines."""
+
+    t: float | None
+    event: Delta
+
+
 decode_lite = msgspec.json.Decoder(Lite).decode
 decode_record = msgspec.json.Decoder(Record).decode
+decode_delta = msgspec.json.Decoder(Delta).decode
+decode_delta_record = msgspec.json.Decoder(DeltaRecord).decode
 UNSET = msgspec.UNSET
 LITE_FAILURES = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError,
                  RecursionError)
@@ -60,14 +75,18 @@ KINDS: dict[str, str] = {TEXT_DELTA: TEXT_DELTA}
 """Each event type's string, once (a million deltas share one `type` string)."""
 SHALLOW = 2 * MAX_DEPTH + 1
 """Bytes outside a text's string values that cannot hold nesting deeper than `MAX_DEPTH`."""
+SHALLOW_DELTA = SHALLOW + len(TEXT_DELTA)
+"""The same for a text delta, whose type is one of its string values."""
 
 
-def decoded(decode: Callable[[bytes], T], text: bytes) -> T | None:
-    """`decode(text)`, or None when msgspec refuses it (the tolerant path must read it)."""
-    try:
-        return decode(text)
-    except LITE_FAILURES:
-        return None
+def plain_delta(read: Delta, text: bytes, known: Sequence[str] = ()) -> bool:
+    """Whether a text delta read as `Delta` from `text` is kept so: what `classified` asks of a
+    `Lite` with the same fields (its text holds nothing redaction looks at, and `text` has no
+    room for nesting deeper than `MAX_DEPTH`). When not, the line is read as a `Lite`."""
+    delta = read.delta
+    return (not ("sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta)
+            and not (known and any(secret in delta for secret in known))
+            and len(text) - len(delta) - len(read.item_id) <= SHALLOW_DELTA)
 
 
 def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
@@ -79,14 +98,16 @@ def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
     Nesting d deep takes 2d brackets outside the string values. For a text delta that bound
     is checked by arithmetic (the bytes left beside its type, item id and delta), so only
     other events pay for counting brackets. `known` secrets in a delta make it go the way
-    of a dict, which redaction sees.
+    of a dict, which redaction sees. Runs once per event of every stream and file: the test
+    of `text_needs_redaction` is inlined.
     """
     delta, item_id = lite.delta, lite.item_id  # msgspec checked their types
-    if (delta is not None and lite.type == TEXT_DELTA and item_id is not None
-            and lite.sequence_number is not None and not text_needs_redaction(delta)
+    if (delta is not None and item_id is not None and lite.type == TEXT_DELTA
+            and lite.sequence_number is not None
+            and not ("sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta)
             and not (known and any(secret in delta for secret in known))):
         lite.type = TEXT_DELTA  # one string for a million deltas, not one each
-        if len(text) - len(delta) - len(item_id) - len(TEXT_DELTA) <= SHALLOW:
+        if len(text) - len(delta) - len(item_id) <= SHALLOW_DELTA:
             return TEXT_DELTA, lite
         kind, kept = TEXT_DELTA, lite
     else:

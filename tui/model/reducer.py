@@ -10,7 +10,9 @@ length, so a step on a 200k-event stream is as cheap as on a short one. Jumps ar
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from tui.io.redact import redact
@@ -30,6 +32,21 @@ CONTINUED = object()
 """Journal entry of a timed text delta that continued a run (`Reducer.fold`)."""
 CONTINUED_UNTIMED = object()
 """The same, untimed."""
+_INDEX = attrgetter("index")
+_DELTA = attrgetter("lite.delta")
+
+
+def _run_end(events: Sequence[Event], start: int, count: int, item_id: str, untimed: bool
+             ) -> int:
+    """Where a run of text deltas continuing at `start` ends: each read fast, on the fold's
+    stream, to `item_id`, with a sequence number, timed as the run's first is (or not)."""
+    for end in range(start, count):
+        event = events[end]
+        lite = event.lite
+        if (lite is None or lite.item_id != item_id or not lite.sequence_number
+                or (event.t is None) is not untimed or event.stream is not None):
+            return end
+    return count
 
 RESPONSE_STATUS_BY_TYPE = {
     "response.created": None,
@@ -236,51 +253,55 @@ class Reducer:
         self._touched.append(item or resp)
         return resp, item
 
-    def fold(self, events: Iterable[Event]) -> None:
-        """`apply` each event in turn: the same result, with the text-delta test done once per
-        run of deltas (a replay's jump or a live batch folds thousands of events at a time).
+    def fold(self, events: Sequence[Event]) -> None:
+        """`apply` each event in turn: the same result, with a run of text deltas to one item
+        folded in bulk (a replay's jump or a live batch folds thousands of events at a time,
+        most of them such runs).
 
-        A delta that continues a run (the event before it, in this fold, was a delta to the
-        same item, both timed or both not) changes only what that event's values give back on
-        undo, so it is journalled as `CONTINUED` (`CONTINUED_UNTIMED`) instead of its old
-        values (`_undo_continued`): most of a stream is such deltas."""
+        The run's first delta is applied as `apply` would (`_fast_delta`); each delta after it
+        changes only what that event's values give back on undo, so it is journalled as
+        `CONTINUED` (`CONTINUED_UNTIMED` when the run has no times) instead of its old values
+        (`_undo_continued`), and the run's marks, journal entries, event indexes and texts go
+        in with one `extend` each."""
         marks, journal, touched = self._marks, self._journal, self._touched
         mark, fast, apply = marks.append, self._fast_delta, self.apply
-        journal_append, touch = journal.append, touched.append
         responses = self.state.responses
         resp: ResponseState | None = None
         by_item_id: dict[str, ItemState] = {}
-        run: ItemState | None = None  # the item of the delta just folded
-        run_timed = False  # and whether that delta had a time
-        for event in events:
+        index, count = 0, len(events)
+        while index < count:
+            event = events[index]
+            index += 1
             lite = event.lite
             if lite is not None and event.stream is None:
                 if resp is None and responses:
                     resp = responses[-1]  # the one `apply` would fold it into
                     by_item_id = resp.by_item_id
-                item = by_item_id.get(lite.item_id)
-                seq = lite.sequence_number
-                if item is not None and seq:
+                item_id = lite.item_id
+                item = by_item_id.get(item_id)
+                if item is not None and lite.sequence_number:
                     mark(len(journal))
-                    t = event.t
-                    if item is run and (t is not None) is run_timed:
-                        resp.last_sequence = seq  # type: ignore[union-attr]
-                        if run_timed:
-                            journal_append(CONTINUED)
-                            resp.last_t = item.last_t = t  # type: ignore[union-attr]
-                        else:
-                            journal_append(CONTINUED_UNTIMED)
-                        item.events.append(event.index)
-                        item.text_parts.append(lite.delta)  # type: ignore[arg-type]
-                        touch(item)
-                    else:
-                        fast(resp, item, event, lite.delta, seq)  # type: ignore[arg-type]
-                        run, run_timed = item, t is not None
+                    fast(resp, item, event, lite.delta, lite.sequence_number)  # type: ignore[arg-type]
+                    untimed = event.t is None
+                    end = _run_end(events, index, count, item_id, untimed)
+                    if end > index:
+                        run = events[index:end]
+                        start = len(journal)
+                        marks.extend(range(start, start + end - index))
+                        journal.extend(repeat(CONTINUED_UNTIMED if untimed else CONTINUED,
+                                              end - index))
+                        item.events.extend(map(_INDEX, run))
+                        item.text_parts.extend(map(_DELTA, run))
+                        touched.extend(repeat(item, end - index))
+                        last = run[-1]
+                        resp.last_sequence = last.lite.sequence_number  # type: ignore[union-attr]
+                        if not untimed:
+                            resp.last_t = item.last_t = last.t  # type: ignore[union-attr]
+                        index = end
                     continue
             apply(event)
             resp = None  # it may have opened another response
             by_item_id = {}
-            run = None
 
     def _fast_delta(self, resp: ResponseState, item: ItemState, event: Event, delta: str,
                     seq: int) -> None:

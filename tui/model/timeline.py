@@ -79,7 +79,8 @@ class Timeline:
         for event in events:
             event.index = index
             kept.append(event)
-            if is_failure_event(event) and self._first_failure_of_item(event):
+            if event.lite is None and is_failure_event(event) and self._first_failure_of_item(
+                    event):  # (a text delta read fast is none: not asked, most of a stream)
                 failures.append(index)
             index += 1
         if follow and was_at_end:

@@ -79,8 +79,7 @@ class Timeline:
         for event in events:
             event.index = index
             kept.append(event)
-            if event.lite is None and is_failure_event(event) and self._first_failure_of_item(
-                    event):  # (a text delta read fast is none: not asked, most of a stream)
+            if is_failure_event(event) and self._first_failure_of_item(event):
                 failures.append(index)
             index += 1
         if follow and was_at_end:

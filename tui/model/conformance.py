@@ -28,7 +28,6 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 import msgspec
-from msgspec.structs import asdict
 from pydantic import BaseModel, ValidationError
 
 from tui.model.events import TYPE_ALIASES, Event
@@ -423,6 +422,8 @@ class _DeltaShape(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 _decode_delta_shape = msgspec.json.Decoder(_DeltaShape).decode
+TEXT_PART = TEXT_DELTA.removesuffix(".delta")
+"""What a text delta's deltas are keyed by in `_Check.item` (with its content index)."""
 
 
 def _delta_shape(event: Event) -> _DeltaShape | None:
@@ -577,12 +578,27 @@ class _Check:
             if event.is_note:
                 continue
             shape = _delta_shape(event)
-            if shape is not None:  # most of a stream: its fields, not its decoded dict
+            if shape is not None:  # most of a stream: what follows, from its fields
                 self.validate_delta(index, shape, resp, item.key)
-                raw = asdict(shape)  # an absent field is UNSET: not an int, not a str
-            else:
-                raw = event.raw
-                validate(index, raw, resp, item.key)
+                if done_seen:
+                    after_done.append(index)
+                elif not added_seen:
+                    before_added.append(index)
+                if item_id is not None and shape.item_id != item_id:
+                    id_mismatch.append((index, shape.item_id))
+                event_output_index = shape.output_index  # an absent one is UNSET, not an int
+                if (type(event_output_index) is int and output_index is not None
+                        and event_output_index != output_index):
+                    index_mismatch.append((index, event_output_index))
+                key = (TEXT_PART, _index(shape.content_index), None)
+                run = parts.get(key)
+                if run is None:
+                    parts[key] = [shape.delta]
+                else:
+                    run.append(shape.delta)
+                continue
+            raw = event.raw
+            validate(index, raw, resp, item.key)
             kind = raw.get("type")
             if type(kind) is not str:
                 continue

@@ -73,5 +73,6 @@ class LoadingMixin:
             # reading the file again) start after the tick that makes it (`call_after_refresh`
             # there, which may still come before the frame is written), not beside it.
             self.diagnose_after_jump = True
+            self._tick()  # the jump now, not at the next tick (up to 33 ms on)
         else:
             self.diagnose(force=True)

@@ -34,6 +34,7 @@ from tui.model.lite import (
     classified,
     decode_delta_record,
     decode_record,
+    decoded,
     plain_delta,
 )
 
@@ -211,12 +212,8 @@ class RecordingReader:
                     append(Event(None, 0, delta.t, number, False, None, lines, TEXT_DELTA,
                                  delta.event))
                     continue
-            try:
-                record = decode_record(line)
-            except LITE_FAILURES:  # msgspec refused it: the tolerant path reads it
-                read = None
-            else:
-                read = classified(record.event, line, known)
+            record = decoded(decode_record, line)
+            read = None if record is None else classified(record.event, line, known)
             if read is None:
                 self._tolerant(number, line, append)
             else:

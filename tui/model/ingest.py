@@ -23,6 +23,7 @@ from tui.model.lite import (
     classified,
     decode_delta,
     decode_lite,
+    decoded,
     plain_delta,
 )
 from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
@@ -145,12 +146,8 @@ class StreamIngester:
                     append(Event(None, 0, t, line_no, False, None, payload, TEXT_DELTA, delta))
                     line_no += lines
                     continue
-            try:
-                lite = decode_lite(payload)
-            except LITE_FAILURES:  # msgspec refused it: the tolerant path reads it
-                read = None
-            else:
-                read = classified(lite, payload)
+            lite = decoded(decode_lite, payload)
+            read = None if lite is None else classified(lite, payload)
             if read is None:
                 out.extend(self._convert([SSEMessage(payload.decode("utf-8", "replace"),
                                                      line=line_no)]))

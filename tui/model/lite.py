@@ -1,7 +1,8 @@
 """Reading an event fast: its type and the few fields the fold needs, without building a dict.
 
 Most of any stream is `response.output_text.delta` events, and all the reducer needs of one is
-its item id, delta and sequence number. msgspec decodes exactly those into a small struct and
+its item id, delta and sequence number. msgspec decodes exactly those into a small struct
+(`Delta`, its type and field types checked in C; any other event is read as a `Lite`) and
 skips the rest of the JSON without allocating it (measured on bench/ingest.py's stream: 0.36 µs
 an event, against 0.74 µs for orjson building the whole dict and 2.5 µs for `json.loads`); the
 event's JSON text is kept where it is and decoded whole only when something asks for `raw`.
@@ -9,18 +10,21 @@ event's JSON text is kept where it is and decoded whole only when something asks
 The two readers (tui/model/ingest.py for streams, tui/io/lazy.py for recordings) share the
 rules here: a text that may nest deeper than `MAX_DEPTH`, or that msgspec refuses (invalid
 JSON, a field of an unexpected type), goes the tolerant way (tui/model/jsonsafe.py), so what is
-accepted and refused stays the same (`LITE_FAILURES`, `classified`); and `lite` is kept only for a
+accepted and refused stays the same (`decoded`, `classified`); and `lite` is kept only for a
 text delta whose text holds nothing redaction looks at (`classified`), so what the fold keeps
 is what a redacted event says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import msgspec
 
 from tui.model.jsonsafe import MAX_DEPTH
+
+T = TypeVar("T")
 
 TEXT_DELTA = "response.output_text.delta"
 
@@ -77,6 +81,14 @@ SHALLOW = 2 * MAX_DEPTH + 1
 """Bytes outside a text's string values that cannot hold nesting deeper than `MAX_DEPTH`."""
 SHALLOW_DELTA = SHALLOW + len(TEXT_DELTA)
 """The same for a text delta, whose type is one of its string values."""
+
+
+def decoded(decode: Callable[[bytes], T], text: bytes) -> T | None:
+    """`decode(text)`, or None when msgspec refuses it (the tolerant path must read it)."""
+    try:
+        return decode(text)
+    except LITE_FAILURES:
+        return None
 
 
 def plain_delta(read: Delta, text: bytes, known: Sequence[str] = ()) -> bool:

@@ -731,7 +731,7 @@ def main(argv: list[str] | None = None) -> int:
             print(profile_first_paint(path, mode, args.profile))
         print()
         print(profile_steps(path, args.steps_per_block, args.profile))
-    return 0
+    return 0 if results["pass"] else 1
 
 
 if __name__ == "__main__":

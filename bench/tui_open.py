@@ -12,7 +12,8 @@ get (`CompositorUpdate.render_segments`), then stamps the time. "Painted at step
 of the first such frame of the InspectorScreen in which: the timeline is at step K, the tree has
 one node per response (none at step 0), the cursor is on the newest event's node (the
 follow-the-cursor callback has run; K > 0), the detail pane has been drawn for step K (K > 0),
-and the header reads `step K / N`. No harness call
+the header reads `step K / N`, and the footer shows the keys of step K (a failed item's
+`probe` too). No harness call
 (`pilot.pause`, which sleeps and forces a refresh) runs while a figure is being timed.
 
 First paint, best of `--repeat` runs per mode, each a fresh app in this process:
@@ -91,6 +92,7 @@ from tui.io.recording import make_header, save_recording
 from tui.model.ingest import StreamIngester
 from tui.screens.inspector import InspectorScreen
 from tui.sources.replay import open_session
+from tui.widgets.footer import FittingFooter
 from tui.widgets.status import StatusHeader
 
 SIZE = (160, 50)
@@ -240,7 +242,10 @@ class PaintProbe:
         if step and screen.detail_step != step:
             return False  # the detail pane still shows an earlier step
         header = str(screen.query_one(StatusHeader).content)
-        return f"step {step} / {timeline.total}" in header
+        if f"step {step} / {timeline.total}" not in header:
+            return False
+        footer = screen.query_one(FittingFooter)  # the keys of this step (a failure's too)
+        return footer._composed == footer._shown_bindings(screen)
 
     async def wait(self) -> float:
         await asyncio.wait_for(self.painted.wait(), PAINT_TIMEOUT)

@@ -171,6 +171,27 @@ async def test_the_essential_keys_fit_in_the_footer(size: tuple[int, int]):
             assert screen.get_widget_at(key.region.x, key.region.y)[0] is key
 
 
+async def test_the_footer_changes_its_keys_only_when_what_they_show_changes():
+    """The screen says its bindings changed after every refresh of them; the footer makes its
+    key widgets again only when the keys shown differ (on a failed call, `probe` comes)."""
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        await pilot.pause()
+        before = footer_keys(screen)
+        assert "probe" not in {key.action for key in before}
+
+        for _ in range(3):
+            screen.refresh_bindings()
+            await pilot.pause()
+
+        assert footer_keys(screen) == before  # the same widgets: nothing was made again
+        await pilot.press("f")  # the first failure: the cursor lands on the failed call
+        assert await wait_until(pilot, lambda: "probe" in {
+            key.action for key in footer_keys(screen)})
+        after = footer_keys(screen)
+        assert after != before and all(key.is_attached for key in after)
+
+
 # -- the first screen after a failed run ---------------------------------------------------------
 
 

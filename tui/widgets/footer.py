@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widgets import Footer
 
 PRIORITY = ("help", "quit", "step_forward", "next_failure", "cycle_view", "approve", "deny",
@@ -44,10 +45,30 @@ class FittingFooter(Footer):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(compact=True, show_command_palette=False, **kwargs)  # type: ignore[arg-type]
         self._width = 0
+        self._composed: tuple[object, ...] | None = None
+        """What the keys shown were made from (`_shown_bindings`)."""
+
+    def _shown_bindings(self, screen: Screen) -> tuple[object, ...]:
+        """Everything the key widgets are made of: the bindings shown, each with its key as
+        displayed, whether it is enabled and its tooltip."""
+        return tuple((binding.key, self.app.get_key_display(binding), binding.description,
+                      binding.action, enabled, tooltip)
+                     for _node, binding, enabled, tooltip in screen.active_bindings.values()
+                     if binding.show)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        """Make the keys again only when what they show has changed: the screen says its
+        bindings changed after each refresh of them, and making and styling every key
+        widget again took 20-30 ms (once just before an instant replay's first paint)."""
+        if (self._composed is not None and screen is self.screen
+                and self._shown_bindings(screen) == self._composed):
+            return
+        super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
+        self._composed = self._shown_bindings(self.screen) if self._bindings_ready else None
         keys = list(super().compose())
-        width = self.size.width or self.app.size.width
+        width = self._width = self.size.width or self.app.size.width
         kept = fitting([(key.action, key_width(key.key_display, key.description))
                         for key in keys if hasattr(key, "action")], width)
         shown = [key for key in keys if getattr(key, "action", None) in kept]

@@ -519,19 +519,33 @@ def out_of_place(raws: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def recorded(raws: list[dict[str, Any]], folder: Path) -> list[Event]:
+    """`raws` written as a recording and read back as the app reads one: text deltas read
+    fast, each event's JSON left in the file."""
+    path = folder / "recorded.jsonl"
+    path.write_text("\n".join([json.dumps({"mcptui": "recording", "format": 1}), *(
+        json.dumps({"t": index / 100, "event": raw}) for index, raw in enumerate(raws))])
+        + "\n")
+    return load_path(str(path)).events
+
+
+@pytest.mark.parametrize("source", ["stream", "recording"])
 @pytest.mark.parametrize("odd", [False, True, "out of place"])
 @pytest.mark.parametrize("name", FIXTURES)
-def test_text_deltas_read_fast_get_the_findings_their_dicts_get(upstream_dir: Path, name: str,
-                                                                 odd: bool | str):
-    """check_stream reads a fast-read text delta without building its dict: what it finds
-    must be what it finds in the same stream held as dicts, odd deltas included."""
+def test_text_deltas_read_fast_get_the_findings_their_dicts_get(
+        upstream_dir: Path, tmp_path: Path, name: str, odd: bool | str, source: str):
+    """check_stream reads a fast-read text delta without building its dict (from a stream's
+    payload or a recording's line): what it finds must be what it finds in the same stream
+    held as dicts, odd deltas included."""
     raws = read_chunks(upstream_dir / name)
     if odd == "out of place":
         raws = out_of_place(raws)
     elif odd:
         raws = odd_deltas(raws)
     as_dicts = fold(raws)
-    events = streamed(raws)
+    events = streamed(raws) if source == "stream" else recorded(raws, tmp_path)
+    assert any(e.lite is not None for e in events) or not any(
+        raw.get("type") == "response.output_text.delta" for raw in raws)
     fast = Timeline(events)
     fast.seek_end()
     assert check_stream(events, fast.state) == check_stream(as_dicts.events, as_dicts.state)

@@ -42,6 +42,8 @@ PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
 frames."""
 SNIFF = 64 << 10
+BLOCK = 256 << 10
+"""Bytes read at a time to read events back (`FileLines.text_of`): about 700 events."""
 KEPT_FOR_AGAIN = 1024
 """Events read back and kept for one more read, at most (`FileLines.event_at`)."""
 
@@ -95,6 +97,10 @@ class FileLines:
         back of them next (the failure scan, an instant replay's fold) is taken from here,
         not read from the file again (a read costs about 9 µs here, as much as decoding the
         line). Replaced by the next piece's."""
+        self._block: tuple[int, bytes] = (0, b"")
+        """The last block read back (its offset and bytes): lines read back in order, as the
+        checks read an item's events, come from it (one read a block, not one a line). One
+        tuple, swapped whole: a thread reading it meanwhile sees an old block or the new."""
 
     def learn(self, secrets: set[str]) -> None:
         """Hide these secrets too from here on (none read back before is kept)."""
@@ -110,14 +116,26 @@ class FileLines:
             self._again[line] = body
         return body
 
+    def text_of(self, line: int) -> bytes:
+        """Line `line` as written (its newline may be there or not)."""
+        text = self.fresh.get(line)
+        if text is not None:
+            return text
+        starts = self.starts
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else self.limit
+        offset, block = self._block
+        if offset <= start and end <= offset + len(block):
+            return block[start - offset:end - offset]
+        if end - start >= BLOCK:
+            return os.pread(self.file.fileno(), end - start, start)
+        block = os.pread(self.file.fileno(), max(BLOCK, end - start), start)
+        self._block = (start, block)
+        return block[:end - start]
+
     def _read_back(self, line: int) -> dict[str, Any]:
         try:
-            text = self.fresh.get(line)
-            if text is None:
-                starts = self.starts
-                start = starts[line - 1]
-                end = starts[line] if line < len(starts) else self.limit
-                text = os.pread(self.file.fileno(), end - start, start)
+            text = self.text_of(line)
             record = loads(text)
             body = record.get("event", record.get("note"))
         except (OSError, ValueError, AttributeError):

@@ -426,14 +426,31 @@ TEXT_PART = TEXT_DELTA.removesuffix(".delta")
 """What a text delta's deltas are keyed by in `_Check.item` (with its content index)."""
 
 
+class _DeltaShapeRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A recording's line whose event is read as `_DeltaShape`."""
+
+    t: float | None
+    event: _DeltaShape
+
+
+_decode_delta_shape_record = msgspec.json.Decoder(_DeltaShapeRecord).decode
+
+
 def _delta_shape(event: Event) -> _DeltaShape | None:
-    """A text delta read fast from a stream, decoded as `_DeltaShape`, or None (not read fast,
-    read from a file, extra fields, a value of another class, log probabilities to check)."""
-    payload = event.payload
-    if event.lite is None or payload is None:
+    """A text delta read fast (from a stream's payload or a recording's line), decoded as
+    `_DeltaShape`, or None (not read fast, extra fields, a value of another class, log
+    probabilities to check)."""
+    if event.lite is None:
         return None
     try:
-        shape = _decode_delta_shape(payload)
+        payload = event.payload
+        if payload is not None:
+            shape = _decode_delta_shape(payload)
+        else:
+            line = event.written
+            if line is None:
+                return None
+            shape = _decode_delta_shape_record(line).event
     except LITE_FAILURES:
         return None
     return shape if shape.type == TEXT_DELTA and not shape.logprobs else None

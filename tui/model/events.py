@@ -31,6 +31,8 @@ class EventSource(Protocol):
 
     def event_at(self, line: int) -> dict[str, Any]: ...
 
+    def text_of(self, line: int) -> bytes: ...
+
 
 class Event(msgspec.Struct, gc=False, eq=False):
     """A timeline entry.
@@ -101,6 +103,17 @@ class Event(msgspec.Struct, gc=False, eq=False):
         """The JSON text as received, for an event read fast from a stream (else None)."""
         data = self._data
         return data if type(data) is bytes and self._raw is None else None
+
+    @property
+    def written(self) -> bytes | None:
+        """For an event read fast from a file, the line it was read from as written (a
+        recording's `{"t": …, "event": {…}}`); else None. What a check may read a few fields
+        of without decoding the event whole (nor searching it for secrets: a text delta is
+        read fast only when there is none in it)."""
+        data = self._data
+        if self._raw is not None or data is None or type(data) is bytes or self.line is None:
+            return None
+        return data.text_of(self.line)  # type: ignore[union-attr]
 
     def copy(self, **changes: Any) -> Event:
         """The same entry with other attributes, numbered anew by a timeline: a fast-read event

@@ -36,8 +36,7 @@ class Timeline:
         self.reducer = self._seeded_reducer()
         self._ahead: Reducer | None = None
         """Events folded while a recording is read, for a jump to come (`fold_ahead`)."""
-        for event in events:
-            self.append(event, follow=False)
+        self.extend(events, follow=False)
 
     def _seeded_reducer(self) -> Reducer:
         reducer = Reducer()

@@ -298,8 +298,8 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
             return False
         if action == "probe" and not self._can_probe:
             return False
-        boxes = self.query("#filter")
-        return not (boxes and boxes.first().has_focus and action != "clear_filter")
+        focused = self.focused  # (asked for every key at every refresh of the footer: no query)
+        return not (focused is not None and focused.id == "filter" and action != "clear_filter")
 
     # -- views -------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ get (`CompositorUpdate.render_segments`), then stamps the time. "Painted at step
 of the first such frame of the InspectorScreen in which: the timeline is at step K, the tree has
 one node per response (none at step 0), the cursor is on the newest event's node (the
 follow-the-cursor callback has run; K > 0), the detail pane has been drawn for step K (K > 0),
-the header reads `step K / N`, and the footer shows the keys of step K (a failed item's
-`probe` too). No harness call
+the header reads `step K / N`, and (K > 0) the footer shows the keys of step K (a failed
+item's `probe` too). No harness call
 (`pilot.pause`, which sleeps and forces a refresh) runs while a figure is being timed.
 
 First paint, best of `--repeat` runs per mode, each a fresh app in this process:
@@ -245,7 +245,7 @@ class PaintProbe:
         if f"step {step} / {timeline.total}" not in header:
             return False
         footer = screen.query_one(FittingFooter)  # the keys of this step (a failure's too)
-        return footer._composed == footer._shown_bindings(screen)
+        return not step or footer._composed == footer._shown_bindings(screen)
 
     async def wait(self) -> float:
         await asyncio.wait_for(self.painted.wait(), PAINT_TIMEOUT)

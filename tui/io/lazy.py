@@ -92,15 +92,13 @@ class FileLines:
         """Events read back lately, each kept for one more read: an instant replay's fold
         reads an `output_item.done` right after the failure scan of its piece did (10 KB
         of JSON to decode and search for secrets each time)."""
-        self.fresh: dict[int, bytes] = {}
-        """The lines of the piece just read that are not text deltas, by number: what is read
-        back of them next (the failure scan, an instant replay's fold) is taken from here,
-        not read from the file again (a read costs about 9 µs here, as much as decoding the
-        line). Replaced by the next piece's."""
         self._block: tuple[int, bytes] = (0, b"")
-        """The last block read back (its offset and bytes): lines read back in order, as the
-        checks read an item's events, come from it (one read a block, not one a line). One
-        tuple, swapped whole: a thread reading it meanwhile sees an old block or the new."""
+        """Bytes of the file held to read lines back from (their offset and the bytes): the
+        piece just read (`hold`: the failure scan and an instant replay's fold read its events
+        back next), else the last block read back (lines read in order, as the checks read an
+        item's events, come from one read a block; a read costs about 9 µs here, as much as
+        decoding a line). One tuple, swapped whole: a thread reading it meanwhile sees an old
+        block or the new."""
 
     def learn(self, secrets: set[str]) -> None:
         """Hide these secrets too from here on (none read back before is kept)."""
@@ -116,11 +114,12 @@ class FileLines:
             self._again[line] = body
         return body
 
+    def hold(self, offset: int, text: bytes) -> None:
+        """Read lines back from `text`, the file's bytes from `offset`, while they last."""
+        self._block = (offset, text)
+
     def text_of(self, line: int) -> bytes:
-        """Line `line` as written (its newline may be there or not)."""
-        text = self.fresh.get(line)
-        if text is not None:
-            return text
+        """Line `line` as written (with its newline, but the file's last)."""
         starts = self.starts
         start = starts[line - 1]
         end = starts[line] if line < len(starts) else self.limit
@@ -188,6 +187,7 @@ class RecordingReader:
             text = b"   " + text[3:]  # a BOM: blank, so offsets stay the file's
         cut = len(text) if at_end else text.rfind(b"\n") + 1
         self._rest = text[cut:]
+        self.lines.hold(base, text)
         out = self._entries(text, cut, base)
         self.lines.limit = base + cut
         if at_end:
@@ -218,7 +218,6 @@ class RecordingReader:
         lines.starts.extend(islice(accumulate(map(add, map(len, rows), repeat(1)),
                                               initial=base), len(rows)))
         number = self._number
-        fresh = lines.fresh = {}
         for line in rows:
             number += 1
             try:
@@ -235,8 +234,6 @@ class RecordingReader:
             if read is None:
                 self._tolerant(number, line, append)
             else:
-                if read[1] is None:
-                    fresh[number] = line
                 append(Event(None, 0, record.t, number, False, None, lines, *read))
         self._number = number
         return out

@@ -595,31 +595,40 @@ class _Check:
             if event.is_note:
                 continue
             shape = _delta_shape(event)
-            if shape is not None:  # most of a stream: what follows, from its fields
+            key: tuple[str, Any, Any] | None = None
+            delta: Any = None
+            if shape is not None:  # most of a stream: read from its fields, no dict built
                 self.validate_delta(index, shape, resp, item.key)
-                if done_seen:
-                    after_done.append(index)
-                elif not added_seen:
-                    before_added.append(index)
-                if item_id is not None and shape.item_id != item_id:
-                    id_mismatch.append((index, shape.item_id))
-                event_output_index = shape.output_index  # an absent one is UNSET, not an int
-                if (type(event_output_index) is int and output_index is not None
-                        and event_output_index != output_index):
-                    index_mismatch.append((index, event_output_index))
-                key = (TEXT_PART, _index(shape.content_index), None)
-                run = parts.get(key)
-                if run is None:
-                    parts[key] = [shape.delta]
-                else:
-                    run.append(shape.delta)
-                continue
-            raw = event.raw
-            validate(index, raw, resp, item.key)
-            kind = raw.get("type")
-            if type(kind) is not str:
-                continue
-            kind = aliases.get(kind, kind)
+                kind, event_item_id, event_output_index = (TEXT_DELTA, shape.item_id,
+                                                           shape.output_index)
+                key, delta = (TEXT_PART, _index(shape.content_index), None), shape.delta
+            else:
+                raw = event.raw
+                validate(index, raw, resp, item.key)
+                kind = raw.get("type")
+                if type(kind) is not str:
+                    continue
+                kind = aliases.get(kind, kind)
+                event_item_id, event_output_index = raw.get("item_id"), raw.get("output_index")
+                if kind in (ADDED, DONE):
+                    obj = raw.get("item")
+                    if event_item_id is None and isinstance(obj, dict):
+                        event_item_id = obj.get("id")
+                    if kind == DONE and isinstance(obj, dict) and isinstance(
+                            obj.get("arguments"), str):
+                        final_arguments = (index, obj["arguments"])
+                elif kind.endswith(".delta"):
+                    key = (kind[:-6], _index(raw.get("content_index")),
+                           _index(raw.get("summary_index")))
+                    delta = raw.get("delta")
+                elif kind.endswith(".done"):
+                    text = _done_text(raw)
+                    if text is not None:
+                        done = (kind[:-5], _index(raw.get("content_index")),
+                                _index(raw.get("summary_index")))
+                        dones.append((index, done, text))
+                        if done[0].endswith("_arguments") and final_arguments is None:
+                            arguments_done = text
 
             if done_seen:
                 after_done.append(index)
@@ -627,43 +636,23 @@ class _Check:
                 added_seen = True
             elif not added_seen:
                 before_added.append(index)
-
-            event_item_id = raw.get("item_id")
-            if kind in (ADDED, DONE):
-                obj = raw.get("item")
-                if event_item_id is None and isinstance(obj, dict):
-                    event_item_id = obj.get("id")
-                if kind == DONE:
-                    done_seen = True
-                    if isinstance(obj, dict) and isinstance(obj.get("arguments"), str):
-                        final_arguments = (index, obj["arguments"])
+            if kind == DONE:
+                done_seen = True
             if type(event_item_id) is str and item_id is not None and event_item_id != item_id:
                 id_mismatch.append((index, event_item_id))
-            event_output_index = raw.get("output_index")
-            if (type(event_output_index) is int and output_index is not None
+            if (type(event_output_index) is int and output_index is not None  # (UNSET is not)
                     and event_output_index != output_index):
                 index_mismatch.append((index, event_output_index))
-
-            if kind.endswith(".delta"):
-                key = (kind[:-6], _index(raw.get("content_index")),
-                       _index(raw.get("summary_index")))
-                delta = raw.get("delta")
-                if type(delta) is str:
-                    run = parts.get(key)
-                    if run is None:
-                        parts[key] = [delta]
-                    else:
-                        run.append(delta)
+            if key is None:
+                continue
+            if type(delta) is str:
+                run = parts.get(key)
+                if run is None:
+                    parts[key] = [delta]
                 else:
-                    broken.add(key)
-            elif kind.endswith(".done") and kind != DONE:
-                text = _done_text(raw)
-                if text is not None:
-                    key = (kind[:-5], _index(raw.get("content_index")),
-                           _index(raw.get("summary_index")))
-                    dones.append((index, key, text))
-                    if key[0].endswith("_arguments") and final_arguments is None:
-                        arguments_done = text
+                    run.append(delta)
+            else:
+                broken.add(key)
 
         if item.from_snapshot or not indexes:
             return

@@ -244,7 +244,7 @@ def written_needs_redaction(line: bytes, known: Sequence[str] = ()) -> bool:
 
 def text_needs_redaction(text: str) -> bool:
     """Could `redact_text` change `text`? (What it looks for, checked without a regex; the
-    same test is inlined in `redact_event`, in tui/model/lite.py `classified` and, on bytes, in
+    same test is inlined in `redact_event`, in tui/model/lite.py `plain_delta` and, on bytes, in
     `written_needs_redaction`.)"""
     return "sk-" in text or "://" in text or "earer" in text or "Basic" in text
 

@@ -22,6 +22,7 @@ from typing import TypeVar
 
 import msgspec
 
+from tui.io.redact import text_needs_redaction
 from tui.model.jsonsafe import MAX_DEPTH
 
 T = TypeVar("T")
@@ -95,10 +96,17 @@ def plain_delta(read: Delta, text: bytes, known: Sequence[str] = ()) -> bool:
     """Whether a text delta read as `Delta` from `text` is kept so: what `classified` asks of a
     `Lite` with the same fields (its text holds nothing redaction looks at, and `text` has no
     room for nesting deeper than `MAX_DEPTH`). When not, the line is read as a `Lite`."""
-    delta = read.delta
+    delta = read.delta  # `plain_text`, inlined: this runs for most events of every stream
     return (not ("sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta)
             and not (known and any(secret in delta for secret in known))
             and len(text) - len(delta) - len(read.item_id) <= SHALLOW_DELTA)
+
+
+def plain_text(delta: str, known: Sequence[str] = ()) -> bool:
+    """Whether a delta's text holds nothing redaction looks at: no credential-like text
+    (`text_needs_redaction`) and none of the `known` secrets."""
+    return not text_needs_redaction(delta) and not (known and any(
+        secret in delta for secret in known))
 
 
 def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
@@ -110,15 +118,12 @@ def classified(lite: Lite, text: bytes, known: Sequence[str] = ()
     Nesting d deep takes 2d brackets outside the string values. For a text delta that bound
     is checked by arithmetic (the bytes left beside its type, item id and delta), so only
     other events pay for counting brackets. `known` secrets in a delta make it go the way
-    of a dict, which redaction sees. Runs once per event of every stream and file: the test
-    of `text_needs_redaction` is inlined.
+    of a dict, which redaction sees. Most text deltas never come here: `plain_delta` keeps
+    them first.
     """
     delta, item_id = lite.delta, lite.item_id  # msgspec checked their types
     if (delta is not None and item_id is not None and lite.type == TEXT_DELTA
-            and lite.sequence_number is not None
-            and not ("sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta)
-            and not (known and any(secret in delta for secret in known))):
-        lite.type = TEXT_DELTA  # one string for a million deltas, not one each
+            and lite.sequence_number is not None and plain_text(delta, known)):
         if len(text) - len(delta) - len(item_id) <= SHALLOW_DELTA:
             return TEXT_DELTA, lite
         kind, kept = TEXT_DELTA, lite

@@ -245,7 +245,7 @@ class PaintProbe:
         if f"step {step} / {timeline.total}" not in header:
             return False
         footer = screen.query_one(FittingFooter)  # the keys of this step (a failure's too)
-        return not step or footer._composed == footer._shown_bindings(screen)
+        return not step or footer.shows_keys_of(screen)
 
     async def wait(self) -> float:
         await asyncio.wait_for(self.painted.wait(), PAINT_TIMEOUT)

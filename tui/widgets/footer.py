@@ -56,12 +56,15 @@ class FittingFooter(Footer):
                      for _node, binding, enabled, tooltip in screen.active_bindings.values()
                      if binding.show)
 
+    def shows_keys_of(self, screen: Screen) -> bool:
+        """Whether the keys shown are those of `screen`'s bindings now."""
+        return self._composed == self._shown_bindings(screen)
+
     def bindings_changed(self, screen: Screen) -> None:
         """Make the keys again only when what they show has changed: the screen says its
         bindings changed after each refresh of them, and making and styling every key
         widget again took 20-30 ms (once just before an instant replay's first paint)."""
-        if (self._composed is not None and screen is self.screen
-                and self._shown_bindings(screen) == self._composed):
+        if screen is self.screen and self.shows_keys_of(screen):
             return
         super().bindings_changed(screen)
 

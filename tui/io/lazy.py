@@ -126,10 +126,10 @@ class FileLines:
         offset, block = self._block
         if offset <= start and end <= offset + len(block):
             return block[start - offset:end - offset]
-        if end - start >= BLOCK:
+        if end - start >= BLOCK:  # a line as big as a block: read alone, the block kept
             return os.pread(self.file.fileno(), end - start, start)
-        block = os.pread(self.file.fileno(), max(BLOCK, end - start), start)
-        self._block = (start, block)
+        block = os.pread(self.file.fileno(), BLOCK, start)
+        self.hold(start, block)
         return block[:end - start]
 
     def _read_back(self, line: int) -> dict[str, Any]:

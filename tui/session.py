@@ -68,7 +68,7 @@ class Session:
         reader = self.loading
         if reader is None:
             return False
-        self.timeline.extend(reader.read(size), follow=False)
+        self.timeline.extend(reader.read(size), follow=False, indexed=True)
         if ahead:
             self.timeline.fold_ahead()
         self.player.extend(self.timeline.events)

@@ -268,3 +268,38 @@ def test_an_entry_read_whole_before_a_note_names_its_secret_is_hidden_once_it_do
     for note in notes:
         assert secret not in json.dumps(note.raw)
     assert "<redacted>" in notes[0].raw["message"] and "<redacted>" in notes[2].raw["message"]
+
+
+def test_a_recording_read_a_piece_at_a_time_numbers_and_finds_failures_as_read_whole(
+        tmp_path: Path):
+    """`f` (next failure) and every step's index come from what was read a piece at a time:
+    the same as the recording read whole, a tool's `failed` event and its failed item once."""
+    from tui.io.lazy import recording_reader
+    from tui.session import Session
+
+    def mcp(n: int, seq: int, **item: object) -> dict[str, object]:
+        return {"type": "response.output_item.done", "sequence_number": seq, "output_index": n,
+                "item": {"id": f"mcp_{n}", "type": "mcp_call", "name": "t", "arguments": "{}",
+                         "server_label": "s", **item}}
+
+    many = 3000  # past the first piece (FIRST_PIECE): the rest is read in pieces of 500 bytes
+    raws = [CREATED, ADDED, *(delta(f"w{n} ", 2 + n) for n in range(many)),
+            {"type": "response.mcp_call.failed", "sequence_number": many + 2,
+             "output_index": 1, "item_id": "mcp_1"},
+            mcp(1, many + 3, status="failed", error="boom"),
+            *(delta(f"v{n} ", many + 4 + n) for n in range(30)),
+            mcp(2, many + 34, status="completed", error="late"),
+            mcp(3, many + 35, status="completed")]
+    path = tmp_path / "failures.jsonl"
+    path.write_text("\n".join([json.dumps({"mcptui": "recording", "format": 1}), *(
+        json.dumps({"t": n / 10, "event": raw}) for n, raw in enumerate(raws))]) + "\n")
+    reader = recording_reader(str(path), 1 << 30)
+    assert reader is not None
+    session = Session.reading(reader)
+    while session.load_more(size=500):
+        pass
+    whole = Timeline(load_path(str(path)).events)
+    events = session.timeline.events
+    assert [e.index for e in events] == list(range(len(raws)))
+    assert [e.type for e in events] == [raw["type"] for raw in raws]
+    assert session.timeline.failure_indexes == whole.failure_indexes == [many + 2, many + 34]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import stat
 from array import array
-from collections.abc import Callable
 from itertools import accumulate, islice, repeat
 from operator import add
 from typing import Any, BinaryIO
@@ -163,6 +162,8 @@ class RecordingReader:
         self.done = False
         self._offset = 0
         self._number = 0
+        self.emitted = 0
+        """Events read so far: the next one's index in a timeline that holds them all."""
         self._rest = b""
         self._eager: list[tuple[Event, int]] = []
         """Entries read whole (notes, odd lines), each with how many secrets were known when
@@ -217,7 +218,8 @@ class RecordingReader:
         # Each line's offset: the running sum of the lengths (newline included), in C.
         lines.starts.extend(islice(accumulate(map(add, map(len, rows), repeat(1)),
                                               initial=base), len(rows)))
-        number = self._number
+        number, index = self._number, self.emitted
+        same = ""
         for line in rows:
             number += 1
             try:
@@ -225,20 +227,29 @@ class RecordingReader:
             except LITE_FAILURES:
                 pass  # not a text delta (or an odd one): read as a `Lite` below
             else:
-                if plain_delta(delta.event, line, known):
-                    append(Event(None, 0, delta.t, number, False, None, lines, TEXT_DELTA,
-                                 delta.event))
+                read = delta.event
+                if plain_delta(read, line, known):
+                    if read.item_id == same:
+                        read.item_id = same  # one string for a run's id, not one a delta
+                    else:
+                        same = read.item_id
+                    append(Event(None, index, delta.t, number, False, None, lines, TEXT_DELTA,
+                                 read))
+                    index += 1
                     continue
             record = decoded(decode_record, line)
             read = None if record is None else classified(record.event, line, known)
-            if read is None:
-                self._tolerant(number, line, append)
-            else:
-                append(Event(None, 0, record.t, number, False, None, lines, *read))
-        self._number = number
+            if read is not None:
+                append(Event(None, index, record.t, number, False, None, lines, *read))
+                index += 1
+            elif (event := self._tolerant(number, line)) is not None:
+                event.index = index
+                append(event)
+                index += 1
+        self._number, self.emitted = number, index
         return out
 
-    def _tolerant(self, number: int, line: bytes, append: Callable[[Event], None]) -> None:
+    def _tolerant(self, number: int, line: bytes) -> Event | None:
         """A line the fast path does not take: the header, a note, anything odd."""
         loaded = self.loaded
         event = read_record(number, line, loaded)
@@ -247,13 +258,13 @@ class RecordingReader:
                 self._header_read = True  # its secrets first, then it is redacted
                 self._learn(loaded.header.get("request"))
                 loaded.header = redact(loaded.header)
-            return
+            return None
         if event.is_note:
             self._learn(event.raw.get("request"))
         known = self.lines.known
         event.raw = redact_event(event.raw, known)
         self._eager.append((event, len(known)))
-        append(event)
+        return event
 
     def _learn(self, request: Any) -> None:
         """Hide the secrets a request names from here on."""

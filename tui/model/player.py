@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from itertools import accumulate, islice, repeat
+from math import inf
+from operator import attrgetter, sub
 
 from tui.model.events import Event
 
 UNTIMED_GAP = 0.02
+_TIME = attrgetter("t")
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0, 50.0, 200.0)
 
 
@@ -34,6 +38,12 @@ class Player:
     def extend(self, events: list[Event]) -> None:
         """Learn the stream times of events appended to the timeline (call in order)."""
         times = self._times
+        new = list(map(_TIME, events[len(times):]))
+        if new and None not in new:  # all timed (any recording): in C, as the loop below does
+            zero = self.zero = new[0] if self.zero is None else self.zero
+            times.extend(islice(accumulate(map(sub, new, repeat(zero)), max,
+                                           initial=times[-1] if times else -inf), 1, None))
+            return
         append = times.append
         zero = self.zero
         last = times[-1] if times else None

@@ -69,13 +69,22 @@ class Timeline:
             return self.reducer.apply(event)
         return None
 
-    def extend(self, events: Iterable[Event], *, follow: bool = True) -> None:
-        """`append` each event; when following from the end, fold them in one go."""
+    def extend(self, events: Iterable[Event], *, follow: bool = True, indexed: bool = False
+               ) -> None:
+        """`append` each event; when following from the end, fold them in one go. `indexed`:
+        each event already has the index it gets here (a recording's reader numbers them as
+        it reads), so only the few that are not text deltas read fast are looked at."""
         kept = self.events
         start = index = len(kept)
         was_at_end = self.reducer.applied == start
         failures = self.failure_indexes
-        for event in events:
+        if indexed:
+            kept.extend(events)
+            for event in kept[start:]:
+                if event.lite is None and is_failure_event(event) and (
+                        self._first_failure_of_item(event)):
+                    failures.append(event.index)
+        for event in () if indexed else events:
             event.index = index
             kept.append(event)
             if is_failure_event(event) and self._first_failure_of_item(event):

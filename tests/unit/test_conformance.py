@@ -65,7 +65,9 @@ def index_of(raws: list[dict[str, Any]], kind: str, nth: int = 0, **match: Any) 
     return found[nth]
 
 
-def builder_stream(*, docs_names: bool = False, deltas: int = 3) -> list[dict[str, Any]]:
+def builder_stream(*, docs_names: bool = False, deltas: int = 3,
+                   pieces: tuple[str, ...] = ("It is ", "21 °C ", "in Paris.")
+                   ) -> list[dict[str, Any]]:
     """A complete MCP stream as the emulator shapes it: tool listing, one call with argument
     deltas, a message, `response.completed` with usage."""
     request = {"model": "gpt-5-mini", "input": "weather in Paris?",
@@ -87,7 +89,7 @@ def builder_stream(*, docs_names: bool = False, deltas: int = 3) -> list[dict[st
     b.call_arguments_done(call, docs_names=docs_names)
     b.call_ended(call, output='{"temp": 21}', error=None)
     message = b.message_started()
-    for piece in ("It is ", "21 °C ", "in Paris."):
+    for piece in pieces:
         b.message_delta(message, piece)
     b.message_ended(message)
     b.finish("completed", usage_=usage(120, 30))
@@ -473,10 +475,10 @@ def streamed(raws: list[dict[str, Any]]) -> list[Event]:
     return [*ingester.feed(payloads.encode()), *ingester.finish()]
 
 
-def odd_deltas(raws: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`raws` with its text deltas made odd in the ways a check looks at: an extra field, a
-    field missing, a value of another class, log probabilities, another item's id or index,
-    a content index out of step."""
+def odd_deltas(raws: list[dict[str, Any]], every: int = 2) -> list[dict[str, Any]]:
+    """`raws` with one text delta in `every` made odd in the ways a check looks at: an extra
+    field, a field missing, a value of another class, log probabilities, another item's id
+    or index, a content index out of step."""
     out = copy.deepcopy(raws)
     deltas = [raw for raw in out if raw.get("type") == "response.output_text.delta"]
     changes = [
@@ -493,9 +495,53 @@ def odd_deltas(raws: list[dict[str, Any]]) -> list[dict[str, Any]]:
         lambda d: d.update(obfuscation="abc"),
         lambda d: d.update(delta=None),
     ]
-    for delta, change in zip(deltas[1::2], changes * 50, strict=False):
+    for delta, change in zip(deltas[1::every], changes * 50, strict=False):
         change(delta)
     return out
+
+
+RUN_CHANGES = {
+    "no output_index": lambda d: d.pop("output_index"),
+    "another output_index": lambda d: d.update(output_index=d["output_index"] + 7),
+    "content_index 1": lambda d: d.update(content_index=1),
+    "another item_id": lambda d: d.update(item_id="msg_someone_else"),
+    "no logprobs": lambda d: d.pop("logprobs", None),
+    "obfuscation": lambda d: d.update(obfuscation="abc"),
+    "an extra field": lambda d: d.update(surprise=1),
+}
+
+
+@pytest.mark.parametrize("source", ["stream", "recording"])
+@pytest.mark.parametrize("change", [*RUN_CHANGES, "mixed", "before output_item.added",
+                                    "after output_item.done"])
+def test_a_long_run_of_text_deltas_changed_alike_gets_the_findings_their_dicts_get(
+        tmp_path: Path, change: str, source: str):
+    """A run of text deltas in a row is read in one go when they have the same fields: 40
+    changed alike (or alternately, "mixed", or all sent out of place) get the
+    findings the same deltas get as dicts."""
+    raws = builder_stream(pieces=tuple(f"word {n} " for n in range(40)))
+    deltas = [raw for raw in raws if raw["type"] == "response.output_text.delta"]
+    for n, delta in enumerate(deltas):
+        if change in RUN_CHANGES:
+            RUN_CHANGES[change](delta)
+        elif change == "mixed" and n % 2:
+            delta.pop("output_index")
+    if change == "after output_item.done":
+        message_done = index_of(raws, "response.output_item.done", 2)
+        raws = [raw for raw in raws if raw not in deltas]
+        raws[message_done - len(deltas) + 1:message_done - len(deltas) + 1] = deltas
+    if change == "before output_item.added":
+        message_added = index_of(raws, "response.output_item.added", 2)
+        raws = [raw for raw in raws if raw not in deltas]
+        raws[message_added:message_added] = deltas
+    as_dicts = fold(raws)
+    events = streamed(raws) if source == "stream" else recorded(raws, tmp_path)
+    fast = Timeline(events)
+    fast.seek_end()
+    found = check_stream(events, fast.state)
+    assert found == check_stream(as_dicts.events, as_dicts.state)
+    if change not in ("obfuscation", "content_index 1"):
+        assert found  # a change the checks report (the others: the same as dicts is all)
 
 
 def out_of_place(raws: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -530,16 +576,19 @@ def recorded(raws: list[dict[str, Any]], folder: Path) -> list[Event]:
 
 
 @pytest.mark.parametrize("source", ["stream", "recording"])
-@pytest.mark.parametrize("odd", [False, True, "out of place"])
+@pytest.mark.parametrize("odd", [False, True, "one in 20", "out of place"])
 @pytest.mark.parametrize("name", FIXTURES)
 def test_text_deltas_read_fast_get_the_findings_their_dicts_get(
         upstream_dir: Path, tmp_path: Path, name: str, odd: bool | str, source: str):
     """check_stream reads a fast-read text delta without building its dict (from a stream's
     payload or a recording's line): what it finds must be what it finds in the same stream
-    held as dicts, odd deltas included."""
+    held as dicts, odd deltas included (one in 20: an odd one amid a run of plain ones, which
+    is read in one go)."""
     raws = read_chunks(upstream_dir / name)
     if odd == "out of place":
         raws = out_of_place(raws)
+    elif odd == "one in 20":
+        raws = odd_deltas(raws, every=20)
     elif odd:
         raws = odd_deltas(raws)
     as_dicts = fold(raws)
@@ -549,5 +598,5 @@ def test_text_deltas_read_fast_get_the_findings_their_dicts_get(
     fast = Timeline(events)
     fast.seek_end()
     assert check_stream(events, fast.state) == check_stream(as_dicts.events, as_dicts.state)
-    if odd and any(raw.get("type") == "response.output_text.delta" for raw in raws):
+    if odd is True and any(raw.get("type") == "response.output_text.delta" for raw in raws):
         assert errors(check_stream(events, fast.state))  # the odd ones are seen

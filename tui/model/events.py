@@ -6,12 +6,17 @@ what the server sent; everything derived (names, statuses, texts) lives in the r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter, is_not
 from typing import Any, Protocol
 
 import msgspec
 
 from tui.model.jsonsafe import loads_shallow
 
+_DATA = attrgetter("_data")
+_RAW = attrgetter("_raw")
 NOTE_TYPE = "mcptui.note"
 """Type shown for transport notes (HTTP errors, disconnects, resumes), which are not events."""
 
@@ -165,6 +170,15 @@ def is_wire_note(raw: dict[str, Any]) -> bool:
     """A note of what a tap saw on an MCP server's wire (tui/capture/tap.py): a message or
     an HTTP failure, sent to the server or received from it."""
     return raw.get("direction") in WIRE_DIRECTIONS and raw.get("kind") in WIRE_KINDS
+
+
+def payloads(events: Sequence[Event]) -> list[bytes] | None:
+    """`payload` of each of `events` when every one has one (else None), read in C: a check
+    reads those of thousands of text deltas in a row."""
+    data = list(map(_DATA, events))
+    if set(map(type, data)) != {bytes} or any(map(is_not, map(_RAW, events), repeat(None))):
+        return None
+    return data
 
 
 def sequence_number_in(raw: dict[str, Any]) -> int | None:

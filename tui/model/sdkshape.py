@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -31,50 +32,103 @@ class Uncacheable(Exception):
 
 def shape_of(value: Any, annotation: Any) -> Any:
     """A hashable key for `value` as validated strictly against `annotation`."""
+    return shaper(annotation)(value)
+
+
+Shaper = Callable[[Any], Any]
+_shapers: dict[int, tuple[Any, Shaper]] = {}
+"""Each annotation's shaper, by identity (an annotation need not be hashable), kept with it."""
+
+
+def shaper(annotation: Any) -> Shaper:
+    """The function giving `shape_of(value, annotation)`, built once per annotation: the
+    typing introspection is done here, not for every value of every event."""
+    found = _shapers.get(id(annotation))
+    if found is not None and found[0] is annotation:
+        return found[1]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _model_shaper(annotation)  # registers itself first: models may nest themselves
+    made = _build(annotation)
+    _shapers[id(annotation)] = (annotation, made)
+    return made
+
+
+def _build(annotation: Any) -> Shaper:
     if annotation in _SIMPLE:
-        return type(value)
+        return type
     if annotation is object or annotation is Any:
-        return ANY_VALUE
+        return _any_value
     origin = typing.get_origin(annotation)
     if origin is typing.Literal:
-        if type(value) not in _SIMPLE:
-            raise Uncacheable
-        return type(value), value
+        return _literal
     if origin is typing.Annotated:
-        return shape_of(value, typing.get_args(annotation)[0])
+        return shaper(typing.get_args(annotation)[0])
     if origin is list:
-        if type(value) is not list:
-            return type(value)  # not valid whatever it holds
-        (item,) = typing.get_args(annotation)
-        return tuple(shape_of(v, item) for v in value)
-    if origin is dict:
-        if type(value) is not dict:
-            return type(value)
-        item = typing.get_args(annotation)[1]  # JSON keys are strings, as the SDK's are
-        return tuple(shape_of(v, item) for v in value.values())
+        item = shaper(typing.get_args(annotation)[0])
+        return lambda value: tuple(map(item, value)) if type(value) is list else type(value)
+    if origin is dict:  # JSON keys are strings, as the SDK's are: the values decide
+        entry = shaper(typing.get_args(annotation)[1])
+        return lambda value: (tuple(map(entry, value.values())) if type(value) is dict
+                              else type(value))
     if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(annotation)
-        if object in args or Any in args:
-            return ANY_VALUE
-        if type(value) in _SIMPLE:  # its class, when one it may be; else the value decides
-            return type(value) if type(value) in args else (type(value), value)
-        if type(value) is dict:
-            member = _members_by_type(args).get(value.get("type"))  # type: ignore[arg-type]
-            if member is not None:
-                return member, shape_of(value, member)
-        # Strictly, only a list type takes a list: the one there is decides (the same for
-        # an object, when no `type` picks a member).
-        takers = [arg for arg in args if _takes(arg, type(value))]
-        if len(takers) == 1:
-            return shape_of(value, takers[0])
+        return _union_shaper(typing.get_args(annotation))
+    return _uncacheable
+
+
+def _any_value(value: Any) -> str:
+    return ANY_VALUE
+
+
+def _literal(value: Any) -> Any:
+    if type(value) not in _SIMPLE:
         raise Uncacheable
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    return type(value), value
+
+
+def _uncacheable(value: Any) -> Any:
+    raise Uncacheable
+
+
+def _model_shaper(model: type[BaseModel]) -> Shaper:
+    fields: dict[str, Shaper] = {}
+
+    def shape(value: Any) -> Any:
         if type(value) is not dict:
             return type(value)
-        fields = json_fields(annotation)
-        return tuple((key, shape_of(v, fields[key]) if key in fields else ANY_VALUE)
+        return tuple((key, fields[key](v) if key in fields else ANY_VALUE)
                      for key, v in value.items())
-    raise Uncacheable
+
+    _shapers[id(model)] = (model, shape)
+    for name, annotation in json_fields(model).items():
+        fields[name] = shaper(annotation)
+    return shape
+
+
+def _union_shaper(args: tuple[Any, ...]) -> Shaper:
+    if object in args or Any in args:
+        return _any_value
+    simple = frozenset(arg for arg in args if arg in _SIMPLE)
+    members = {kind: (model, shaper(model)) for kind, model in _members_by_type(args).items()}
+    # Strictly, only a list type takes a list: the one there is decides (the same for an
+    # object, when no `type` picks a member).
+    takers = {cls: [arg for arg in args if _takes(arg, cls)] for cls in (list, dict)}
+    sole = {cls: shaper(found[0]) for cls, found in takers.items() if len(found) == 1}
+
+    def shape(value: Any) -> Any:
+        cls = type(value)
+        if cls in _SIMPLE:  # its class, when one it may be; else the value decides
+            return cls if cls in simple else (cls, value)
+        if cls is dict:
+            kind = value.get("type")
+            member = members.get(kind) if type(kind) is str else None
+            if member is not None:
+                return member[0], member[1](value)
+        taker = sole.get(cls)
+        if taker is None:
+            raise Uncacheable
+        return taker(value)
+
+    return shape
 
 
 def _takes(annotation: Any, cls: type) -> bool:

@@ -600,3 +600,10 @@ def test_text_deltas_read_fast_get_the_findings_their_dicts_get(
     assert check_stream(events, fast.state) == check_stream(as_dicts.events, as_dicts.state)
     if odd is True and any(raw.get("type") == "response.output_text.delta" for raw in raws):
         assert errors(check_stream(events, fast.state))  # the odd ones are seen
+
+
+def test_an_item_whose_type_is_not_a_string_is_reported_not_a_crash():
+    raws = builder_stream()
+    done = index_of(raws, "response.output_item.done", 2)
+    raws[done]["item"]["type"] = ["message"]
+    assert "missing_field" in codes(check(raws))  # "has no 'type'" the SDK can read

@@ -84,12 +84,13 @@ class Timeline:
                 if event.lite is None and is_failure_event(event) and (
                         self._first_failure_of_item(event)):
                     failures.append(event.index)
-        for event in () if indexed else events:
-            event.index = index
-            kept.append(event)
-            if is_failure_event(event) and self._first_failure_of_item(event):
-                failures.append(index)
-            index += 1
+        else:
+            for event in events:
+                event.index = index
+                kept.append(event)
+                if is_failure_event(event) and self._first_failure_of_item(event):
+                    failures.append(index)
+                index += 1
         if follow and was_at_end:
             self.reducer.fold(kept[start:])
 

@@ -63,10 +63,16 @@ class FittingFooter(Footer):
     def bindings_changed(self, screen: Screen) -> None:
         """Make the keys again only when what they show has changed: the screen says its
         bindings changed after each refresh of them, and making and styling every key
-        widget again took 20-30 ms (once just before an instant replay's first paint)."""
+        widget again took 20-30 ms (once just before an instant replay's first paint).
+
+        And make them now, not after the next refresh as Footer does: the new keys were then
+        laid out a frame after the change that brought them (an instant replay's jump, a
+        step onto a failed call), 50 ms later on bench/tui_open.py's instant paint."""
         if screen is self.screen and self.shows_keys_of(screen):
             return
-        super().bindings_changed(screen)
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.call_later(self.recompose)
 
     def compose(self) -> ComposeResult:
         self._composed = self._shown_bindings(self.screen) if self._bindings_ready else None

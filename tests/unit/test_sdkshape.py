@@ -111,3 +111,19 @@ def test_message_items_that_differ_in_text_share_a_shape_and_a_status_does_not()
                       (("item", "content", 0, "text"), 7), (("item", "id"), None)):
         other = changed({"item": item}, path, new)
         assert shape_of(other["item"], annotation) != shape_of(item, annotation), path
+
+
+def test_a_constrained_type_is_never_vouched_for():
+    """A pydantic constraint (a future SDK's `max_length`, say) depends on the value: such a
+    value is validated whole every time, nested or not."""
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    class Limited(BaseModel):
+        name: Annotated[str, Field(max_length=3)]
+
+    for value, annotation in ((["abc"], list[Annotated[str, Field(max_length=3)]]),
+                              ({"name": "abc"}, Limited)):
+        with pytest.raises(Uncacheable):
+            shape_of(value, annotation)

@@ -62,7 +62,8 @@ def _build(annotation: Any) -> Shaper:
     if origin is typing.Literal:
         return _literal
     if origin is typing.Annotated:
-        return shaper(typing.get_args(annotation)[0])
+        inner, *metadata = typing.get_args(annotation)
+        return shaper(inner) if all(map(_is_property_info, metadata)) else _uncacheable
     if origin is list:
         item = shaper(typing.get_args(annotation)[0])
         return lambda value: tuple(map(item, value)) if type(value) is list else type(value)
@@ -73,6 +74,12 @@ def _build(annotation: Any) -> Shaper:
     if origin in (typing.Union, types.UnionType):
         return _union_shaper(typing.get_args(annotation))
     return _uncacheable
+
+
+def _is_property_info(meta: Any) -> bool:
+    """The openai SDK's own annotation (a discriminator, an alias), which constrains nothing
+    that validation checks; any other (a pydantic constraint) makes a value uncacheable."""
+    return type(meta).__name__ == "PropertyInfo"
 
 
 def _any_value(value: Any) -> str:
@@ -147,7 +154,7 @@ def json_fields(model: type[BaseModel]) -> dict[str, Any]:
     which `shape_of` would not see)."""
     fields: dict[str, Any] = {}
     for name, field in model.model_fields.items():
-        plain = all(type(meta).__name__ == "PropertyInfo" for meta in field.metadata)
+        plain = all(map(_is_property_info, field.metadata))
         fields[field.alias or name] = field.annotation if plain else _Constrained
     return fields
 

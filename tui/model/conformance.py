@@ -293,7 +293,7 @@ def _validation_problems(raw: dict[str, Any], model: type[BaseModel]
 @cache
 def _declared(model: type[BaseModel]) -> frozenset[str]:
     """The JSON names of the model's fields."""
-    return frozenset(field.alias or name for name, field in model.model_fields.items())
+    return frozenset(json_fields(model))
 
 
 _SIMPLE = frozenset({str, int, float, bool})
@@ -536,12 +536,19 @@ class _Check:
         bench/conformance.py: decoding and validating each delta's dict was half the time)."""
         present = (shape.output_index is not UNSET, shape.content_index is not UNSET,
                    shape.logprobs is not UNSET, shape.obfuscation is not UNSET)
+        problems = self.delta_problems_of(present, index)
+        if problems:
+            self.report(problems, TEXT_DELTA, index, resp, item_key)
+
+    def delta_problems_of(self, present: tuple[bool, ...], index: int
+                          ) -> tuple[_Problem, ...]:
+        """The problems of a text delta with these optional fields `present`, validated once
+        (on event `index`, the first such delta) for all of them."""
         problems = self.delta_problems.get(present)
         if problems is None:
             problems = self.delta_problems[present] = self.validator.problems(
                 self.events[index].raw)
-        if problems:
-            self.report(problems, TEXT_DELTA, index, resp, item_key)
+        return problems
 
     def delta_run(self, run: list[int], resp: ResponseState, item: ItemState
                   ) -> tuple[tuple[str, Any, Any], list[str]] | None:
@@ -570,10 +577,7 @@ class _Check:
             return None  # a mismatch: found and reported one by one
         present = (output is not UNSET, content is not UNSET, not logprobs.pop(),
                    not obfuscations.pop())
-        problems = self.delta_problems.get(present)
-        if problems is None:
-            problems = self.delta_problems[present] = self.validator.problems(
-                events[run[0]].raw)
+        problems = self.delta_problems_of(present, run[0])
         for index in run if problems else ():
             self.report(problems, TEXT_DELTA, index, resp, item.key)
         return (TEXT_PART, _index(content), None), list(map(_DELTA, shapes))

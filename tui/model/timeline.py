@@ -75,22 +75,17 @@ class Timeline:
         each event already has the index it gets here (a recording's reader numbers them as
         it reads), so only the few that are not text deltas read fast are looked at."""
         kept = self.events
-        start = index = len(kept)
+        start = len(kept)
         was_at_end = self.reducer.applied == start
+        kept.extend(events)
+        if not indexed:
+            for index in range(start, len(kept)):
+                kept[index].index = index
         failures = self.failure_indexes
-        if indexed:
-            kept.extend(events)
-            for event in kept[start:]:
-                if event.lite is None and is_failure_event(event) and (
-                        self._first_failure_of_item(event)):
-                    failures.append(event.index)
-        else:
-            for event in events:
-                event.index = index
-                kept.append(event)
-                if is_failure_event(event) and self._first_failure_of_item(event):
-                    failures.append(index)
-                index += 1
+        for event in kept[start:]:
+            if event.lite is None and is_failure_event(event) and (
+                    self._first_failure_of_item(event)):
+                failures.append(event.index)
         if follow and was_at_end:
             self.reducer.fold(kept[start:])
 

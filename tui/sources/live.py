@@ -10,7 +10,9 @@ notes in the same timeline, so nothing happens off screen and nothing received i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import socket
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -286,6 +288,7 @@ class LiveRun:
                     **known, extra_body=extra or None) as response:
                 self._opened(what, response.status_code, kept_headers(response.headers),
                              request=request)
+                widen_receive_buffer(response.http_response)
                 ended = await self._read(response.iter_bytes(), tracked)
         except openai.APIStatusError as exc:
             self._http_error(what, exc, request=request)
@@ -384,6 +387,7 @@ class LiveRun:
                 if first:
                     self._opened(what, response.status_code, kept_headers(response.headers),
                                  attached=tracked.id, starting_after=after)
+                widen_receive_buffer(response.http_response)
                 return await self._read(response.iter_bytes(), tracked)
         except openai.APIStatusError as exc:
             self._http_error(what, exc, attached=tracked.id)
@@ -554,6 +558,27 @@ class LiveRun:
         if self.recorder is not None:
             self.recorder.close()
         await self.client.close()
+
+
+RECEIVE_BUFFER = 4 << 20
+"""Bytes the kernel may hold for a stream the app has not read yet (see
+`widen_receive_buffer`)."""
+
+
+def widen_receive_buffer(response: Any) -> None:
+    """Let the kernel hold up to `RECEIVE_BUFFER` of a stream while the app parses.
+
+    Linux starts a connection's receive buffer at 128 KB: a fast server fills that in under a
+    millisecond of parsing and then waits, so a flood would come at the app's pace and be
+    stamped so. With room for a few parse slices' worth, the server sends at its own pace
+    and the reads that follow a slice find the bytes already there. Best effort: a socket
+    that cannot be reached or widened (a test's transport, a system limit) stays as it is.
+    """
+    stream = getattr(response, "extensions", {}).get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if sock is not None:  # asyncio hands out a TransportSocket, which can set options
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
 
 
 READ_SLICE = 0.010

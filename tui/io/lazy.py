@@ -23,7 +23,7 @@ from operator import add
 from typing import Any, BinaryIO
 
 from tui.io.recording import Loaded, is_header, read_record
-from tui.io.redact import redact, redact_event, request_secrets, written_needs_redaction
+from tui.io.redact import SharedTexts, redact, redact_event, request_secrets
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
@@ -87,6 +87,8 @@ class FileLines:
         """Secrets the request names (request_secrets), hidden wherever they appear."""
         self.limit = 0
         """Where the lines read so far end (the last one's end while reading)."""
+        self._shared = SharedTexts()
+        """Verdicts on the long texts that an item's `.done` events each repeat."""
         self._again: dict[int, dict[str, Any]] = {}
         """Events read back lately, each kept for one more read: an instant replay's fold
         reads an `output_item.done` right after the failure scan of its piece did (10 KB
@@ -141,7 +143,7 @@ class FileLines:
         if not isinstance(body, dict):
             return {"type": "mcptui.unreadable",
                     "message": f"line {line} of {self.source} changed since it was read"}
-        if not written_needs_redaction(text, self.known):
+        if not self._shared.needs_redaction(text, self.known):
             return body  # nothing to hide: not serialised again to find out
         return redact_event(body, self.known)
 

@@ -303,3 +303,38 @@ def test_a_recording_read_a_piece_at_a_time_numbers_and_finds_failures_as_read_w
     assert [e.index for e in events] == list(range(len(raws)))
     assert [e.type for e in events] == [raw["type"] for raw in raws]
     assert session.timeline.failure_indexes == whole.failure_indexes == [many + 2, many + 34]
+
+
+FAILED_ITEMS = [  # (the item as written, whether it failed)
+    ('{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text",'
+     '"text":"an error, then \\"failed\\" in quotes"}]}', False),
+    ('{"id":"mcp_1","type":"mcp_call","status":"failed"}', True),
+    ('{"id":"mcp_2","type":"mcp_call","status":"f\\u0061iled"}', True),
+    ('{"id":"mcp_3","type":"mcp_call","status":"completed","\\u0065rror":"boom"}', True),
+    ('{"id":"mcp_4","type":"mcp_call","status":"completed","error":null}', False),
+    ('{"id":"mcp_5","type":"mcp_call","status":"completed","error":""}', False),
+    ('{"id":"mcp_6","type":"mcp_call","status":"completed","error":{"message":"x"}}', True),
+    ('{"id":"msg_2","type":"message","status":"completed","content":[{"type":"output_text",'
+     '"text":"it failed"}],"note":"failed"}', False),
+]
+
+
+@pytest.mark.parametrize(("item", "failed"), FAILED_ITEMS)
+def test_a_failed_item_is_found_however_its_done_event_spells_it(tmp_path: Path, item: str,
+                                                                  failed: bool):
+    """The failure scan reads an `output_item.done` whole only when its text may say failed:
+    an escaped spelling or an `error` key still counts, from a recording and from a stream."""
+    from tui.io.lazy import recording_reader
+    from tui.model.reducer import is_failure_event
+
+    payload = ('{"type":"response.output_item.done","sequence_number":3,"output_index":0,'
+               f'"item":{item}}}')
+    path = tmp_path / "item.jsonl"
+    path.write_text('{"mcptui": "recording", "format": 1}\n'
+                    f'{{"t": 0.1, "event": {payload}}}\n')
+    reader = recording_reader(str(path), 1 << 30)
+    assert reader is not None
+    [from_file] = reader.read_all().events
+    [from_stream] = StreamIngester().feed(sse(payload))
+    assert from_file.written is not None and from_stream.payload is not None
+    assert is_failure_event(from_file) is is_failure_event(from_stream) is failed

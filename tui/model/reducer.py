@@ -115,11 +115,21 @@ def is_failure_event(event: Event) -> bool:
     if kind == "error" or kind.endswith(".failed"):
         return True
     if kind == "response.output_item.done":
+        written = event.written or event.payload
+        if written is not None and not _may_hold_failure(written):
+            return False  # not decoded (nor searched for secrets) to find out
         item = event.raw.get("item")
         return isinstance(item, dict) and (
             item.get("status") == "failed" or item.get("error") not in (None, "")
         )
     return False
+
+
+def _may_hold_failure(written: bytes) -> bool:
+    """Whether an `output_item.done` as written may hold a failed item: a `"failed"` string or an
+    `"error"` key, each spelled plainly or with an escape. A message's is 10 KB of text that
+    the failure scan of a recording would otherwise decode before the fold does."""
+    return b'"failed"' in written or b'"error"' in written or b"\\u" in written
 
 
 def item_type_for_event(event_type: str) -> str:

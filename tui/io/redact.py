@@ -255,8 +255,8 @@ class SharedTexts:
     """`written_needs_redaction` for lines that repeat a long text, each text searched once.
 
     A message's text comes whole in its `output_text.done`, `content_part.done` and
-    `output_item.done`: 10 KB read back and searched for secrets three times (50 µs each, five
-    times the cost of decoding the line). Here a line's longest run between two quotes is
+    `output_item.done`: 10 KB read back and searched for secrets three times (about 65 µs each,
+    five times the cost of decoding it). Here a line's longest run between two quotes is
     searched once and its verdict kept; the rest of the line is searched every time. Sound:
     whatever is looked for is at most `reach` bytes long, so each occurrence lies wholly in
     the run or in one of the two ends, each taken `reach` bytes into the run."""

@@ -121,16 +121,25 @@ def nodes_of_kind(screen: InspectorScreen, kind: str) -> list[TreeNode[NodeRef]]
     return [n for n in visible_nodes(screen) if n.data is not None and n.data.kind == kind]
 
 
-def find_node(screen: InspectorScreen, predicate: Callable[[str], bool],
-              kind: str | None = None) -> TreeNode[NodeRef]:
-    """The first visible node whose label text satisfies `predicate`."""
+def first_node(screen: InspectorScreen, predicate: Callable[[str], bool],
+               kind: str | None = None) -> TreeNode[NodeRef] | None:
+    """The first visible node whose label text satisfies `predicate`, else None (to poll)."""
     for node in visible_nodes(screen):
         if kind is not None and (node.data is None or node.data.kind != kind):
             continue
         if predicate(label_of(node)):
             return node
-    raise AssertionError(f"no {kind or ''} node matches; the tree shows:\n"
-                         + "\n".join(labels(screen)))
+    return None
+
+
+def find_node(screen: InspectorScreen, predicate: Callable[[str], bool],
+              kind: str | None = None) -> TreeNode[NodeRef]:
+    """The first visible node whose label text satisfies `predicate` (one must)."""
+    node = first_node(screen, predicate, kind)
+    if node is None:
+        raise AssertionError(f"no {kind or ''} node matches; the tree shows:\n"
+                             + "\n".join(labels(screen)))
+    return node
 
 
 def error_line(node: TreeNode[NodeRef]) -> str | None:

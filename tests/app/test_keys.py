@@ -13,10 +13,9 @@ from _app_support import (
     SIZE,
     TASKGROUP_ERROR,
     detail_text,
+    first_node,
     footer_keys,
     header_text,
-    label_of,
-    nodes_of_kind,
     recorded_events,
     rendered_lines,
     screen_of,
@@ -205,9 +204,8 @@ async def test_an_instant_replay_opens_on_the_failure_and_its_cause(size: tuple[
 
         def on_failure() -> bool:
             nonlocal call
-            found = [node for node in nodes_of_kind(screen, "item")
-                     if "search_files" in label_of(node)]  # none before the jump to the end
-            call = found[0] if found else None
+            # None before the jump to the end.
+            call = first_node(screen, lambda t: "search_files" in t, kind="item")
             return call is not None and screen.tree.cursor_node is call
 
         # Polled, with room for a loaded machine: the checks run in a thread (and the first

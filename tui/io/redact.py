@@ -235,6 +235,7 @@ def written_needs_redaction(line: bytes, known: Sequence[str] = ()) -> bool:
     way, and no str is built): a 10 KB `text.done` line costs 40 µs, not 190. What could spell
     it otherwise sends the line the thorough way (`redact_event` on the decoded value): an
     escape (`\\u…`, `\\/`), or a Kelvin sign (which lower-cases to an ASCII `k`)."""
+    # Each needle is at most `NEEDLE_REACH` bytes long (`SharedTexts` relies on it).
     if b"\\u" in line or b"\\/" in line or b"\xe2\x84\xaa" in line:
         return True
     return (b"sk-" in line or b"://" in line or b"earer" in line or b"Basic" in line
@@ -264,13 +265,18 @@ class SharedTexts:
     def __init__(self) -> None:
         self._verdicts: dict[bytes, bool] = {}
         self._known: tuple[str, ...] = ()
+        self._reach = NEEDLE_REACH
 
     def needs_redaction(self, line: bytes, known: Sequence[str] = ()) -> bool:
         if len(line) < SHARED_TEXT:
             return written_needs_redaction(line, known)
+        if tuple(known) != self._known:  # a secret learnt: verdicts and reach are stale
+            self._known = tuple(known)
+            self._reach = max([NEEDLE_REACH, *(len(secret.encode()) for secret in known)])
+            self._verdicts.clear()
+        reach = self._reach
         lengths = list(map(len, line.split(b'"')))
         longest = max(lengths)
-        reach = max([NEEDLE_REACH, *(len(secret.encode()) for secret in known)])
         if longest < SHARED_TEXT or longest < 4 * reach:
             return written_needs_redaction(line, known)
         at = lengths.index(longest)
@@ -279,9 +285,6 @@ class SharedTexts:
         if (written_needs_redaction(line[:start + reach], known)
                 or written_needs_redaction(line[end - reach:], known)):
             return True
-        if tuple(known) != self._known:
-            self._verdicts.clear()
-            self._known = tuple(known)
         run = line[start:end]
         verdict = self._verdicts.get(run)
         if verdict is None:

@@ -288,8 +288,7 @@ class LiveRun:
                     **known, extra_body=extra or None) as response:
                 self._opened(what, response.status_code, kept_headers(response.headers),
                              request=request)
-                widen_receive_buffer(response.http_response)
-                ended = await self._read(response.iter_bytes(), tracked)
+                ended = await self._read_answer(response, tracked)
         except openai.APIStatusError as exc:
             self._http_error(what, exc, request=request)
             return tracked.id
@@ -387,8 +386,7 @@ class LiveRun:
                 if first:
                     self._opened(what, response.status_code, kept_headers(response.headers),
                                  attached=tracked.id, starting_after=after)
-                widen_receive_buffer(response.http_response)
-                return await self._read(response.iter_bytes(), tracked)
+                return await self._read_answer(response, tracked)
         except openai.APIStatusError as exc:
             self._http_error(what, exc, attached=tracked.id)
             return None
@@ -452,6 +450,11 @@ class LiveRun:
             body = raw.http_response.json()
             tracked.learn(body)
             self._note("poll", f"poll {polls}: {tracked.status}", response=body)
+
+    async def _read_answer(self, response: Any, tracked: Tracked) -> str:
+        """`_read` an opened streaming answer (the SDK's), its socket widened first."""
+        widen_receive_buffer(response.http_response)
+        return await self._read(response.iter_bytes(), tracked)
 
     async def _read(self, chunks: AsyncIterator[bytes], tracked: Tracked) -> str:
         """Ingest a stream until it ends ("end"), breaks ("drop") or goes quiet ("stall").

@@ -33,12 +33,11 @@ class ChildFailed(Exception):
     """The function raised in the child, or the child died."""
 
 
-async def in_child(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """`function(*args, **kwargs)` in a fresh (spawned) process; all must be picklable."""
+def start_child(target: Callable[..., Any], args: tuple[Any, ...], name: str
+                ) -> multiprocessing.process.BaseProcess:
+    """Start `target(*args)` in a fresh (spawned) daemon process; all must be picklable."""
     context = multiprocessing.get_context("spawn")  # never fork a process with threads
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_run, args=(sender, function, args, kwargs),
-                              daemon=True, name="mcptui-child")
+    process = context.Process(target=target, args=args, daemon=True, name=name)
     # Textual swaps sys.stderr for a capture whose fileno() is no descriptor, and the
     # resource tracker that spawning starts passes sys.stderr.fileno() on: it refused with
     # "bad value(s) in fds_to_keep" in a real terminal (never under the headless tests).
@@ -47,6 +46,18 @@ async def in_child(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         process.start()
     finally:
         sys.stderr = captured
+    return process
+
+
+def pipe() -> tuple[Connection, Connection]:
+    """A one-way pipe to a child started by `start_child`: (receiving end, sending end)."""
+    return multiprocessing.get_context("spawn").Pipe(duplex=False)
+
+
+async def in_child(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`function(*args, **kwargs)` in a fresh (spawned) process; all must be picklable."""
+    receiver, sender = pipe()
+    process = start_child(_run, (sender, function, args, kwargs), "mcptui-child")
     sender.close()
     loop = asyncio.get_running_loop()
     try:

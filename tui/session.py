@@ -62,13 +62,14 @@ class Session:
             pass  # the first piece held no event (one huge line): read on until one comes
         return session
 
-    def load_more(self, size: int = PIECE, *, ahead: bool = False) -> bool:
+    def load_more(self, size: int = PIECE, *, ahead: bool = False, wait: bool = True) -> bool:
         """Read the next piece of a recording into the timeline (`ahead`: and fold it for a
-        jump to the end, `Timeline.fold_ahead`); False once all is read."""
+        jump to the end, `Timeline.fold_ahead`); False once all is read. `wait=False`: none
+        when the reader's helper has not sent it yet (`waiting`)."""
         reader = self.loading
         if reader is None:
             return False
-        self.timeline.extend(reader.read(size), follow=False, indexed=True)
+        self.timeline.extend(reader.read(size, wait=wait), follow=False, others=reader.others)
         if ahead:
             self.timeline.fold_ahead()
         self.player.extend(self.timeline.events)

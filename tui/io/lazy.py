@@ -18,10 +18,21 @@ from __future__ import annotations
 import os
 import stat
 from array import array
-from itertools import accumulate, islice, repeat
-from operator import add
+from collections.abc import Callable
+from functools import partial
+from itertools import pairwise, repeat
 from typing import Any, BinaryIO
 
+from tui.io.ahead import (
+    AHEAD_AFTER,
+    AHEAD_PIECE,
+    Ahead,
+    Pieces,
+    PieceScan,
+    lines_of,
+    may_start_helper,
+    starts_of,
+)
 from tui.io.recording import Loaded, is_header, read_record
 from tui.io.redact import SharedTexts, redact, redact_event, request_secrets
 from tui.model.events import Event
@@ -30,6 +41,7 @@ from tui.model.jsonsafe import loads
 from tui.model.lite import (
     LITE_FAILURES,
     TEXT_DELTA,
+    Delta,
     classified,
     decode_delta_record,
     decode_record,
@@ -162,11 +174,20 @@ class RecordingReader:
         instead: `Session.reading` turns this off)."""
         self.loaded = Loaded(format="mcptui recording", source=source)
         self.done = False
-        self._offset = 0
+        self._pieces = Pieces(file.fileno(), self.size)
         self._number = 0
         self.emitted = 0
         """Events read so far: the next one's index in a timeline that holds them all."""
-        self._rest = b""
+        self.others: list[Event] = []
+        """The entries of the last `read` that are not text deltas read fast (in order)."""
+        self._ahead: Ahead | None = None
+        """The helper decoding text deltas a piece ahead (tui/io/ahead.py), once started."""
+        self.helper_after = AHEAD_AFTER
+        """Bytes left to read at which the helper is started (after the first piece)."""
+        self.helper_piece = AHEAD_PIECE
+        """Bytes the helper reads at a time."""
+        self.helped = 0
+        """Pieces the helper has read."""
         self._eager: list[tuple[Event, int]] = []
         """Entries read whole (notes, odd lines), each with how many secrets were known when
         it was redacted: redacted again at the end when more are known by then (a final
@@ -175,27 +196,49 @@ class RecordingReader:
     @property
     def fraction(self) -> float:
         """How much of the file is read (0..1)."""
-        return 1.0 if self.done or not self.size else min(1.0, self._offset / self.size)
+        offset = self._pieces.offset
+        return 1.0 if self.done or not self.size else min(1.0, offset / self.size)
 
-    def read(self, size: int = PIECE) -> list[Event]:
-        """The entries of the next `size` bytes (all of them at the end of the file)."""
-        if self.done:
+    @property
+    def waiting(self) -> bool:
+        """Whether the helper's next piece is still to come (`read(wait=False)` reads none)."""
+        return self._ahead is not None and not self._ahead.ready()
+
+    def read(self, size: int = PIECE, *, wait: bool = True) -> list[Event]:
+        """The entries of the next `size` bytes (all of them at the end of the file); a
+        helper's next piece instead, once one is reading ahead (none while it is `waiting`,
+        unless `wait`)."""
+        self.others = []
+        if self.done or (not wait and self.waiting):
             return []
-        piece = os.pread(self.lines.file.fileno(), size, self._offset)
-        base = self._offset - len(self._rest)
-        self._offset += len(piece)
-        at_end = len(piece) < size or self._offset >= self.size
-        text = self._rest + piece if self._rest else piece
-        if base == 0 and text.startswith(b"\xef\xbb\xbf"):
-            text = b"   " + text[3:]  # a BOM: blank, so offsets stay the file's
-        cut = len(text) if at_end else text.rfind(b"\n") + 1
-        self._rest = text[cut:]
+        if self._ahead is not None:
+            scan = self._ahead.next()
+            if scan is not None:
+                self.helped += 1
+                return self._take(scan)
+            self._ahead = None  # it failed: read on here, from the first piece it did not send
+        base, text, cut, at_end = self._pieces.next(size)
         self.lines.hold(base, text)
+        if not at_end and self.size - (base + cut) >= self.helper_after and may_start_helper():
+            self._start_helper(base + cut)
         out = self._entries(text, cut, base)
         self.lines.limit = base + cut
         if at_end:
             self._finish()
         return out
+
+    def _start_helper(self, start: int) -> None:
+        self.helper_after = self.size + 1  # once
+        try:
+            self._ahead = Ahead(self.lines.file.name, start, self.size, self.helper_piece)
+        except (OSError, ValueError, RuntimeError):
+            return  # no process to be had: read here
+
+    def close(self) -> None:
+        """Stop the helper, if one is reading (the file stays open for reading events back)."""
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
 
     def read_all(self) -> Loaded:
         while not self.done:
@@ -210,16 +253,17 @@ class RecordingReader:
         return out
 
     def _scan(self, text: bytes, cut: int, base: int) -> list[Event]:
+        rows = lines_of(text, cut)
+        self.lines.starts.extend(starts_of(rows, base))
         out: list[Event] = []
-        append = out.append
+        self._rows(rows, out)
+        return out
+
+    def _rows(self, rows: list[bytes], out: list[Event]) -> None:
+        """Read each of `rows`, the lines that follow those read so far, into `out`."""
+        append, other = out.append, self.others.append
         lines = self.lines
         known = lines.known
-        rows = text[:cut].split(b"\n")
-        if not rows[-1]:
-            rows.pop()  # what the last newline ends (a line without one ends the file)
-        # Each line's offset: the running sum of the lengths (newline included), in C.
-        lines.starts.extend(islice(accumulate(map(add, map(len, rows), repeat(1)),
-                                              initial=base), len(rows)))
         number, index = self._number, self.emitted
         same = ""
         for line in rows:
@@ -242,14 +286,80 @@ class RecordingReader:
             record = decoded(decode_record, line)
             read = None if record is None else classified(record.event, line, known)
             if read is not None:
-                append(Event(None, index, record.t, number, False, None, lines, *read))
-                index += 1
+                event = Event(None, index, record.t, number, False, None, lines, *read)
             elif (event := self._tolerant(number, line)) is not None:
                 event.index = index
-                append(event)
-                index += 1
+            else:
+                continue
+            append(event)
+            other(event)
+            index += 1
         self._number, self.emitted = number, index
+
+    def _take(self, scan: PieceScan) -> list[Event]:
+        """The entries of a piece the helper scanned: its deltas built from its lists, every
+        other line read here (`_rows`), in the file's order."""
+        base, cut = scan.base, scan.cut
+        text = os.pread(self.lines.file.fileno(), cut, base)
+        lines = self.lines
+        lines.hold(base, text)
+        first = len(lines.starts)
+        lines.starts.frombytes(scan.starts)
+        count = len(lines.starts) - first
+
+        def rows(start: int, end: int) -> list[bytes]:
+            """Lines `start .. end` of the piece, as written, without their newlines."""
+            edges = lines.starts[first + start:first + end + 1].tolist()
+            if end == count:  # the piece's end: after its last newline, or the file's end
+                edges.append(base + cut + (not text.endswith(b"\n")))
+            return [text[a - base:b - base - 1] for a, b in pairwise(edges)]
+
+        out: list[Event] = []
+        with collector_paused():
+            at = taken = 0
+            for other, kind, t in zip([*scan.others, count], [*scan.other_kinds, None],
+                                      [*scan.other_times, None], strict=True):
+                if other > at:
+                    self._deltas(scan, taken, other - at, out, partial(rows, at, other))
+                    taken += other - at
+                if other == count:
+                    break
+                if kind is None:
+                    self._rows(rows(other, other + 1), out)
+                else:  # read back when needed, as `_rows` would keep it
+                    self._number += 1
+                    event = Event(None, self.emitted, t, self._number, False, None, lines, kind)
+                    out.append(event)
+                    self.others.append(event)
+                    self.emitted += 1
+                at = other + 1
+        if self.collect:
+            self.loaded.events.extend(out)
+        lines.limit = base + cut
+        self._pieces.seek(base + cut)
+        if scan.at_end:
+            self._finish()
         return out
+
+    def _deltas(self, scan: PieceScan, taken: int, count: int, out: list[Event],
+                rows: Callable[[], list[bytes]]) -> None:
+        """`count` text deltas the helper took, from its `taken`th; read here (`_rows`) when
+        one holds a secret the request names (which the helper does not know)."""
+        end = taken + count
+        deltas = scan.deltas[taken:end]
+        known = self.lines.known
+        if known:
+            texts = "\n".join(deltas)
+            if any(secret in texts for secret in known):
+                self._rows(rows(), out)
+                return
+        index, number = self.emitted, self._number
+        out.extend(map(Event, repeat(None), range(index, index + count), scan.times[taken:end],
+                       range(number + 1, number + count + 1), repeat(False), repeat(None),
+                       repeat(self.lines), repeat(TEXT_DELTA),
+                       map(Delta, scan.sequence_numbers[taken:end], scan.item_ids[taken:end],
+                           deltas)))
+        self.emitted, self._number = index + count, number + count
 
     def _tolerant(self, number: int, line: bytes) -> Event | None:
         """A line the fast path does not take: the header, a note, anything odd."""
@@ -276,7 +386,8 @@ class RecordingReader:
 
     def _finish(self) -> None:
         self.done = True
-        self.lines.starts.append(self._offset)
+        self.close()
+        self.lines.starts.append(self._pieces.offset)
         known = self.lines.known
         for event, known_then in self._eager:
             if len(known) > known_then:  # secrets are only ever added

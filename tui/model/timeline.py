@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tui.model.events import Event
@@ -69,20 +69,22 @@ class Timeline:
             return self.reducer.apply(event)
         return None
 
-    def extend(self, events: Iterable[Event], *, follow: bool = True, indexed: bool = False
-               ) -> None:
-        """`append` each event; when following from the end, fold them in one go. `indexed`:
+    def extend(self, events: Iterable[Event], *, follow: bool = True,
+               others: Sequence[Event] | None = None) -> None:
+        """`append` each event; when following from the end, fold them in one go. `others`:
         each event already has the index it gets here (a recording's reader numbers them as
-        it reads), so only the few that are not text deltas read fast are looked at."""
+        it reads), and these are the ones among them that are not text deltas read fast
+        (the reader knows them as it reads), so only they are looked at for failures."""
         kept = self.events
         start = len(kept)
         was_at_end = self.reducer.applied == start
         kept.extend(events)
-        if not indexed:
+        if others is None:
             for index in range(start, len(kept)):
                 kept[index].index = index
+            others = kept[start:]
         failures = self.failure_indexes
-        for event in kept[start:]:
+        for event in others:
             if event.lite is None and is_failure_event(event) and (
                     self._first_failure_of_item(event)):
                 failures.append(event.index)

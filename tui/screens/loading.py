@@ -28,6 +28,8 @@ timers, messages): 4 MB pieces took 0.90-1.26 s to the 200k-event bench's first 
 8 MB 0.90-1.04 s, in alternating runs."""
 PROGRESS_SECONDS = 0.1
 """How often the header's `reading N%` is brought up to date."""
+HELPER_POLL = 0.002
+"""Seconds between looks for the reading helper's next piece (tui/io/ahead.py) meanwhile."""
 
 
 class LoadingMixin:
@@ -57,11 +59,13 @@ class LoadingMixin:
         size = INSTANT_PIECE if player.instant else PIECE
         shown = 0.0
         # It also folds each piece as it comes, for the jump (unless the user has paused).
-        while session.load_more(size, ahead=player.instant and player.playing):
+        while session.load_more(size, ahead=player.instant and player.playing, wait=False):
             if (now := time.monotonic()) - shown >= PROGRESS_SECONDS:
                 shown = now
                 self.refresh_header()
-            await asyncio.sleep(0)  # a frame, a key, a tick between pieces
+            # a frame, a key, a tick between pieces; a nap while the helper reads the next
+            loading = session.loading
+            await asyncio.sleep(HELPER_POLL if loading is not None and loading.waiting else 0)
         self.all_read()
 
     def all_read(self: InspectorScreen) -> None:

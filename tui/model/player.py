@@ -41,8 +41,11 @@ class Player:
         new = list(map(_TIME, events[len(times):]))
         if new and None not in new:  # all timed (any recording): in C, as the loop below does
             zero = self.zero = new[0] if self.zero is None else self.zero
-            times.extend(islice(accumulate(map(sub, new, repeat(zero)), max,
-                                           initial=times[-1] if times else -inf), 1, None))
+            if new == sorted(new) and (not times or new[0] - zero >= times[-1]):
+                times.extend(map(sub, new, repeat(zero)))  # in order: each is the running max
+            else:
+                times.extend(islice(accumulate(map(sub, new, repeat(zero)), max,
+                                               initial=times[-1] if times else -inf), 1, None))
             return
         append = times.append
         zero = self.zero

@@ -4,4 +4,5 @@ import sys
 
 from tui.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a spawned child (tui/child.py) imports it as __mp_main__
+    sys.exit(main())

@@ -28,3 +28,17 @@ async def test_a_child_diagnoses_a_file_as_this_process_does():
 async def test_an_exception_in_the_child_is_raised_here():
     with pytest.raises(ChildFailed, match=r"^FileNotFoundError"):
         await in_child(open, str(REPO / "no-such-file.jsonl"))
+
+
+def test_a_spawned_child_of_python_m_tui_does_not_run_the_command_again():
+    """Spawning re-imports the parent's main module as `__mp_main__` (what
+    multiprocessing.spawn does for `python -m tui`): it must define, not run. It ran the
+    whole `inspect` again in the reading helper's process, which then died."""
+    import subprocess
+    import sys
+
+    code = ("import runpy, sys; sys.argv = ['tui', 'inspect', 'no-such-file.jsonl']; "
+            "runpy.run_module('tui.__main__', run_name='__mp_main__', alter_sys=True)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=REPO)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

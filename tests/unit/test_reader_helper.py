@@ -139,3 +139,27 @@ def test_a_helper_that_dies_leaves_the_rest_to_the_reader(tmp_path: Path):
 
     assert seen(reader) == expected
     assert reader._ahead is None  # stopped, not left behind
+
+
+def test_an_app_reading_between_frames_is_never_held_up_by_the_helper(tmp_path: Path):
+    """`read(wait=False)` (what the app calls between frames) gives nothing rather than
+    wait for the helper's next piece; the pieces come as the helper sends them."""
+    import time
+
+    path = tmp_path / "varied.jsonl"
+    varied_recording(path)
+    expected = seen(read(path, helper=False))
+
+    reader = recording_reader(str(path), 1 << 30)
+    assert reader is not None
+    reader.helper_after, reader.helper_piece = 0, 4096
+    reader.read(4096)  # here, and the helper starts: a fresh interpreter, not ready yet
+    assert reader.waiting
+    assert reader.read(4096, wait=False) == [] and reader.helped == 0 and not reader.done
+    deadline = time.monotonic() + 60
+    while not reader.done and time.monotonic() < deadline:
+        if not reader.read(4096, wait=False):
+            time.sleep(0.002)
+
+    assert reader.helped >= 2
+    assert seen(reader) == expected

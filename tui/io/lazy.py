@@ -9,6 +9,8 @@ app paints its first screen after the first piece and folds in the rest while th
 
 Anything unusual on a line (the header, a note, invalid JSON, an odd field) goes through the
 tolerant reader (`read_record`), so what is accepted, refused and reported is unchanged.
+Past the first piece of a big file, a helper process reads ahead and decodes the text deltas
+(tui/io/ahead.py): the app builds their events from its lists and reads the other lines here.
 Credentials are hidden as the whole-file reader hides them: on the way out of `event_at`, with
 the secrets the header and the request notes name.
 """

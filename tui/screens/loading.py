@@ -2,9 +2,11 @@
 
 `mcptui replay` opens on the file's first piece; the rest is read a piece at a time (about
 10 ms each) between frames, so keys and repaints go on meanwhile and the header says how much
-is read. Whatever needs the whole file waits for the end: a step or failure asked for on the
-command line, an instant replay's jump to the end, and the checks (which would otherwise call
-a stream unfinished that is only not read yet). An instant replay folds each piece as it is
+is read. In a big file a helper process reads ahead (tui/io/ahead.py): the app takes each
+piece it has sent and, while the next is not there yet, naps between frames (`HELPER_POLL`).
+Whatever needs the whole file waits for the end: a step or failure asked for on the command
+line, an instant replay's jump to the end, and the checks (which would otherwise call a stream
+unfinished that is only not read yet). An instant replay folds each piece as it is
 read (`Timeline.fold_ahead`), so the jump itself has nothing left to fold.
 """
 

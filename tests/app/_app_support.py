@@ -236,3 +236,18 @@ def footer_keys(screen: InspectorScreen) -> list[Any]:
 
 def footer_actions(screen: InspectorScreen) -> set[str]:
     return {key.action for key in footer_keys(screen)}
+
+
+def long_recording(path: Path, extra_deltas: int) -> Path:
+    """The 424 sample with `extra_deltas` more text deltas in its message (so big that the
+    app reads it a piece at a time), sequence numbers renumbered."""
+    header, *lines = SAMPLE_424.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    first = next(i for i, r in enumerate(records)
+                 if r["event"]["type"] == "response.output_text.delta")
+    records[first + 1:first + 1] = [json.loads(json.dumps(records[first]))
+                                    for _ in range(extra_deltas)]
+    for number, record in enumerate(records):
+        record["event"]["sequence_number"] = number
+    path.write_text("\n".join([header, *map(json.dumps, records)]) + "\n", encoding="utf-8")
+    return path

@@ -21,6 +21,7 @@ from _app_support import (
     footer_actions,
     header_text,
     label_of,
+    long_recording,
     recorded_events,
     rendered_lines,
     renumbered,
@@ -243,21 +244,6 @@ async def test_p_is_offered_on_a_paste_that_names_its_server_and_explained_where
         assert "press p to probe" not in text
         assert "no probe from here: this file names no server URL for 'files'" in " ".join(
             text.split())
-
-
-def long_recording(path: Path, extra_deltas: int) -> Path:
-    """The 424 sample with `extra_deltas` more text deltas in its message (so big that the
-    app reads it a piece at a time), sequence numbers renumbered."""
-    header, *lines = SAMPLE_424.read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
-    first = next(i for i, r in enumerate(records)
-                 if r["event"]["type"] == "response.output_text.delta")
-    records[first + 1:first + 1] = [json.loads(json.dumps(records[first]))
-                                    for _ in range(extra_deltas)]
-    for number, record in enumerate(records):
-        record["event"]["sequence_number"] = number
-    path.write_text("\n".join([header, *map(json.dumps, records)]) + "\n", encoding="utf-8")
-    return path
 
 
 async def test_an_instant_replay_checks_the_events_once_it_has_jumped_to_the_end(

@@ -103,6 +103,9 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.session = session
         self.start_paused = paused or open_at is not None
         self.open_at = open_at
+        """Where to open that is not read yet: gone to once all is read (`all_read`)."""
+        self.opened_at = 0
+        """The step shown at mount: a step taken since means the user has moved on."""
         self.clock = clock or time.monotonic
         self.follow = True
         """Keep the cursor on the newest event; off once the user moves it in the tree."""
@@ -166,10 +169,14 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
         self.tree.rebuild()
         self.tree.focus()
         reading = self.start_loading()  # a recording's rest, read between frames
+        where = self.open_at
         if not self.start_paused:
             self.session.player.play(self.session.timeline.position, self.clock())
-        elif self.open_at is not None and not reading:  # else once all is read
-            self.call_after_refresh(self._open_at, self.open_at)  # once laid out
+        elif where is not None and (not reading or (
+                type(where) is int and where <= self.session.timeline.total)):
+            self.open_at = None  # there now, not again once all is read
+            self.call_after_refresh(self._open_at, where)  # once laid out
+        self.opened_at = self.session.timeline.position
         self.refresh_header()
         self.set_interval(TICK_SECONDS, self._tick, name="playback")
         self.set_interval(CLOCK_SECONDS, self.advance_clock, name="clock")

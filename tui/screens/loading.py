@@ -4,10 +4,11 @@
 10 ms each) between frames, so keys and repaints go on meanwhile and the header says how much
 is read. In a big file a helper process reads ahead (tui/io/ahead.py): the app takes each
 piece it has sent and, while the next is not there yet, naps between frames (`HELPER_POLL`).
-Whatever needs the whole file waits for the end: a step or failure asked for on the command
-line, an instant replay's jump to the end, and the checks (which would otherwise call a stream
-unfinished that is only not read yet). An instant replay folds each piece as it is
-read (`Timeline.fold_ahead`), so the jump itself has nothing left to fold.
+Whatever needs the whole file waits for the end: a step not read yet or a failure asked for
+on the command line (unless the user has stepped meanwhile), an instant replay's jump to the
+end, and the checks (which would otherwise call a stream unfinished that is only not read
+yet). An instant replay folds each piece as it is read (`Timeline.fold_ahead`), so the jump
+itself has nothing left to fold.
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ class LoadingMixin:
         """The whole file is in: keep the collector off it, then do what waited for it."""
         gc.freeze()
         self.refresh_header()
-        if self.open_at is not None:
-            self._open_at(self.open_at)
+        if self.open_at is not None and self.session.timeline.position == self.opened_at:
+            self._open_at(self.open_at)  # unless the user has stepped meanwhile
         player = self.session.player
         if player.instant and player.playing:
             # The jump to the end is what the user waits for: the checks (in a child process

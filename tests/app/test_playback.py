@@ -243,3 +243,36 @@ def waterfall_row(screen: InspectorScreen, name: str) -> str:
 def waterfall_axis(screen: InspectorScreen) -> str:
     """The waterfall's first line as drawn: `0s ┈┈┈ 42.00s`."""
     return rendered_lines(screen.query_one("#waterfall Static"))[0]
+
+
+async def test_the_selected_row_is_on_screen_after_a_jump_at_80_columns(tmp_path: Path):
+    """`G` on a stream with more items than rows: the last event's row is scrolled into view
+    above the tree's horizontal scrollbar (labels are wider than the tree at 80 columns), not
+    under it."""
+    from _app_support import renumbered, screen_of, write_chunks
+
+    from tui.app import McptuiApp
+    from tui.sources.replay import open_session
+
+    raws: list[dict[str, Any]] = [{"type": "response.created",
+                                   "response": {"id": "resp_1", "status": "in_progress"}}]
+    for n in range(60):
+        item = {"id": f"mcp_{n}", "type": "mcp_call", "name": "search_documentation_pages",
+                "server_label": "documentation", "arguments": "", "status": "in_progress"}
+        raws += [{"type": "response.output_item.added", "output_index": n, "item": item},
+                 {"type": "response.output_item.done", "output_index": n,
+                  "item": {**item, "arguments": "{}", "output": "ok", "status": "completed"}}]
+    raws.append({"type": "response.completed",
+                 "response": {"id": "resp_1", "status": "completed"}})
+    session = open_session(str(write_chunks(tmp_path / "many.jsonl", renumbered(raws))))
+    async with McptuiApp(session, paused=True).run_test(size=(80, 24),
+                                                        notifications=True) as pilot:
+        screen = screen_of(pilot)
+        await pilot.press("G")
+        await pilot.pause()
+        await pilot.pause()
+        tree = screen.tree
+        assert str(tree.cursor_node.label).startswith("response.completed")
+        top = tree.scroll_offset.y
+        assert top <= tree.cursor_line < top + tree.scrollable_content_region.height
+        assert tree.show_horizontal_scrollbar  # the case that hid it

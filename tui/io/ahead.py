@@ -24,7 +24,7 @@ from array import array
 from itertools import accumulate, islice, repeat
 from multiprocessing.connection import Connection
 from operator import add
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from tui.model.lite import (
     LITE_FAILURES,
@@ -150,9 +150,10 @@ def scan_piece(base: int, text: bytes, cut: int, at_end: bool) -> PieceScan:
         others.append(row)
         record = decoded(decode_record, line)
         kind = None
+        # A text delta's verdict depends on the secrets the app knows by then: the app's.
         if record is not None and record.event.type != TEXT_DELTA:
-            read = classified(record.event, line)
-            kind = None if read is None else read[0]
+            kept = classified(record.event, line)
+            kind = None if kept is None else kept[0]
         kinds.append(kind)
         other_times.append(None if record is None else record.t)
     return PieceScan(base, cut, at_end, array("q", starts_of(rows, base)).tobytes(), others,
@@ -186,8 +187,11 @@ class Ahead:
 
         self._receiver, sender = pipe()
         try:
-            self._process: Any = start_child(scan_ahead, (path, start, size, piece, sender),
-                                             "mcptui-reader")
+            self._process = start_child(scan_ahead, (path, start, size, piece, sender),
+                                        "mcptui-reader")
+        except BaseException:
+            self._receiver.close()
+            raise
         finally:
             sender.close()
 

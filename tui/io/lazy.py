@@ -300,7 +300,7 @@ class RecordingReader:
 
     def _take(self, scan: PieceScan) -> list[Event]:
         """The entries of a piece the helper scanned: its deltas built from its lists, every
-        other line read here (`_rows`), in the file's order."""
+        other line read here, in the file's order."""
         base, cut = scan.base, scan.cut
         text = os.pread(self.lines.file.fileno(), cut, base)
         lines = self.lines
@@ -308,33 +308,28 @@ class RecordingReader:
         first = len(lines.starts)
         lines.starts.frombytes(scan.starts)
         count = len(lines.starts) - first
+        # Where the piece's last line ends, as if a newline ended the file's last line too.
+        end = base + cut if text.endswith(b"\n") else base + cut + 1
 
-        def rows(start: int, end: int) -> list[bytes]:
-            """Lines `start .. end` of the piece, as written, without their newlines."""
-            edges = lines.starts[first + start:first + end + 1].tolist()
-            if end == count:  # the piece's end: after its last newline, or the file's end
-                edges.append(base + cut + (not text.endswith(b"\n")))
+        def rows(start: int, stop: int) -> list[bytes]:
+            """Lines `start .. stop` of the piece, as written, without their newlines."""
+            edges = lines.starts[first + start:first + stop + 1].tolist()
+            if stop == count:
+                edges.append(end)
             return [text[a - base:b - base - 1] for a, b in pairwise(edges)]
 
         out: list[Event] = []
         with collector_paused():
             at = taken = 0
-            for other, kind, t in zip([*scan.others, count], [*scan.other_kinds, None],
-                                      [*scan.other_times, None], strict=True):
-                if other > at:
-                    self._deltas(scan, taken, other - at, out, partial(rows, at, other))
-                    taken += other - at
-                if other == count:
-                    break
+            for other, kind, t in zip(scan.others, scan.other_kinds, scan.other_times,
+                                      strict=True):
+                taken = self._deltas(scan, taken, other - at, out, partial(rows, at, other))
                 if kind is None:
                     self._rows(rows(other, other + 1), out)
-                else:  # read back when needed, as `_rows` would keep it
-                    self._number += 1
-                    event = Event(None, self.emitted, t, self._number, False, None, lines, kind)
-                    out.append(event)
-                    self.others.append(event)
-                    self.emitted += 1
+                else:
+                    self._read_later(kind, t, out)
                 at = other + 1
+            self._deltas(scan, taken, count - at, out, partial(rows, at, count))
         if self.collect:
             self.loaded.events.extend(out)
         lines.limit = base + cut
@@ -344,17 +339,20 @@ class RecordingReader:
         return out
 
     def _deltas(self, scan: PieceScan, taken: int, count: int, out: list[Event],
-                rows: Callable[[], list[bytes]]) -> None:
-        """`count` text deltas the helper took, from its `taken`th; read here (`_rows`) when
-        one holds a secret the request names (which the helper does not know)."""
+                rows: Callable[[], list[bytes]]) -> int:
+        """`count` text deltas the helper took, from its `taken`th (how many are taken after
+        them is returned); read here (`_rows`) when one holds a secret the request names,
+        which the helper does not know."""
         end = taken + count
+        if not count:
+            return end
         deltas = scan.deltas[taken:end]
         known = self.lines.known
         if known:
             texts = "\n".join(deltas)
             if any(secret in texts for secret in known):
                 self._rows(rows(), out)
-                return
+                return end
         index, number = self.emitted, self._number
         out.extend(map(Event, repeat(None), range(index, index + count), scan.times[taken:end],
                        range(number + 1, number + count + 1), repeat(False), repeat(None),
@@ -362,6 +360,16 @@ class RecordingReader:
                        map(Delta, scan.sequence_numbers[taken:end], scan.item_ids[taken:end],
                            deltas)))
         self.emitted, self._number = index + count, number + count
+        return end
+
+    def _read_later(self, kind: str, t: float | None, out: list[Event]) -> None:
+        """The next line, an event of type `kind` read back when needed, as `_rows` keeps it
+        (the helper found it so)."""
+        self._number += 1
+        event = Event(None, self.emitted, t, self._number, False, None, self.lines, kind)
+        out.append(event)
+        self.others.append(event)
+        self.emitted += 1
 
     def _tolerant(self, number: int, line: bytes) -> Event | None:
         """A line the fast path does not take: the header, a note, anything odd."""

@@ -84,6 +84,15 @@ def read(path: Path, helper: bool, piece: int = 4096) -> RecordingReader:
     return reader
 
 
+def helped_reader(path: Path) -> RecordingReader:
+    """A reader of `path` in 4 KB pieces whose helper starts with the first piece (read)."""
+    reader = recording_reader(str(path), 1 << 30)
+    assert reader is not None
+    reader.helper_after, reader.helper_piece = 0, 4096
+    reader.read(4096)  # here, and the helper starts: a fresh interpreter, not ready yet
+    return reader
+
+
 def seen(reader: RecordingReader) -> list[tuple[Any, ...]]:
     """What the app shows and folds of each event."""
     return [(e.index, e.line, e.t, e.type, e.is_note, json.dumps(e.raw, sort_keys=True),
@@ -126,10 +135,7 @@ def test_a_helper_that_dies_leaves_the_rest_to_the_reader(tmp_path: Path):
     varied_recording(path)
     expected = seen(read(path, helper=False))
 
-    reader = recording_reader(str(path), 1 << 30)
-    assert reader is not None
-    reader.helper_after, reader.helper_piece = 0, 4096
-    reader.read(4096)  # here, and the helper starts
+    reader = helped_reader(path)
     reader.read(4096)  # the helper's first piece
     assert reader.helped == 1 and reader._ahead is not None
     reader._ahead._process.kill()
@@ -150,10 +156,7 @@ def test_an_app_reading_between_frames_is_never_held_up_by_the_helper(tmp_path: 
     varied_recording(path)
     expected = seen(read(path, helper=False))
 
-    reader = recording_reader(str(path), 1 << 30)
-    assert reader is not None
-    reader.helper_after, reader.helper_piece = 0, 4096
-    reader.read(4096)  # here, and the helper starts: a fresh interpreter, not ready yet
+    reader = helped_reader(path)
     assert reader.waiting
     assert reader.read(4096, wait=False) == [] and reader.helped == 0 and not reader.done
     deadline = time.monotonic() + 60

@@ -12,7 +12,7 @@ their events from those lists in C (about 0.3 µs a delta, measured on bench/tui
 The helper takes a line only where the app's own reader would keep it as a plain text delta
 (`decode_delta_record`, then `plain_delta`), save for the secrets the request names, which
 the app learns as it reads (the header, a note) and checks each run of deltas against
-(`RecordingReader._take`). Should the helper fail or die, the app reads on itself from the
+(`RecordingReader._deltas`). Should the helper fail or die, the app reads on itself from the
 first piece it did not get.
 """
 

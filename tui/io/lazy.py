@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 from tui.io.ahead import (
     AHEAD_AFTER,
     AHEAD_PIECE,
+    BOM,
     Ahead,
     Pieces,
     PieceScan,
@@ -81,7 +82,7 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
 
 def is_recording_start(head: bytes) -> bool:
     """Whether a file opening with `head` is an mcptui recording (its first line a header)."""
-    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    head = head.removeprefix(BOM).lstrip()
     first = head.split(b"\n", 1)[0]
     try:
         return is_header(loads(first))
@@ -186,6 +187,7 @@ class RecordingReader:
         """The helper decoding text deltas a piece ahead (tui/io/ahead.py), once started."""
         self.helper_after = AHEAD_AFTER
         """Bytes left to read at which the helper is started (after the first piece)."""
+        self._helper_tried = False
         self.helper_piece = AHEAD_PIECE
         """Bytes the helper reads at a time."""
         self.helped = 0
@@ -221,7 +223,8 @@ class RecordingReader:
             self._ahead = None  # it failed: read on here, from the first piece it did not send
         base, text, cut, at_end = self._pieces.next(size)
         self.lines.hold(base, text)
-        if not at_end and self.size - (base + cut) >= self.helper_after and may_start_helper():
+        if (not at_end and not self._helper_tried
+                and self.size - (base + cut) >= self.helper_after and may_start_helper()):
             self._start_helper(base + cut)
         out = self._entries(text, cut, base)
         self.lines.limit = base + cut
@@ -230,7 +233,7 @@ class RecordingReader:
         return out
 
     def _start_helper(self, start: int) -> None:
-        self.helper_after = self.size + 1  # once
+        self._helper_tried = True  # once: a helper that failed to start is not tried again
         try:
             self._ahead = Ahead(self.lines.file.name, start, self.size, self.helper_piece)
         except (OSError, ValueError, RuntimeError):

@@ -121,7 +121,6 @@ class PlaybackMixin:
         if node is not None:
             self._placed = node
             tree.move_cursor(node)
-            tree.call_after_refresh(tree.scroll_to_node, node, False)  # once laid out
         self.show_detail(node or tree.cursor_node)
 
     # -- keys ---------------------------------------------------------------------------------

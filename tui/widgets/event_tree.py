@@ -336,6 +336,14 @@ class EventTree(Tree[NodeRef]):
                 self._tree_lines  # noqa: B018 -- line numbers for the new nodes
                 self.move_cursor(node)
 
+    def move_cursor(self, node: TreeNode[NodeRef] | None, animate: bool = False) -> None:
+        """Textual's, and the node scrolled into view again once laid out: a rebuild or a
+        jump that brings the horizontal scrollbar scrolls before it takes its row, and the
+        cursor's row (the last, after `G`) sat under it."""
+        super().move_cursor(node, animate)
+        if node is not None:
+            self.call_after_refresh(self.scroll_to_node, node, False)
+
     @staticmethod
     def _walk(node: TreeNode[NodeRef]) -> Iterable[TreeNode[NodeRef]]:
         """Nodes below `node` that are on screen (inside expanded nodes), in order."""

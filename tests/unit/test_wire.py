@@ -277,6 +277,22 @@ def test_a_cancelled_call_is_a_timeout_and_the_cancellation_is_tied_to_it():
         timeline, link(resp, timeline.events).item_notes(resp.items[1].key))
 
 
+def test_a_cancelled_call_whose_connection_then_drops_is_still_a_timeout():
+    """The caller cancels, then closes the call's stream: the tap notes the broken
+    connection after the cancellation (which of the two it sees first was a race in
+    `mcptui run --tap`, and the broken connection used to win)."""
+    wire = Wire()
+    ask, number = wire.ask("tools/call", 1.06, name="search", arguments={"q": 1})
+    cancel = wire.tell("notifications/cancelled", 1.2, requestId=number)
+    dropped = wire._note("received", "✗ POST /mcp (tools/call search): the client disconnected "
+                         "mid-stream", 1.21, kind="disconnect", ids=[number], level="warning")
+    events = in_time_order(listing(wire, 0.5), stream(("search", {"q": 1}, TASKGROUP)),
+                           [ask, cancel, dropped])
+    cause, confidence, evidence = top_cause(events)
+    assert (cause, confidence) == ("timeout", "confirmed")
+    assert "the caller cancelled it" in evidence
+
+
 # -- a tap recording merged with a stream made apart --------------------------------------------
 
 def test_a_tap_recording_is_aligned_on_the_matching_call():

@@ -262,9 +262,11 @@ def call_findings(resp: ResponseState, item: ItemState, links: WireLinks,
         return []
     tied = links.by_item[item.key]
     name = item.name or call.tool or "the tool"
-    if call.failure is not None:
-        return failure_findings(call.failure)
     cancel = next((e for e in tied if e.method == "notifications/cancelled"), None)
+    if call.failure is not None and not (
+            cancel is not None and call.answered_t is not None
+            and cancel.sent_t is not None and call.answered_t >= cancel.sent_t):
+        return failure_findings(call.failure)  # not the connection the caller then dropped
     if call.sent_t is not None and (cancel is not None or (call.error or {}).get("code")
                                     == REQUEST_CANCELLED):
         at = cancel.sent_t if cancel is not None else call.answered_t

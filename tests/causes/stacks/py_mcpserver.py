@@ -1,0 +1,81 @@
+"""The contract tools on the `mcp` Python SDK's high-level server (`MCPServer`, the former FastMCP).
+
+Served with streamable HTTP at /mcp by uvicorn on 127.0.0.1 (`--port N`, or env PORT), the way
+`MCPServer.run("streamable-http")` serves it. One endpoint answers both protocol eras: the
+2025-11-25 handshake (initialize + Mcp-Session-Id) and the stateless 2026-07-28 revision
+(server/discover, an envelope in every request's `_meta`).
+
+Each tool fails the way this SDK makes it fail when written naturally (tests/causes/stacks/README.md
+has what reaches the wire).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from importlib.metadata import version
+
+import anyio
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel
+
+
+class Count(BaseModel):
+    count: float
+
+
+def build() -> MCPServer:
+    server = MCPServer("mcptui-stacks-py-mcpserver", version=version("mcp"))
+
+    @server.tool()
+    def echo(text: str) -> str:
+        """Echo the text back."""
+        return text
+
+    @server.tool()
+    def broken_schema(query: str) -> Count:
+        """Declares an output schema (from the return type) but returns no structured content."""
+        return CallToolResult(content=[TextContent(type="text", text=f"no structure for {query}")])  # type: ignore[return-value]
+
+    @server.tool()
+    def wrong_type(query: str) -> Count:
+        """Declares {"count": number} and returns {"count": "three"}."""
+        return {"count": "three"}  # type: ignore[return-value]
+
+    @server.tool()
+    def bad_content(query: str) -> CallToolResult:
+        """Returns a content block of a type MCP does not have ({"type": "json"})."""
+        return CallToolResult.model_construct(
+            content=[{"type": "json", "json": {"query": query}}],  # type: ignore[list-item]
+            is_error=False,
+        )
+
+    @server.tool()
+    async def slow(seconds: float) -> str:
+        """Sleeps that long, then answers."""
+        await anyio.sleep(seconds)
+        return f"slept {seconds} s"
+
+    @server.tool()
+    def fails(message: str) -> str:
+        """Raises the SDK's tool error with the message."""
+        raise ToolError(message)
+
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO)
+    app = build().streamable_http_app(host="127.0.0.1")
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from pathlib import Path
 
 import httpx2
 import openai
@@ -47,11 +48,13 @@ def test_success_stream_has_the_real_shape_and_validates(client: OpenAI, servers
         "response.created", "response.in_progress", "response.output_item.added",
         "response.mcp_list_tools.in_progress", "response.mcp_list_tools.completed",
         "response.output_item.done"]
+    # gpt-5-mini reasons before its call (an `rs_` item, added and done), as real streams show
     call_types = types[6:types.index("response.mcp_call.completed") + 2]
-    assert call_types[:2] == ["response.output_item.added", "response.mcp_call.in_progress"]
-    assert "response.mcp_call_arguments.delta" in call_types
-    assert call_types[-3:] == ["response.mcp_call_arguments.done",
-                               "response.mcp_call.completed", "response.output_item.done"]
+    assert call_types == [
+        "response.output_item.added", "response.output_item.done",  # the reasoning item
+        "response.output_item.added", "response.mcp_call.in_progress",
+        "response.mcp_call_arguments.delta", "response.mcp_call_arguments.done",
+        "response.mcp_call.completed", "response.output_item.done"]
     assert types.count("response.output_text.delta") > 3
     assert types[-1] == "response.completed"
 
@@ -122,7 +125,8 @@ def test_non_streaming_create_returns_the_finished_response(client: OpenAI, serv
     response = client.responses.create(
         model="gpt-5-mini", input=calls("q", ("search", {"query": "x"})), tools=[servers.tool()])
     assert response.status == "completed"
-    assert [item.type for item in response.output] == ["mcp_list_tools", "mcp_call", "message"]
+    assert [item.type for item in response.output] == [
+        "mcp_list_tools", "reasoning", "mcp_call", "reasoning", "message"]
 
 
 def test_sse_transport_for_sse_urls(client: OpenAI, servers: Servers):
@@ -138,6 +142,189 @@ def test_headers_and_authorization_reach_the_mcp_server(client: OpenAI, servers:
                             input=calls("q", ("search", {"query": "x"})),
                             tools=[servers.tool(url=f"{servers.mcp_token}/mcp", **auth)])
         assert mcp_call(events, "search")["status"] == "completed"
+
+
+# -- as the real API shapes it (compared with the recorded streams in tests/fixtures/upstream) ----
+
+def upstream(upstream_dir: Path, name: str) -> list[dict]:
+    return [json.loads(line) for line in (upstream_dir / name).read_text().splitlines()
+            if line.strip()]
+
+
+def test_every_delta_carries_obfuscation_unless_the_request_turns_it_off(
+        client: OpenAI, servers: Servers):
+    body = {"model": "gpt-5-mini", "tools": [servers.tool()],
+            "input": calls(QUESTION, ("search", {"query": "webhook retries"}))}
+    padded = raw_events(client, **body)
+    plain = raw_events(client, stream_options={"include_obfuscation": False}, **body)
+    kinds = {"response.output_text.delta", "response.mcp_call_arguments.delta"}
+    for events in (padded, plain):
+        assert_conforming(events)
+        assert {e["type"] for e in events if e["type"].endswith(".delta")} == kinds
+    deltas = [e for e in padded if e["type"].endswith(".delta")]
+    assert all(isinstance(e["obfuscation"], str)
+               and (len(e["delta"]) + len(e["obfuscation"])) % 16 == 0 for e in deltas)
+    assert len({e["obfuscation"] for e in deltas}) > 1  # random padding, not one string
+    assert not any("obfuscation" in e for e in plain)
+
+
+def test_a_resumed_stream_honours_include_obfuscation_false(client: OpenAI, servers: Servers):
+    created = client.responses.create(model="gpt-5-mini", background=True, tools=[servers.tool()],
+                                      input=calls("q", ("search", {"query": "x"})))
+    plain = list(client.responses.retrieve(created.id, stream=True, starting_after=-1,
+                                           include_obfuscation=False))
+    padded = list(client.responses.retrieve(created.id, stream=True, starting_after=-1))
+    assert plain[-1].type == padded[-1].type == "response.completed"
+    padded_deltas = [e for e in padded if e.type.endswith(".delta")]
+    assert padded_deltas and all("obfuscation" in (e.model_extra or {}) for e in padded_deltas)
+    assert not any("obfuscation" in (e.model_extra or {}) for e in plain)
+
+
+def test_listed_tools_carry_annotations_as_the_api_maps_them(
+        client: OpenAI, servers: Servers, upstream_dir: Path):
+    events = raw_events(client, model="gpt-5-mini", input="q", tools=[servers.tool()])
+    (listing,) = items_done(events, "mcp_list_tools")
+    tools = {tool["name"]: tool for tool in listing["tools"]}
+    assert tools["search"]["annotations"] == {"read_only": True}  # readOnlyHint: true
+    assert tools["failing_api"]["annotations"] == {"read_only": False}  # no annotations at all
+    assert all(isinstance(tool["annotations"], dict) for tool in tools.values())
+    real = [tool for event in upstream(upstream_dir, "openai-mcp-tool.1.chunks.txt")
+            if event["type"] == "response.output_item.done"
+            and event["item"]["type"] == "mcp_list_tools" for tool in event["item"]["tools"]]
+    assert {tuple(tool) for tool in real} == {tuple(tool) for tool in tools.values()}
+
+
+def test_one_argument_delta_per_call_as_the_api_sends(
+        client: OpenAI, servers: Servers, upstream_dir: Path):
+    events = raw_events(client, model="gpt-5-mini", tools=[servers.tool()], input=calls(
+        "q", ("search", {"query": "webhook retries and backoff"}),
+        ("failing_api", {"query": "a longer query than a dozen characters"})))
+    assert_conforming(events)
+    made = items_done(events, "mcp_call")
+    assert len(made) == 2
+    for call in made:
+        deltas = [e for e in events if e["type"] == "response.mcp_call_arguments.delta"
+                  and e["item_id"] == call["id"]]
+        assert [d["delta"] for d in deltas] == [call["arguments"]]
+        assert (len(deltas[0]["delta"]) + len(deltas[0]["obfuscation"])) % 16 == 0
+    real = [e for e in upstream(upstream_dir, "openai-mcp-tool.1.chunks.txt")
+            if e["type"] == "response.mcp_call_arguments.delta"]
+    assert len(real) == len({e["item_id"] for e in real}) == 2  # the recording: one per call
+    ours = [e for e in events if e["type"] == "response.mcp_call_arguments.delta"]
+    assert {tuple(e) for e in ours} == {tuple(e) for e in real}
+
+
+@pytest.mark.parametrize(("asked", "before", "after"), [
+    (None, "auto", "default"), ("auto", "auto", "default"), ("flex", "flex", "flex")])
+def test_service_tier_is_resolved_on_completion(client: OpenAI, servers: Servers,
+                                                upstream_dir: Path, asked, before, after):
+    body = {} if asked is None else {"service_tier": asked}
+    events = raw_events(client, model="gpt-5-mini", input="q", tools=[servers.tool()], **body)
+    tiers = [e["response"]["service_tier"] for e in events if "response" in e]
+    assert tiers == [before, before, after]
+    assert client.responses.retrieve(events[0]["response"]["id"]).service_tier == after
+    real = [e["response"]["service_tier"]
+            for e in upstream(upstream_dir, "openai-mcp-tool.1.chunks.txt") if "response" in e]
+    assert real == ["auto", "auto", "default"]  # what the first case copies
+
+
+def test_a_reasoning_model_reasons_before_each_step(client: OpenAI, servers: Servers,
+                                                   upstream_dir: Path):
+    events = raw_events(client, model="gpt-5-mini", tools=[servers.tool()], input=calls(
+        "q", ("search", {"query": "x"}), ("search", {"query": "y"})))
+    assert_conforming(events)
+    final = events[-1]["response"]
+    assert [item["type"] for item in final["output"]] == [
+        "mcp_list_tools", "reasoning", "mcp_call", "reasoning", "mcp_call", "reasoning",
+        "message"]
+    reasoning = items_done(events, "reasoning")
+    assert all(item["id"].startswith("rs_") and item["summary"] == [] for item in reasoning)
+    assert all(list(item) == ["id", "type", "summary"] for item in reasoning)
+    for item in reasoning:  # only added and done, the same item both times
+        about = [e for e in events if e.get("item", {}).get("id") == item["id"]
+                 or e.get("item_id") == item["id"]]
+        assert [e["type"] for e in about] == ["response.output_item.added",
+                                              "response.output_item.done"]
+        assert about[0]["item"] == about[1]["item"]
+    real = upstream(upstream_dir, "openai-mcp-tool.1.chunks.txt")[-1]["response"]["output"]
+    assert [item["type"] for item in real] == [
+        "mcp_list_tools", "reasoning", "mcp_call", "reasoning", "mcp_call", "reasoning",
+        "message"]
+    assert final["reasoning"]["effort"] == "medium"
+
+
+@pytest.mark.parametrize("model", ["gpt-4.1", "gpt-4o"])
+def test_a_model_that_does_not_reason_has_no_reasoning_items(client: OpenAI, servers: Servers,
+                                                             model: str):
+    events = raw_events(client, model=model, tools=[servers.tool()],
+                        input=calls("q", ("search", {"query": "x"})))
+    assert_conforming(events)
+    assert [item["type"] for item in events[-1]["response"]["output"]] == [
+        "mcp_list_tools", "mcp_call", "message"]
+    assert events[-1]["response"]["reasoning"] == {"effort": None, "summary": None}
+
+
+def test_reasoning_before_an_approval_request_but_not_before_the_approved_call(
+        client: OpenAI, servers: Servers, upstream_dir: Path):
+    tool = servers.tool(require_approval="always")
+    first = raw_events(client, model="gpt-5-mini", tools=[tool],
+                       input=calls("q", ("search", {"query": "x"})))
+    assert [i["type"] for i in first[-1]["response"]["output"]] == [
+        "mcp_list_tools", "reasoning", "mcp_approval_request"]
+    real = upstream(upstream_dir, "openai-mcp-tool-approval.1.chunks.txt")
+    assert [i["type"] for i in real[-1]["response"]["output"]] == [
+        "mcp_list_tools", "reasoning", "mcp_approval_request"]
+    (request,) = items_done(first, "mcp_approval_request")
+    second = raw_events(client, model="gpt-5-mini", tools=[tool],
+                        previous_response_id=first[0]["response"]["id"],
+                        input=[{"type": "mcp_approval_response", "approve": True,
+                                "approval_request_id": request["id"]}])
+    assert_conforming(second)
+    assert [i["type"] for i in second[-1]["response"]["output"]] == [
+        "mcp_list_tools", "mcp_call", "reasoning", "message"]
+
+
+# -- HTTP answers as the API gives them ---------------------------------------------------------
+
+@pytest.mark.parametrize(("method", "path", "status", "message"), [
+    ("POST", "/chat/completions", 404, "Invalid URL (POST /v1/chat/completions)"),
+    ("GET", "/nowhere", 404, "Invalid URL (GET /v1/nowhere)"),
+    ("GET", "/responses", 405, "Invalid method for URL (GET /v1/responses)"),
+    ("DELETE", "/responses/resp_x/cancel", 405,
+     "Invalid method for URL (DELETE /v1/responses/resp_x/cancel)"),
+])
+def test_unknown_routes_and_wrong_methods_get_the_api_error_body(
+        servers: Servers, method: str, path: str, status: int, message: str):
+    with httpx2.Client() as http:
+        answer = http.request(method, f"{servers.emulator}{path}",
+                              headers={"Authorization": "Bearer k"})
+    assert answer.status_code == status
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json() == {"error": {"message": message, "type": "invalid_request_error",
+                                       "param": None, "code": None}}
+    assert answer.headers["x-request-id"].startswith("req_")
+
+
+def test_the_sdk_raises_its_own_error_for_an_unknown_route(client: OpenAI):
+    with pytest.raises(openai.NotFoundError, match="Invalid URL"):
+        client.post("/chat/completions", cast_to=object, body={"model": "m"})
+
+
+def test_every_answer_has_its_own_request_id_and_the_measured_processing_time(
+        client: OpenAI, servers: Servers):
+    delay = 0.4
+    slow = client.responses.with_raw_response.create(
+        model="gpt-5-mini", tools=[servers.tool()],
+        input=calls("q", ("slow_search", {"query": "x", "delay_s": delay})))
+    quick = client.responses.with_raw_response.retrieve(slow.parse().id)
+    with httpx2.Client() as http:
+        refused = http.post(f"{servers.emulator}/responses", json={"model": "m", "input": "x"})
+    answers = (slow, quick, refused)
+    ids = [answer.headers["x-request-id"] for answer in answers]
+    assert all(i.startswith("req_") for i in ids) and len(set(ids)) == len(ids)
+    took = [int(answer.headers["openai-processing-ms"]) for answer in answers]
+    assert took[0] >= delay * 1000  # the call's time is in it: measured, not a constant
+    assert took[1] < took[0]
 
 
 # -- tool failures, mapped as OpenAI maps them --------------------------------------------------
@@ -404,6 +591,36 @@ def test_fault_docs_event_names(client: OpenAI, servers: Servers):
 def test_fault_http_errors(client: OpenAI, servers: Servers, name, error):
     with pytest.raises(error):
         fault(client, servers, name)
+
+
+def test_fault_insufficient_quota_stream_is_an_error_event_then_failed(
+        client: OpenAI, servers: Servers, upstream_dir: Path):
+    """As the real API reports running out of credit mid-stream (openai-error.1): HTTP 200,
+    created, in_progress, a nested `error` event, then `response.failed`."""
+    body = {"model": "gpt-5-mini", "tools": [servers.tool()], "input": "q",
+            "metadata": {"mcptui_fault": "insufficient_quota_stream"}}
+    with client.responses.with_streaming_response.create(stream=True, **body) as response:
+        status = response.status_code
+        events = [json.loads(line[5:]) for line in response.iter_lines()
+                  if line.startswith("data:")]
+    assert status == 200
+    real = upstream(upstream_dir, "openai-error.1.chunks.txt")
+    assert [e["type"] for e in events] == [e["type"] for e in real] == [
+        "response.created", "response.in_progress", "error", "response.failed"]
+    assert [e["sequence_number"] for e in events] == [0, 1, 2, 3]
+    assert events[2] == real[2]
+    failed, real_failed = events[3]["response"], real[3]["response"]
+    assert failed["status"] == "failed" and failed["error"] == real_failed["error"]
+    assert failed["output"] == [] and failed["service_tier"] == real_failed["service_tier"]
+    with pytest.raises(openai.APIError, match="exceeded your current quota"):  # as the SDK does
+        for _event in client.responses.create(stream=True, **body):
+            pass
+
+
+def test_fault_insufficient_quota_stays_an_http_429(client: OpenAI, servers: Servers):
+    with pytest.raises(openai.RateLimitError) as caught:
+        fault(client, servers, "insufficient_quota")
+    assert caught.value.code == "insufficient_quota"
 
 
 def test_fault_background_fail(client: OpenAI, servers: Servers):

@@ -3,8 +3,10 @@
 `POST /v1/responses` (streaming or not, background or not), `GET /v1/responses/{id}` (also
 `?stream=true&starting_after=N`), `POST /v1/responses/{id}/cancel`. Errors come back with the
 real API's body shape `{"error": {"message", "type", "param", "code"}}` so that the SDK raises
-its usual exceptions. Faults from `metadata.mcptui_fault` are applied here (HTTP level and on
-the first stream of a response) and in the runner (event level).
+its usual exceptions (an unknown URL or a wrong method too). Every answer carries its own
+`x-request-id` and the measured `openai-processing-ms`. Faults from `metadata.mcptui_fault` are
+applied here (HTTP level and on the first stream of a response) and in the runner (event
+level).
 """
 
 from __future__ import annotations
@@ -13,16 +15,20 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tui.emulator.builder import ResponseBuilder
+from tui.emulator.builder import QUOTA_MESSAGE, ResponseBuilder, is_reasoning_model
 from tui.emulator.faults import MALFORMED_AFTER, FaultError, Faults, parse_faults
 from tui.emulator.runner import Run, RunConfig
 from tui.emulator.script import ScriptError, input_text, planned_calls
@@ -60,9 +66,46 @@ def error(status: int, message: str, kind: str = "invalid_request_error",
                                    "code": code}}, status_code=status, headers=headers)
 
 
-def api_headers(request_id: str) -> dict[str, str]:
-    return {"x-request-id": request_id, "openai-version": "2020-10-01",
-            "openai-processing-ms": "1"}
+REQUEST_ID = "mcptui.request_id"
+"""Where `ApiHeaders` leaves the answer's `x-request-id` in the ASGI scope for the handler."""
+
+
+class ApiHeaders:
+    """ASGI middleware: every answer gets the API's headers, `x-request-id` (one per HTTP
+    request, as the API gives) and `openai-processing-ms`, the time from the request's arrival
+    to the answer's start as measured (for a stream: until its headers go out)."""
+
+    def __init__(self, app: ASGIApp, request_id: Callable[[], str]) -> None:
+        self.app = app
+        self.request_id = request_id
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        request_id = scope[REQUEST_ID] = self.request_id()
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["x-request-id"] = request_id
+                headers["openai-version"] = "2020-10-01"
+                headers["openai-processing-ms"] = str(
+                    round((time.perf_counter() - started) * 1000))
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def no_route(request: Request, exc: Exception) -> Response:
+    """404 for an unknown URL, 405 for a known one asked with the wrong method, in the API's
+    words and body shape (Starlette's own answers are plain text)."""
+    what = f"{request.method} {request.url.path}"
+    if getattr(exc, "status_code", 404) == 405:
+        return error(405, f"Invalid method for URL ({what})",
+                     headers=getattr(exc, "headers", None))
+    return error(404, f"Invalid URL ({what})")
 
 
 def sse(event: Json) -> bytes:
@@ -81,7 +124,8 @@ class Emulator:
             Route("/v1/responses", self.create, methods=["POST"]),
             Route("/v1/responses/{response_id}", self.retrieve, methods=["GET"]),
             Route("/v1/responses/{response_id}/cancel", self.cancel, methods=["POST"]),
-        ], lifespan=self._lifespan)
+        ], middleware=[Middleware(ApiHeaders, request_id=self.request_id)],
+            exception_handlers={404: no_route, 405: no_route}, lifespan=self._lifespan)
 
     @asynccontextmanager
     async def _lifespan(self, _app: Starlette) -> AsyncIterator[None]:
@@ -109,29 +153,24 @@ class Emulator:
             faults = parse_faults(metadata.get("mcptui_fault"))
         except FaultError as exc:
             return error(400, str(exc), param="metadata.mcptui_fault")
-        request_id = self.request_id()
+        request_id = str(request.scope.get(REQUEST_ID, ""))
         if faults.insufficient_quota:
-            return error(429, "You exceeded your current quota, please check your plan and "
-                              "billing details. For more information on this error, read the "
-                              "docs: https://platform.openai.com/docs/guides/error-codes/api-"
-                              "errors.", "insufficient_quota", code="insufficient_quota",
-                         headers=api_headers(request_id))
+            return error(429, QUOTA_MESSAGE, "insufficient_quota", code="insufficient_quota")
         if faults.http_status == 429:
             return error(429, "Rate limit reached for requests (emulated: "
                               "metadata.mcptui_fault=http_429).", "requests",
-                         code="rate_limit_exceeded",
-                         headers={**api_headers(request_id), "retry-after": "1"})
+                         code="rate_limit_exceeded", headers={"retry-after": "1"})
         if faults.http_status == 500:
             return error(500, "The server had an error while processing your request "
-                              "(emulated: metadata.mcptui_fault=http_500).", "server_error",
-                         headers=api_headers(request_id))
+                              "(emulated: metadata.mcptui_fault=http_500).", "server_error")
         previous = body.get("previous_response_id")
         if previous is not None and self.store.get(str(previous)) is None:
             return error(400, f"Previous response with id '{previous}' not found.",
                          param="previous_response_id", code="previous_response_not_found")
         limit = {TOOL_TIMEOUT_METADATA: f"{self.config.tool_timeout:g}"}
-        stored = StoredResponse(ResponseBuilder(body, rng=self.rng, metadata=limit), faults,
-                                request_id=request_id)
+        builder = ResponseBuilder(body, rng=self.rng, metadata=limit,
+                                  reasoning_items=is_reasoning_model(str(body["model"])))
+        stored = StoredResponse(builder, faults, request_id=request_id)
         stored.builder.on_event = stored.notify
         self.store.add(stored)
         if stored.background:
@@ -143,12 +182,12 @@ class Emulator:
             if failure is not None:
                 self.store.discard(stored)
                 status = 424 if failure["error"].get("code") == "http_error" else 500
-                return JSONResponse(failure, status_code=status, headers=api_headers(request_id))
+                return JSONResponse(failure, status_code=status)
         if body.get("stream"):
             return self.stream(stored, after=-1, faults=faults)
         if not stored.background:
             await stored.finished()
-        return JSONResponse(stored.builder.response(), headers=api_headers(request_id))
+        return JSONResponse(stored.builder.response())
 
     def stored_for(self, request: Request) -> StoredResponse | Response:
         """The response named in the path, or the 401 / 404 to answer instead."""
@@ -172,8 +211,10 @@ class Emulator:
                 after = int(request.query_params.get("starting_after", "-1"))
             except ValueError:
                 return error(400, "starting_after must be an integer.", param="starting_after")
-            return self.stream(stored, after=after, faults=Faults())
-        return JSONResponse(stored.builder.response(), headers=api_headers(stored.request_id))
+            obfuscate = request.query_params.get("include_obfuscation") not in ("false", "False",
+                                                                                "0")
+            return self.stream(stored, after=after, faults=Faults(), obfuscate=obfuscate)
+        return JSONResponse(stored.builder.response())
 
     # -- POST /v1/responses/{id}/cancel ------------------------------------------------------
 
@@ -190,25 +231,29 @@ class Emulator:
                 await asyncio.gather(stored.task, return_exceptions=True)
             stored.builder.status = "cancelled"
             stored.end()
-        return JSONResponse(stored.builder.response(), headers=api_headers(stored.request_id))
+        return JSONResponse(stored.builder.response())
 
     # -- streaming ---------------------------------------------------------------------------
 
-    def stream(self, stored: StoredResponse, *, after: int, faults: Faults) -> Response:
+    def stream(self, stored: StoredResponse, *, after: int, faults: Faults,
+               obfuscate: bool = True) -> Response:
         return StreamingResponse(
-            tail(stored, after, faults), media_type="text/event-stream; charset=utf-8",
-            headers={**api_headers(stored.request_id), "cache-control": "no-cache"})
+            tail(stored, after, faults, obfuscate=obfuscate),
+            media_type="text/event-stream; charset=utf-8", headers={"cache-control": "no-cache"})
 
 
-async def tail(stored: StoredResponse, after: int, faults: Faults) -> AsyncIterator[bytes]:
-    """The response's events after sequence number `after`, as they happen, until it ends."""
+async def tail(stored: StoredResponse, after: int, faults: Faults, *, obfuscate: bool = True
+               ) -> AsyncIterator[bytes]:
+    """The response's events after sequence number `after`, as they happen, until it ends.
+    `obfuscate=False` (a resume asked `include_obfuscation=false`) sends deltas without their
+    `obfuscation` padding."""
     position = max(after + 1, 0)
     sent = 0
     if faults.drop_after == 0:
         raise DroppedConnection("dropped before any event (mcptui_fault)")
     wire = stored.builder.wire
     per_event = bool(faults.malformed_line or faults.stall_seconds
-                     or faults.drop_after is not None)
+                     or faults.drop_after is not None or not obfuscate)
     while True:
         changed = stored.changed()
         events = stored.builder.events
@@ -220,7 +265,10 @@ async def tail(stored: StoredResponse, after: int, faults: Faults) -> AsyncItera
                 position = end
                 yield data
                 continue
-            yield sse(events[position])
+            event = events[position]
+            if not obfuscate and "obfuscation" in event:
+                event = {key: value for key, value in event.items() if key != "obfuscation"}
+            yield sse(event)
             position += 1
             sent += 1
             if faults.malformed_line and sent == MALFORMED_AFTER:

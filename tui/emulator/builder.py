@@ -25,6 +25,31 @@ ARGUMENT_EVENTS = ("response.mcp_call_arguments.delta", "response.mcp_call_argum
 DOCS_ARGUMENT_EVENTS = ("response.mcp_call.arguments.delta", "response.mcp_call.arguments.done")
 """What the wire carries, and what the 2025 API reference spelled (protocol.md §1)."""
 
+REASONING_MODELS = ("o1", "o3", "o4-mini", "gpt-5")
+"""Model name prefixes of reasoning models: their streams hold `reasoning` items."""
+
+QUOTA_MESSAGE = ("You exceeded your current quota, please check your plan and billing details. "
+                 "For more information on this error, read the docs: "
+                 "https://platform.openai.com/docs/guides/error-codes/api-errors.")
+"""The API's words for `insufficient_quota`, in a 429 body and in a stream's `error` event."""
+
+
+def is_reasoning_model(model: str) -> bool:
+    return model.startswith(REASONING_MODELS)
+
+
+def resolved_service_tier(requested: Any) -> str:
+    """The tier a finished response reports: `auto` (or none asked) ran on `default`."""
+    return "default" if requested in (None, "auto") else str(requested)
+
+
+def listed_tool(tool: Json) -> Json:
+    """A tool as an `mcp_list_tools` item lists it: `annotations` always an object, the MCP
+    server's `readOnlyHint` as `read_only` (false when the server declares none)."""
+    annotations = tool.get("annotations")
+    read_only = isinstance(annotations, dict) and bool(annotations.get("read_only"))
+    return {**tool, "annotations": {"read_only": read_only}}
+
 
 def tokenize(text: str) -> list[str]:
     """Split text into token-like pieces: a word with its leading space, or punctuation."""
@@ -79,7 +104,7 @@ class ResponseBuilder:
 
     def __init__(self, request: Json, *, on_event: Callable[[Json], None] | None = None,
                  rng: random.Random | None = None, created_at: int | None = None,
-                 metadata: dict[str, str] | None = None) -> None:
+                 metadata: dict[str, str] | None = None, reasoning_items: bool = False) -> None:
         self.request = request
         self.metadata = metadata or {}
         """Added to the response's metadata: the emulator's tool time limit, so a recording
@@ -94,6 +119,14 @@ class ResponseBuilder:
         self.usage: Json | None = None
         self.completed_at: int | None = None
         self.id = self.new_id("resp")
+        options = request.get("stream_options")
+        self.obfuscate = not (isinstance(options, dict)
+                              and options.get("include_obfuscation") is False)
+        """`stream_options.include_obfuscation` (default true): delta events carry
+        `obfuscation` padding."""
+        self.reasons = reasoning_items
+        """A `reasoning` item comes before each step the model takes (the emulator asks for
+        it when the model is a reasoning one, `is_reasoning_model`)."""
         self.wire: dict[int, tuple[int, bytes]] = {}
         """Events already serialised as SSE (a flood's deltas): first sequence number ->
         (the sequence number after the last one, the bytes), so a stream sends them in one
@@ -113,12 +146,22 @@ class ResponseBuilder:
         alphabet = string.ascii_letters + string.digits
         return "".join(self.rng.choice(alphabet) for _ in range(-len(delta) % 16))
 
+    def padding(self, delta: str) -> Json:
+        """The `obfuscation` field of a delta event, or none when the request turned it off."""
+        return {"obfuscation": self.obfuscation(delta)} if self.obfuscate else {}
+
     # the response object
 
     def response(self) -> Json:
         """The response object as it stands, with the field set (and order) the API sends."""
         req = self.request
         model = str(req.get("model", ""))
+        asked = req.get("reasoning") if isinstance(req.get("reasoning"), dict) else {}
+        reasoning = ({"effort": asked.get("effort") or "medium", "summary": asked.get("summary")}
+                     if is_reasoning_model(model) else {"effort": None, "summary": None})
+        tier = req.get("service_tier") or "auto"
+        if self.status in ("completed", "incomplete"):
+            tier = resolved_service_tier(tier)
         return {
             "id": self.id, "object": "response", "created_at": self.created_at,
             "status": self.status, "background": bool(req.get("background", False)),
@@ -131,8 +174,8 @@ class ResponseBuilder:
             "parallel_tool_calls": req.get("parallel_tool_calls", True),
             "previous_response_id": req.get("previous_response_id"),
             "prompt_cache_key": None, "prompt_cache_retention": None,
-            "reasoning": {"effort": "medium", "summary": None}, "safety_identifier": None,
-            "service_tier": "auto", "store": req.get("store", True), "temperature": 1,
+            "reasoning": reasoning, "safety_identifier": None,
+            "service_tier": tier, "store": req.get("store", True), "temperature": 1,
             "text": {"format": {"type": "text"}, "verbosity": "medium"},
             "tool_choice": req.get("tool_choice", "auto"),
             "tools": [echoed_tool(tool) for tool in req.get("tools") or []],
@@ -159,6 +202,12 @@ class ResponseBuilder:
     def set_in_progress(self) -> None:
         self.status = "in_progress"
         self.emit_response("response.in_progress")
+
+    def error_event(self, code: str, message: str, *, kind: str | None = None,
+                    param: str | None = None) -> None:
+        """An in-stream `error` event, nested as the wire carries it (protocol.md §2)."""
+        self.emit("error", error={"type": kind or code, "code": code, "message": message,
+                                  "param": param})
 
     def finish(self, status: str, *, error: Json | None = None, usage_: Json | None = None
                ) -> None:
@@ -189,15 +238,25 @@ class ResponseBuilder:
         return index
 
     def list_tools_ended(self, index: int, tools: list[Json], error: str | None = None) -> None:
-        item = {**self.output[index], "tools": tools}
+        item = {**self.output[index], "tools": [listed_tool(tool) for tool in tools]}
         if error is not None:
             item["error"] = error
         kind = "failed" if error is not None else "completed"
         self.emit(f"response.mcp_list_tools.{kind}", output_index=index, item_id=item["id"])
         self.done_item(index, item)
 
+    def reasoning(self) -> None:
+        """A reasoning model's thinking before a step: an `rs_` item with an empty summary,
+        only `output_item.added` and `.done` (as the real streams carry it)."""
+        item = {"id": self.new_id("rs"), "type": "reasoning", "summary": []}
+        self.done_item(self.add_item(item), item)
+
     def call_started(self, name: str, server_label: str, approval_request_id: str | None = None
                      ) -> int:
+        """An `mcp_call` item; a reasoning model thinks first (not for a call the caller
+        approved: the model chose it in the previous response)."""
+        if self.reasons and approval_request_id is None:
+            self.reasoning()
         item = {"id": self.new_id("mcp"), "type": "mcp_call", "status": "in_progress",
                 "approval_request_id": approval_request_id, "arguments": "", "error": None,
                 "name": name, "output": None, "server_label": server_label}
@@ -210,7 +269,7 @@ class ResponseBuilder:
         item = self.output[index]
         item["arguments"] += delta
         self.emit(kind, output_index=index, item_id=item["id"], delta=delta,
-                  obfuscation=self.obfuscation(delta))
+                  **self.padding(delta))
 
     def call_arguments_done(self, index: int, *, docs_names: bool = False) -> None:
         kind = (DOCS_ARGUMENT_EVENTS if docs_names else ARGUMENT_EVENTS)[1]
@@ -224,6 +283,8 @@ class ResponseBuilder:
         self.done_item(index, item)
 
     def approval_request(self, name: str, arguments: str, server_label: str) -> Json:
+        if self.reasons:
+            self.reasoning()
         item = {"id": self.new_id("mcpr"), "type": "mcp_approval_request",
                 "arguments": arguments, "name": name, "server_label": server_label}
         index = self.add_item(item)
@@ -231,6 +292,8 @@ class ResponseBuilder:
         return item
 
     def message_started(self) -> int:
+        if self.reasons:
+            self.reasoning()
         item = {"id": self.new_id("msg"), "type": "message", "status": "in_progress",
                 "content": [], "role": "assistant"}
         index = self.add_item(item)
@@ -246,7 +309,7 @@ class ResponseBuilder:
     def message_delta(self, index: int, delta: str) -> None:
         self.output[index]["content"][0]["text"] += delta
         self.emit("response.output_text.delta", **self._where(index), delta=delta, logprobs=[],
-                  obfuscation=self.obfuscation(delta))
+                  **self.padding(delta))
 
     def message_flood(self, index: int, tokens: list[str], count: int, start: int) -> int:
         """Deltas `start` .. `start + count - 1` of a flood (`flood:N`): the text's tokens over
@@ -255,12 +318,14 @@ class ResponseBuilder:
         delta number."""
         where = self._where(index)
         item_id = where["item_id"]
-        padding = [self.obfuscation(token) for token in tokens]
+        padding = [self.padding(token) for token in tokens]
         kind = "response.output_text.delta"
         head = f"event: {kind}\ndata: {{\"type\": \"{kind}\", \"sequence_number\": ".encode()
         tails = [(f", \"item_id\": {json.dumps(item_id)}, \"output_index\": {index}, "
-                  f"\"content_index\": 0, \"delta\": {json.dumps(token)}, \"logprobs\": [], "
-                  f"\"obfuscation\": {json.dumps(pad)}}}\n\n").encode()
+                  f"\"content_index\": 0, \"delta\": {json.dumps(token)}, \"logprobs\": []"
+                  + "".join(f", {json.dumps(key)}: {json.dumps(value)}"
+                            for key, value in pad.items())
+                  + "}\n\n").encode()
                  for token, pad in zip(tokens, padding, strict=True)]
         events, pieces, cycle = self.events, [], len(tokens)
         first = len(events)
@@ -268,7 +333,7 @@ class ResponseBuilder:
         for n in range(start, start + count):
             k = n % cycle
             events.append({"type": kind, "sequence_number": seq, **where, "delta": tokens[k],
-                            "logprobs": [], "obfuscation": padding[k]})
+                            "logprobs": [], **padding[k]})
             pieces.append(head + str(seq).encode() + tails[k])
             seq += 1
         self.wire[first] = (seq, b"".join(pieces))

@@ -19,6 +19,9 @@ FAULTS = {
     "http_429": "answer 429 rate_limit_exceeded at once",
     "http_500": "answer 500 server_error at once",
     "insufficient_quota": "answer 429 insufficient_quota at once (no credit left)",
+    "insufficient_quota_stream": "no credit left, as a stream reports it: HTTP 200, "
+                                 "response.created, response.in_progress, an `error` event "
+                                 "(insufficient_quota), then response.failed",
     "background_fail": "a background run that queues, then fails with no details",
     "flood:N": "the answer is N output_text.delta events sent as fast as the socket takes "
                "them (pre-serialised, big writes, no pauses): a live-throughput load",
@@ -43,6 +46,7 @@ class Faults:
     docs_event_names: bool = False
     http_status: int | None = None
     insufficient_quota: bool = False
+    insufficient_quota_stream: bool = False
     background_fail: bool = False
     flood: int | None = None
     """The answer's text comes as this many deltas, unpaced."""
@@ -69,7 +73,8 @@ def parse_faults(value: object) -> Faults:
                 if after:
                     fields["stall_after"] = int(after)
             elif name in ("malformed_line", "unknown_event", "docs_event_names",
-                          "background_fail", "insufficient_quota") and not arg:
+                          "background_fail", "insufficient_quota",
+                          "insufficient_quota_stream") and not arg:
                 fields[name] = True
             elif name in ("http_429", "http_500") and not arg:
                 fields["http_status"] = int(name[5:])

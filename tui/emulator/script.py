@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 CALL_LINE = re.compile(r"^\s*call\s+(\S+)\s*(.*?)\s*$")
+WAIT_LINE = re.compile(r"^\s*wait\s+(\d+(?:\.\d+)?)\s*s?\s*$")
+"""`wait S`: the model thinks S seconds before its next call (a server restarted meanwhile
+loses the session OpenAI's client holds: how tests reproduce it)."""
 
 
 class ScriptError(ValueError):
@@ -24,6 +27,8 @@ class PlannedCall:
     tool: str
     arguments: str
     """Compact JSON text, as a model streams it."""
+    pause: float = 0.0
+    """Seconds the model thinks before it makes the call (`wait S` lines before it)."""
 
 
 def input_text(value: Any) -> str:
@@ -46,7 +51,12 @@ def input_text(value: Any) -> str:
 def planned_calls(text: str) -> list[PlannedCall]:
     """The `call` lines of the input, checked to be valid JSON objects."""
     calls: list[PlannedCall] = []
+    pause = 0.0
     for number, line in enumerate(text.splitlines(), start=1):
+        waits = WAIT_LINE.match(line)
+        if waits is not None:
+            pause += float(waits.group(1))
+            continue
         match = CALL_LINE.match(line)
         if match is None:
             continue
@@ -59,7 +69,8 @@ def planned_calls(text: str) -> list[PlannedCall]:
         if not isinstance(arguments, dict):
             raise ScriptError(f"input line {number}: arguments of `call {tool}` must be a "
                               "JSON object")
-        calls.append(PlannedCall(tool, compact(arguments)))
+        calls.append(PlannedCall(tool, compact(arguments), pause))
+        pause = 0.0
     return calls
 
 
@@ -99,14 +110,6 @@ def example_value(spec: dict[str, Any]) -> Any:
         low = spec.get("minimum", 1)
         return int(low) if kind == "integer" else float(low)
     return {"string": "example", "boolean": False, "array": [], "object": {}}.get(kind)
-
-
-def split_arguments(arguments: str, parts: int = 3) -> list[str]:
-    """Cut the arguments JSON into a few deltas, the way they stream."""
-    if len(arguments) < parts * 4:
-        return [arguments]
-    size = -(-len(arguments) // parts)
-    return [arguments[i:i + size] for i in range(0, len(arguments), size)]
 
 
 def answer(outcomes: list[tuple[str, str | None, Any]]) -> str:

@@ -29,6 +29,7 @@ class StoredResponse:
     """Set once tools are listed: None, or an HTTP error to answer the POST with."""
     task: asyncio.Task[None] | None = None
     request_id: str = ""
+    """`x-request-id` of the POST that created it (each later GET or cancel has its own)."""
     on_end: Callable[[], None] | None = None
     """The store's eviction, run when the response finishes."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)

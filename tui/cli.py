@@ -159,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     probe = commands.add_parser(
         "probe", help="connect to the MCP servers of a request or a recording from here, "
                       "re-run the failed calls, name the cause",
-        description="FILE is a request (REQUEST.json, as `run` sends it) or anything inspect "
+        description="The positional is an MCP server's URL (http(s)://…, probed on its own), "
+                    "or FILE: a request (REQUEST.json, as `run` sends it) or anything inspect "
                     "reads (a recording, JSON lines, SSE, a pasted JSON array of events, a "
                     "Response object). For each mcp tool of the request, or each MCP server the "
                     "file names (its recording header's request, else the tools "
@@ -170,12 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "with --args. Each answer is checked the way OpenAI's MCP client checks it "
                     "(structuredContent against outputSchema, content block types, isError, "
                     "size, time), and each recorded failure gets its likely cause, confirmed "
-                    "by the probe where it shows it. A file's header values are redacted: "
+                    "by the probe where it shows it. Each server is also asked which MCP "
+                    "revisions it speaks (server/discover for 2026-07-28, initialize for "
+                    "2025-11-25; --mcp-protocol), with the tools each lists and the one "
+                    "OpenAI's client meets. A file's header values are redacted: "
                     "--header supplies them. Exit 0: everything checks out; 1: a problem was "
                     "found (a server unreachable, a call failed, an error-level check); 2: "
                     "could not run (unreadable file, bad options, no MCP server to probe).")
-    probe.add_argument("request", metavar="FILE",
-                       help="a request file, or a recording or stream dump (- for stdin)")
+    probe.add_argument("request", metavar="URL-or-FILE",
+                       help="an MCP server's URL, a request file, or a recording or stream "
+                            "dump (- for stdin)")
     probe.add_argument("--recording", metavar="FILE",
                        help="re-run the failed mcp_calls of this recording (any format "
                             "inspect reads) on the servers FILE names, instead of FILE's "
@@ -196,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
     probe.add_argument("--transport", choices=("sse", "streamable_http"),
                        help="force the transport (default: SSE for URLs ending in /sse, "
                             "else streamable HTTP)")
+    probe.add_argument("--mcp-protocol", choices=("legacy", "modern", "auto"), default="auto",
+                       help="which MCP revisions to ask each server about: auto (default) "
+                            "sends server/discover (2026-07-28) and, separately, initialize "
+                            "(2025-11-25), reports which it speaks, and calls tools in the "
+                            "era OpenAI's client meets (legacy, unless the server speaks only "
+                            "2026-07-28); legacy or modern asks and calls in that era only")
     probe.add_argument("--json", action="store_true", help="print a JSON report instead")
 
     proxy = commands.add_parser(
@@ -254,6 +265,12 @@ def build_parser() -> argparse.ArgumentParser:
                               "the least recently used go first)")
     emulate.add_argument("--tool-timeout", type=float, default=60.0, metavar="S",
                          help="seconds before a tool call fails with the 424 (default 60)")
+    emulate.add_argument("--mcp-protocol", choices=("legacy", "modern", "auto"),
+                         default="legacy",
+                         help="the MCP era the emulator's client speaks to the request's "
+                              "servers: legacy (default: the 2025-11-25 initialize handshake, "
+                              "as OpenAI's client is believed to), modern (2026-07-28 "
+                              "server/discover, stateless) or auto (discover, else initialize)")
 
     demo_server = commands.add_parser(
         "demo-server", help="run an MCP server whose tools reproduce common failures",
@@ -275,7 +292,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo_server.add_argument("--forget-sessions", action="store_true",
                              help="forget each session once it has listed tools: the call "
                                   "gets 404 for its stale session id, as from a restarted "
-                                  "server or another instance behind a load balancer")
+                                  "server or another instance behind a load balancer. Legacy "
+                                  "era (initialize, Mcp-Session-Id) only: 2026-07-28 clients "
+                                  "have no session, so they are unaffected")
+    era = demo_server.add_mutually_exclusive_group()
+    era.add_argument("--legacy-only", action="store_true",
+                     help="speak only 2025-11-25 (initialize): server/discover is refused as "
+                          "an older server refuses it (meet it with `emulate --mcp-protocol "
+                          "modern` to see a revision mismatch)")
+    era.add_argument("--modern-only", action="store_true",
+                     help="speak only 2026-07-28 (server/discover): initialize is refused "
+                          "with -32022")
 
     demo = commands.add_parser(
         "demo", help="try mcptui without an API key: emulator + demo server + live view",
@@ -410,12 +437,14 @@ def dispatch(args: argparse.Namespace) -> int:
 
         try:
             if args.command == "emulate":
-                return run_emulate(args.host, args.port, args.tool_timeout, args.keep)
+                return run_emulate(args.host, args.port, args.tool_timeout, args.keep,
+                                   mcp_protocol=args.mcp_protocol)
             from tui.emulator.demo_server import DemoModes, run_demo_server
 
             run_demo_server(args.host, args.port, DemoModes(
                 token=args.token, path_token=args.path_token, call_token=args.call_token,
-                host_check=args.host_check, forget_sessions=args.forget_sessions))
+                host_check=args.host_check, forget_sessions=args.forget_sessions,
+                legacy_only=args.legacy_only, modern_only=args.modern_only))
             return 0
         except PortUnavailable as exc:
             print(f"mcptui: {exc.strerror}", file=sys.stderr)
@@ -426,7 +455,8 @@ def dispatch(args: argparse.Namespace) -> int:
     return 2
 
 
-def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000) -> int:
+def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000, *,
+                mcp_protocol: str = "legacy") -> int:
     import logging
 
     from tui.emulator.app import Emulator
@@ -436,8 +466,8 @@ def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000) -> 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     banner = ("mcptui emulator: {url}/v1  (export OPENAI_BASE_URL={url}/v1; any API key works; "
               "Ctrl+C stops)")
-    serve_forever(Emulator(RunConfig(tool_timeout=tool_timeout), keep=keep).app, host, port,
-                  banner=banner)
+    config = RunConfig(tool_timeout=tool_timeout, mcp_protocol=mcp_protocol)
+    serve_forever(Emulator(config, keep=keep).app, host, port, banner=banner)
     return 0
 
 
@@ -699,7 +729,7 @@ def print_probe(target: ProbeInput, args: argparse.Namespace,
     try:
         report = asyncio.run(probe(target.request, recording=target.recording, tool=args.tool,
                                    arguments=arguments, timeout=timeout,
-                                   transport=args.transport,
+                                   transport=args.transport, protocol=args.mcp_protocol,
                                    on_progress=None if args.json else progress,
                                    redacted_source=target.echoed and not target.supplied))
     except KeyboardInterrupt:

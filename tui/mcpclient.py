@@ -6,6 +6,12 @@ and `McpLink.call` maps every outcome onto the `mcp_call.error` shapes OpenAI re
 Both the call outcomes and the connection failures carry a `kind`, so programs (`tui.probe`, the
 likely-cause rules) can act on the cause without parsing messages.
 
+A link speaks either MCP era (`protocol`): "legacy" is the 2025-11-25 (and older) `initialize`
+handshake with its Mcp-Session-Id, as OpenAI's client is believed to speak; "modern" is the
+stateless 2026-07-28 revision (`server/discover`, then `_meta` and routing headers on every
+request); "auto" is the mcp SDK's own policy, discover first and `initialize` when the server
+does not answer it as a modern server would. `era` says which one the connection uses.
+
 The connection lives in a background task of the link's own task group, and that task catches
 whatever the transport raises. With `async with` directly around the `mcp` transports instead, a
 transport fault would cancel the caller's own code (anyio task-group semantics), which is the
@@ -32,13 +38,28 @@ import httpx2
 import mcp.types
 import pydantic
 from mcp import ClientSession
+from mcp.client._probe import negotiate_auto
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import (
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    LATEST_MODERN_VERSION,
+)
 
 from tui.exceptions import describe_exception, root_cause, ungroup
 
 Transport = Literal["sse", "streamable_http"]
+Protocol = Literal["legacy", "modern", "auto"]
+"""Which MCP era a link speaks: the initialize handshake, server/discover, or the SDK's choice."""
+Era = Literal["legacy", "modern"]
+"""The era a connection ended up in."""
+PROTOCOLS: tuple[Protocol, ...] = ("legacy", "modern", "auto")
+ERA_METHODS: dict[Era, str] = {"legacy": "initialize", "modern": "server/discover"}
+"""How each era opens a connection."""
+ERA_VERSIONS: dict[Era, str] = {"legacy": LATEST_HANDSHAKE_VERSION, "modern": LATEST_MODERN_VERSION}
+"""The revision each era asks for first."""
 
 TASKGROUP_424: dict[str, Any] = {
     "type": "http_error",
@@ -112,13 +133,20 @@ def request_headers(headers: Mapping[str, Any] | None,
 
 UnavailableKind = Literal["refused", "http_401", "http_403", "http_404", "http_421",
                           "http_error", "timeout", "closed", "connect_error", "protocol_error",
-                          "other"]
+                          "protocol_version", "header_mismatch", "missing_capability", "other"]
 """Why a server could not be used, for programs (the probe's exit code, --json)."""
 
 CallKind = Literal["missing_structured_content", "invalid_structured_content", "invalid_content",
                    "timeout", "connection_lost", "session_terminated", "protocol_error",
+                   "protocol_version", "header_mismatch", "missing_capability",
                    "tool_error", "http_401", "http_403", "http_error", "unexpected"]
-"""What went wrong in a tools/call, for programs; None when it succeeded."""
+"""What went wrong in a tools/call, for programs; None when it succeeded.
+
+The 2026-07-28 revision's own refusals (a 400 with a JSON-RPC error) have kinds of their own:
+`protocol_version` (-32022, the revision asked for is not served), `header_mismatch` (-32020,
+MCP-Protocol-Version / Mcp-Method / Mcp-Name disagree with the body, often a proxy's doing) and
+`missing_capability` (-32021). The same kinds name a connection that fails for those reasons,
+and `protocol_version` one whose server does not speak the era asked for at all."""
 
 MISSING_STRUCTURED = "has an output schema but did not return structured content"
 INVALID_STRUCTURED = "Invalid structured content returned by tool"
@@ -129,10 +157,19 @@ INVALID_STRUCTURED = "Invalid structured content returned by tool"
 class McpUnavailable(Exception):
     """Connecting, initializing or listing tools failed; the message says why in plain words."""
 
-    def __init__(self, message: str, cause: str, kind: UnavailableKind = "other") -> None:
+    def __init__(self, message: str, cause: str, kind: UnavailableKind = "other", *,
+                 code: int | None = None, status: int | None = None,
+                 answer: str | None = None) -> None:
         super().__init__(message)
         self.cause = cause
         self.kind: UnavailableKind = kind
+        self.code = code
+        """The JSON-RPC error code the server (or the transport, for a bare HTTP error) gave."""
+        self.status = status
+        """The HTTP status of the refused request, when there was one."""
+        self.answer = answer
+        """What the server answered, in a few words ("-32601 Method not found, HTTP 404",
+        "HTTP 401 Unauthorized"); None when it gave no answer (refused, timed out)."""
 
 
 @dataclass
@@ -183,26 +220,36 @@ def output_text(result: mcp.types.CallToolResult) -> str:
 
 
 class McpLink:
-    """One MCP connection: connect and initialize on enter, close on exit.
+    """One MCP connection: connect and open the session (initialize or server/discover, as
+    `protocol` says) on enter, close on exit.
 
     `call` never raises for tool, server or transport faults: it returns a `CallOutcome`.
     Connecting, initializing and listing raise `McpUnavailable`.
     """
 
     def __init__(self, url: str, *, headers: dict[str, str] | None = None,
-                 timeout: float = 30.0, transport: str | None = None) -> None:
+                 timeout: float = 30.0, transport: str | None = None,
+                 protocol: str = "auto") -> None:
         self.url = url
         self.headers = dict(headers or {})
         self.timeout = timeout
         self.transport: Transport = transport_for(url) if transport is None else _check(transport)
+        self.protocol: Protocol = check_protocol(protocol)
+        self.era: Era | None = None
+        """The era the connection speaks, once connected."""
         self.server_info: mcp.types.Implementation | None = None
+        """The server's name and version: initialize's serverInfo, or the `_meta` serverInfo
+        of server/discover's answer (None when a modern server does not name itself)."""
         self.protocol_version: str | None = None
+        self.supported_versions: list[str] | None = None
+        """The revisions server/discover listed (modern era only)."""
         self.tools: list[mcp.types.Tool] | None = None
         self._session: ClientSession | None = None
         self._failure: BaseException | None = None
         self._stream_error: Exception | None = None
         self._lost: str | None = None
         self._http_error: httpx2.Response | None = None
+        self._asking: Era | None = None
         self._ready = anyio.Event()
         self._closing = anyio.Event()
         self._done = anyio.Event()
@@ -260,9 +307,13 @@ class McpLink:
                 session = await stack.enter_async_context(ClientSession(
                     streams[0], streams[1], read_timeout_seconds=self.timeout,
                     message_handler=self._on_message, client_info=CLIENT_INFO))
-                init = await session.initialize()
-                self.server_info = init.server_info
-                self.protocol_version = init.protocol_version
+                await self._negotiate(session)
+                self.server_info = session.server_info
+                self.protocol_version = session.protocol_version
+                discovered = session.discover_result
+                self.era = "modern" if discovered is not None else "legacy"
+                if discovered is not None:
+                    self.supported_versions = list(discovered.supported_versions)
                 self._session = session
                 self._ready.set()
                 await self._closing.wait()
@@ -272,6 +323,19 @@ class McpLink:
             self._session = None
             self._ready.set()
             self._done.set()
+
+    async def _negotiate(self, session: ClientSession) -> None:
+        """Open the session in the era asked for; `_asking` names the request in flight."""
+        if self.protocol == "legacy":
+            self._asking = "legacy"
+            await session.initialize()
+        elif self.protocol == "modern":
+            self._asking = "modern"
+            await session.discover()
+        else:
+            self._asking = None  # negotiate_auto sends discover, then maybe initialize
+            await negotiate_auto(session)
+        self._asking = None
 
     async def _transport(self, stack: AsyncExitStack) -> Any:
         """The SDK transport; a client passed to streamable_http_client is ours to close."""
@@ -355,7 +419,8 @@ class McpLink:
         except MCPError as exc:
             status = self._http_error.status_code if self._http_error is not http_error and \
                 self._http_error is not None else None
-            ended = status == 404
+            # Only a session can end: a 404 in the stateless era is an answer like any other.
+            ended = status == 404 and self.era != "modern"
             if exc.code == mcp.types.REQUEST_TIMEOUT:
                 return done(None, dict(TASKGROUP_424),
                             f"{describe_exception(exc)} (no answer within {timeout:g} s)",
@@ -365,8 +430,13 @@ class McpLink:
                 kind = "session_terminated" if ended else _lost_kind(cause)
                 return done(None, dict(TASKGROUP_424), cause, kind, exception=exc)
             cause = describe_exception(exc)
-            kind = "session_terminated" if ended or _terminated(cause) else \
-                _refused_kind(status) or "protocol_error"
+            kind: CallKind
+            if ended or _terminated(cause):
+                kind = "session_terminated"
+            elif status is not None and (_stand_in(exc) or status in AUTH_STATUSES):
+                kind = _refused_kind(status) or "http_error"  # an HTTP refusal (401, 403, 5xx)
+            else:  # the server's JSON-RPC error (in a 400's body, for the modern era's own)
+                kind = _code_kind(exc.code)
             if status is not None and not ended:
                 cause = f"{cause} (the server answered the call with HTTP {status})"
             error = dict(SESSION_TERMINATED) if kind == "session_terminated" else {
@@ -419,7 +489,12 @@ class McpLink:
         target = urlsplit(self.url).netloc or self.url
         status = self._status(real)
         kind: UnavailableKind = "other"
-        if isinstance(root, ConnectionRefusedError):
+        rpc_code = real.code if isinstance(real, MCPError) else None
+        answer = _answer(real, status)
+        refusal = self._era_refusal(doing, real, status)
+        if refusal is not None:
+            kind, message = refusal
+        elif isinstance(root, ConnectionRefusedError):
             message = f"connection refused by {target}: is the MCP server running there?"
             kind = "refused"
         elif status is not None:
@@ -430,6 +505,8 @@ class McpLink:
                 message += ": check the token (headers / authorization)"
             elif code == 404:
                 message += ": check the URL path (/mcp for streamable HTTP, /sse for SSE)"
+                if self._asking == "modern":
+                    message += ", or the server may not speak 2026-07-28 (server/discover)"
             elif code == 421:
                 message += ": the server refused the Host header (DNS-rebinding protection)"
             elif code in (400, 405) and self.transport == "sse" and \
@@ -454,18 +531,119 @@ class McpLink:
             kind = "protocol_error"
         else:
             message = f"cannot {doing} {self._where()}: {cause}"
-        return McpUnavailable(message, cause, kind)
+        return McpUnavailable(message, cause, kind, code=rpc_code,
+                              status=status[0] if status is not None else None, answer=answer)
+
+    def _era_refusal(self, doing: str, exc: BaseException, status: tuple[int, str] | None
+                     ) -> tuple[UnavailableKind, str] | None:
+        """A server that refused the era or the request's MCP envelope, in plain words.
+
+        While connecting, a JSON-RPC error the server answered to `server/discover` means it
+        does not speak the modern era (the SDK's auto policy reads it so too), and -32601 or
+        -32022 to `initialize` that it does not speak the legacy one. The modern revision's
+        own codes (-32020, -32021, -32022) are named wherever they come.
+        """
+        where = self._where()
+        http = f", HTTP {status[0]}" if status is not None else ""
+        if isinstance(exc, RuntimeError) and not isinstance(exc, MCPError) and (
+                "protocol version" in str(exc).lower()):
+            return "protocol_version", f"{where} speaks no revision this client does: {exc}"
+        if not isinstance(exc, MCPError) or (status is not None and (
+                _stand_in(exc) or status[0] in (*AUTH_STATUSES, 421))):
+            return None
+        said = f"{exc.code} {exc.message}{http}"
+        if exc.code == mcp.types.HEADER_MISMATCH:
+            return "header_mismatch", (
+                f"{where} refused the request's MCP routing headers ({said}): a proxy between "
+                "here and the server may drop or rewrite MCP-Protocol-Version, Mcp-Method or "
+                "Mcp-Name")
+        if exc.code == mcp.types.MISSING_REQUIRED_CLIENT_CAPABILITY:
+            return "missing_capability", (
+                f"{where} requires a client capability this client does not declare ({said})")
+        supported = _supported(exc)
+        speaks = f"; it speaks {', '.join(supported)}" if supported else ""
+        if doing != "connect to":
+            if exc.code != mcp.types.UNSUPPORTED_PROTOCOL_VERSION:
+                return None
+            return "protocol_version", (
+                f"{where} refused the revision {self.protocol_version} it was opened with "
+                f"({said}){speaks}")
+        era = self._asking or _failed_era(exc)
+        if era == "legacy" and exc.code not in (mcp.types.METHOD_NOT_FOUND,
+                                                mcp.types.UNSUPPORTED_PROTOCOL_VERSION):
+            return None
+        if exc.code in (mcp.types.REQUEST_TIMEOUT, mcp.types.CONNECTION_CLOSED):
+            return None
+        return "protocol_version", (
+            f"{where} does not speak {ERA_VERSIONS[era]}: {ERA_METHODS[era]} answered {said}"
+            f"{speaks}")
 
     def _status(self, exc: BaseException) -> tuple[int, str] | None:
         if isinstance(exc, httpx2.HTTPStatusError):
             return exc.response.status_code, exc.response.reason_phrase
-        if self._http_error is not None and isinstance(exc, MCPError):
+        if self._http_error is not None and isinstance(exc, MCPError) and exc.code not in (
+                mcp.types.REQUEST_TIMEOUT, mcp.types.CONNECTION_CLOSED):
             return self._http_error.status_code, self._http_error.reason_phrase
         return None
 
 
+AUTH_STATUSES = (401, 403)
+"""Refusals that are about the credentials whatever the body says."""
 _HTTP_KINDS: dict[int, UnavailableKind] = {
     401: "http_401", 403: "http_403", 404: "http_404", 421: "http_421"}
+
+
+_STAND_INS = frozenset({
+    (mcp.types.INTERNAL_ERROR, "Server returned an error response"),
+    (mcp.types.METHOD_NOT_FOUND, "Not Found"),
+    (mcp.types.INVALID_REQUEST, "Session terminated"),
+})
+"""The JSON-RPC errors the streamable HTTP client makes up for an HTTP error status whose body is
+no JSON-RPC error (mcp 2.3): anything else came from the server itself."""
+
+
+def _stand_in(exc: MCPError) -> bool:
+    return (exc.code, exc.message) in _STAND_INS
+
+
+def _code_kind(code: int) -> CallKind:
+    """A JSON-RPC error the server answered a call with."""
+    if code == mcp.types.HEADER_MISMATCH:
+        return "header_mismatch"
+    if code == mcp.types.UNSUPPORTED_PROTOCOL_VERSION:
+        return "protocol_version"
+    if code == mcp.types.MISSING_REQUIRED_CLIENT_CAPABILITY:
+        return "missing_capability"
+    return "protocol_error"
+
+
+def _supported(exc: MCPError) -> list[str]:
+    """The revisions a -32022 error names (`data.supported`), else none."""
+    data = exc.error.data if exc.code == mcp.types.UNSUPPORTED_PROTOCOL_VERSION else None
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return [str(v) for v in supported] if isinstance(supported, list) else []
+
+
+def _failed_era(exc: MCPError) -> Era:
+    """Which request of the SDK's auto policy failed: it gives up at server/discover only for a
+    -32022 that names no handshake revision (a modern-only server), else at initialize."""
+    supported = _supported(exc)
+    if supported and not any(v in HANDSHAKE_PROTOCOL_VERSIONS for v in supported):
+        return "modern"
+    return "legacy"
+
+
+def _answer(exc: BaseException, status: tuple[int, str] | None) -> str | None:
+    """What the server answered, in a few words; None when it did not answer."""
+    if isinstance(exc, MCPError) and exc.code not in (mcp.types.REQUEST_TIMEOUT,
+                                                      mcp.types.CONNECTION_CLOSED):
+        if status is not None and _stand_in(exc):
+            return f"HTTP {status[0]} {status[1]}".rstrip()
+        http = f", HTTP {status[0]}" if status is not None else ""
+        return f"{exc.code} {exc.message}{http}"
+    if status is not None:
+        return f"HTTP {status[0]} {status[1]}".rstrip()
+    return None
 
 
 def _refused_kind(status: int | None) -> CallKind | None:
@@ -504,6 +682,12 @@ def _closed() -> MCPError:
 
 def _finite(seconds: float) -> float:
     return seconds if math.isfinite(seconds) else 1e9
+
+
+def check_protocol(protocol: str) -> Protocol:
+    if protocol in PROTOCOLS:
+        return protocol  # type: ignore[return-value]
+    raise ValueError(f"unknown MCP protocol {protocol!r} (legacy, modern or auto)")
 
 
 def _check(transport: str) -> Transport:

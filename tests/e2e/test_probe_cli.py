@@ -21,6 +21,8 @@ from typing import Any
 from _e2e_support import TOKEN, Servers, calls
 from rich.console import Console
 
+from tui.emulator.demo_server import DemoModes, build_app
+from tui.emulator.serve import ServerThread
 from tui.mcpclient import TASKGROUP_424
 from tui.probe.probing import ProbeReport, ServerReport, probe, probe_call
 from tui.probe.view import render
@@ -402,3 +404,96 @@ def test_a_hostile_server_gets_a_report_not_a_traceback_nor_a_leak(tmp_path: Pat
     (call,) = server["calls"]
     assert call["ok"] and [c["code"] for c in call["checks"]] == ["arguments_unchecked"]
     assert "PointerToNowhere" in done.stdout
+
+
+# -- MCP revisions: which eras a server speaks, and which one OpenAI's client meets ---------------
+
+BOTH = "revisions: speaks 2026-07-28 (server/discover) and 2025-11-25 (initialize)"
+BROKEN = ("--tool", "broken_schema", "--args", '{"query": "x"}')
+
+
+def flat(done: subprocess.CompletedProcess[str]) -> str:
+    return " ".join(done.stdout.split())
+
+
+def url_request(url: str) -> dict[str, Any]:
+    return request_for({"type": "mcp", "server_label": "demo", "server_url": url})
+
+
+async def test_an_mcp_23_server_speaks_both_revisions(tmp_path: Path, servers: Servers):
+    url = f"{servers.mcp}/mcp"
+    done = run_cli(tmp_path, ["probe", url])
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = flat(done)
+    assert BOTH in text
+    assert "✓ 2026-07-28 (server/discover): mcptui-demo · 9 tools listed" in text
+    assert "✓ 2025-11-25 (initialize): mcptui-demo · 9 tools listed" in text
+    assert ("which revision OpenAI's MCP client meets here cannot be known: OpenAI does not "
+            "say which revision its MCP client speaks") in text
+    host = url.split("//", 1)[1].split("/", 1)[0]
+    assert f"mcptui: asking {host} for 2026-07-28 (server/discover)" in done.stderr
+    server = (await probe(url_request(url), timeout=5)).as_json()["servers"][0]
+    assert list(server["revisions"]) == ["2026-07-28", "2025-11-25"]
+    modern, legacy = server["revisions"]["2026-07-28"], server["revisions"]["2025-11-25"]
+    assert (modern["speaks"], modern["method"], modern["server_name"]) == (
+        True, "server/discover", "mcptui-demo")
+    assert modern["supported_versions"] == ["2026-07-28"]
+    assert (legacy["speaks"], legacy["method"], legacy["server_name"]) == (
+        True, "initialize", "mcptui-demo")
+    assert server["era"] == "legacy" and server["protocol_version"] == "2025-11-25"
+    assert server["era_openai_meets"] is None  # a legacy client meets 2025, an auto one 2026
+    assert server["revisions_summary"] == BOTH.removeprefix("revisions: ")
+
+
+async def test_a_legacy_only_server_says_legacy_only(tmp_path: Path):
+    with ServerThread(build_app(modes=DemoModes(legacy_only=True))) as old:
+        done = run_cli(tmp_path, ["probe", f"{old.url}/mcp"])
+        report = (await probe(url_request(f"{old.url}/mcp"), timeout=5)).as_json()
+        over_sse = await probe(url_request(f"{old.url}/sse"), tool="broken_schema",
+                               arguments={"query": "x"}, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = flat(done)
+    assert ("revisions: legacy only: 2025-11-25 (server/discover answered -32600 Bad Request: "
+            "Missing session ID, HTTP 400)") in text
+    assert ("i 2026-07-28 (server/discover): answered -32600 Bad Request: Missing session ID, "
+            "HTTP 400") in text
+    assert ("OpenAI's MCP client meets 2025-11-25: the server speaks no 2026-07-28, and every "
+            "client falls back to initialize") in text
+    server = report["servers"][0]
+    assert server["era_openai_meets"] == "legacy"
+    assert server["revisions"]["2026-07-28"]["speaks"] is False
+    assert server["revisions"]["2026-07-28"]["kind"] == "protocol_version"
+    assert server["revisions"]["2025-11-25"]["server_name"] == "mcptui-demo"
+    sse = over_sse.servers[0]
+    assert "legacy only: 2025-11-25 (server/discover answered -32601 Method not found)" in \
+        " ".join(rendered(over_sse).split())
+    assert sse.era == "legacy" and sse.calls[0].kind == "missing_structured_content"
+
+
+def test_a_modern_only_server_is_one_openais_client_cannot_use(tmp_path: Path):
+    with ServerThread(build_app(modes=DemoModes(modern_only=True))) as new:
+        done = run_cli(tmp_path, ["probe", f"{new.url}/mcp", *BROKEN])
+    assert done.returncode == 1, done.stdout + done.stderr
+    text = flat(done)
+    assert ("revisions: modern only: 2026-07-28 (initialize answered -32022 Unsupported "
+            "protocol version)") in text
+    assert "✗ a legacy client cannot connect: initialize answered -32022" in text
+    assert "streamable HTTP · protocol 2026-07-28" in text
+    assert NESTED in done.stdout  # the call, made in the modern era: the same failure
+
+
+async def test_mcp_protocol_asks_one_era_only(tmp_path: Path, servers: Servers):
+    url = f"{servers.mcp}/mcp"
+    legacy = run_cli(tmp_path, ["probe", url, "--mcp-protocol", "legacy"])
+    assert legacy.returncode == 0, legacy.stdout + legacy.stderr
+    assert ("revisions: speaks 2025-11-25 (initialize); server/discover not asked "
+            "(--mcp-protocol legacy)") in flat(legacy)
+    assert "asking" not in legacy.stderr
+    modern = await probe(url_request(url), tool="broken_schema", arguments={"query": "x"},
+                         timeout=5, protocol="modern")
+    (server,) = modern.servers
+    assert (server.era, server.protocol_version) == ("modern", "2026-07-28")
+    assert list(server.revisions) == ["2026-07-28"]
+    assert ("revisions: speaks 2026-07-28 (server/discover); initialize not asked "
+            "(--mcp-protocol modern)") in " ".join(rendered(modern).split())
+    assert server.calls[0].kind == "missing_structured_content"

@@ -20,14 +20,17 @@ from tui.probe.probing import (
     CallReport,
     Check,
     ProbeReport,
+    RevisionReport,
     ServerReport,
     ToolReport,
+    _judge_eras,
     _Scrub,
     _sort_tools,
     arguments_checks,
     content_checks,
     content_error_checks,
     entry_headers,
+    evidence_of,
     input_schema_checks,
     outcome_checks,
     parse_allowed_tools,
@@ -35,10 +38,12 @@ from tui.probe.probing import (
     plan_calls,
     probe,
     recorded_failures,
+    revisions_summary,
     structured_checks,
     tool_report,
     worst,
 )
+from tui.probe.targets import ProbeInputError, read_input
 from tui.probe.view import render
 
 DANGLING = {"type": "object", "properties": {"q": {"$ref": "#/$defs/missing"}}}
@@ -423,24 +428,31 @@ SECRET = "key-value-7731"
 
 
 class FakeLink:
-    """Stands in for `McpLink`: lists `TOOLS`, answers each call with `answer(name)`."""
+    """Stands in for `McpLink`: lists `listed`, answers each call with `answer(name)`; speaks
+    both eras."""
 
-    tools: list[mcp.types.Tool] = []
+    listed: list[mcp.types.Tool] = []
     protocol_version = "2025-06-18"
 
     def __init__(self, url: str, *, headers: dict[str, str], timeout: float,
-                 transport: str | None) -> None:
+                 transport: str | None, protocol: str = "auto") -> None:
         self.transport = transport or "streamable_http"
+        self.protocol = protocol
+        self.era: str | None = None
+        self.supported_versions: list[str] | None = None
+        self.tools: list[mcp.types.Tool] | None = None
         self.server_info = mcp.types.Implementation(name="fake", version="1")
 
     async def __aenter__(self) -> FakeLink:
+        self.era = "modern" if self.protocol == "modern" else "legacy"
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
     async def list_tools(self) -> list[mcp.types.Tool]:
-        return list(self.tools)
+        self.tools = list(self.listed)
+        return self.tools
 
     async def call(self, name: str, arguments: dict[str, Any], *, timeout: float
                    ) -> CallOutcome:
@@ -453,7 +465,7 @@ class FakeLink:
 @pytest.fixture
 def fake_link(monkeypatch: pytest.MonkeyPatch) -> type[FakeLink]:
     class Link(FakeLink):
-        tools = []
+        listed = []
 
     monkeypatch.setattr("tui.probe.probing.McpLink", Link)
     return Link
@@ -469,7 +481,7 @@ def tool(name: str, schema: Any = None, **fields: Any) -> mcp.types.Tool:
 
 
 async def test_a_tool_with_a_dangling_ref_does_not_stop_the_probe(fake_link: type[FakeLink]):
-    fake_link.tools = [tool("lookup", DANGLING, description="Looks up.")]
+    fake_link.listed = [tool("lookup", DANGLING, description="Looks up.")]
     report = await probe({"tools": [fake_entry()]}, tool="lookup", arguments={"q": 1})
     (server,) = report.servers
     assert server.reachable and codes(server.tools[0].checks) == ["dangling_ref"]
@@ -479,7 +491,7 @@ async def test_a_tool_with_a_dangling_ref_does_not_stop_the_probe(fake_link: typ
 
 
 async def test_a_call_the_probe_fails_on_is_that_calls_report(fake_link: type[FakeLink]):
-    fake_link.tools = [tool("explode", description="Fails the probe."),
+    fake_link.listed = [tool("explode", description="Fails the probe."),
                        tool("fine", description="Works.")]
     recording = load_text(stream(
         mcp_call("explode", "files", '{"query": "x"}', dict(TASKGROUP_424)),
@@ -498,13 +510,14 @@ async def test_a_call_the_probe_fails_on_is_that_calls_report(fake_link: type[Fa
 
 async def test_progress_lines_carry_no_terminal_escapes(fake_link: type[FakeLink]):
     hostile = "\x1b[31mred\x1b[0m"
-    fake_link.tools = [tool(f"run{hostile}", description="d")]
+    fake_link.listed = [tool(f"run{hostile}", description="d")]
     lines: list[str] = []
     await probe({"tools": [fake_entry(hostile, server_url=f"http://127.0.0.1:1/{hostile}")]},
                 tool=f"run{hostile}", on_progress=lines.append)
-    assert len(lines) == 3  # connecting, listing, calling
+    assert len(lines) == 4  # connecting, listing, calling; asking for the modern era
     assert not any("\x1b" in line for line in lines), lines
-    assert lines[-1] == "calling run\\x1b[31mred\\x1b[0m on \\x1b[31mred\\x1b[0m"
+    assert lines[2] == "calling run\\x1b[31mred\\x1b[0m on \\x1b[31mred\\x1b[0m"
+    assert lines[3] == "asking \\x1b[31mred\\x1b[0m for 2026-07-28 (server/discover)"
     refused: list[str] = []
     await probe({"tools": [{"type": "mcp", "server_label": hostile,
                             "server_url": f"http://127.0.0.1:{free_port()}/mcp"}]},
@@ -542,7 +555,7 @@ def test_the_tool_listing_is_scrubbed_of_secrets():
 
 
 async def test_secrets_echoed_by_a_server_stay_out_of_the_report(fake_link: type[FakeLink]):
-    fake_link.tools = leaky_tools()
+    fake_link.listed = leaky_tools()
     fake_link.protocol_version = f"2025-06-18+{SECRET}"
     entry = fake_entry(headers={"X-Api-Key": SECRET},
                        allowed_tools=[f"lookup_{SECRET}", "typed"])
@@ -557,3 +570,88 @@ async def test_secrets_echoed_by_a_server_stay_out_of_the_report(fake_link: type
     hidden = await probe({"tools": [entry]}, tool=f"hidden_{SECRET}")
     assert SECRET not in json.dumps(hidden.as_json())
     assert "hidden_<redacted> is listed but excluded" in json.dumps(hidden.as_json())
+
+
+# -- MCP revisions: the summary line and which era OpenAI's client meets ------------------------
+
+def revision(era: str, speaks: bool, **fields: Any) -> RevisionReport:
+    method = {"legacy": "initialize", "modern": "server/discover"}[era]
+    asked = {"legacy": "2025-11-25", "modern": "2026-07-28"}[era]
+    defaults: dict[str, Any] = {"protocol_version": asked if speaks else None,
+                                "server_name": "srv" if speaks else None,
+                                "tools": ["a"] if speaks else None}
+    return RevisionReport(era=era, method=method, asked=asked, speaks=speaks,  # type: ignore[arg-type]
+                          **{**defaults, **fields})
+
+
+def judged(*revisions: RevisionReport) -> ServerReport:
+    server = ServerReport("files", "http://127.0.0.1:1/mcp", reachable=True)
+    server.revisions = {r.revision: r for r in revisions}
+    _judge_eras(server)
+    return server
+
+
+def test_revisions_both_eras():
+    server = judged(revision("modern", True), revision("legacy", True))
+    assert revisions_summary(server) == ("speaks 2026-07-28 (server/discover) and 2025-11-25 "
+                                         "(initialize)")
+    assert server.era_openai_meets is None and server.checks == []
+    assert server.era_note is not None and "cannot be known" in server.era_note
+    text = rendered(ProbeReport([server]))
+    assert "✓ 2026-07-28 (server/discover): srv · 1 tool listed" in text
+
+
+def test_revisions_legacy_only_and_modern_only():
+    old = judged(revision("modern", False, answer="-32601 Method not found, HTTP 404",
+                          kind="protocol_version"), revision("legacy", True))
+    assert revisions_summary(old) == ("legacy only: 2025-11-25 (server/discover answered "
+                                      "-32601 Method not found, HTTP 404)")
+    assert old.era_openai_meets == "legacy" and old.checks == []
+    new = judged(revision("modern", True), revision("legacy", False, kind="protocol_version",
+                                                    answer="-32022 Unsupported protocol version"))
+    assert revisions_summary(new) == ("modern only: 2026-07-28 (initialize answered -32022 "
+                                      "Unsupported protocol version)")
+    assert new.era_openai_meets is None
+    assert codes(new.checks) == ["legacy_refused"] and worst(new.checks) == "error"
+    evidence = evidence_of(new)
+    assert evidence is not None and evidence.kind == "protocol_version"
+    assert not evidence.reachable  # OpenAI's (legacy) client cannot list its tools
+
+
+def test_revisions_not_asked_no_answer_and_neither():
+    assert revisions_summary(judged(revision("legacy", True))) == (
+        "speaks 2025-11-25 (initialize); server/discover not asked (--mcp-protocol legacy)")
+    silent = judged(revision("modern", False, kind="timeout", problem="did not answer"),
+                    revision("legacy", True))
+    assert revisions_summary(silent) == ("speaks 2025-11-25 (initialize); server/discover got "
+                                         "no answer: did not answer")
+    assert silent.era_openai_meets is None
+    refusing = judged(revision("modern", False, kind="http_401", answer="HTTP 401"),
+                      revision("legacy", False, kind="http_401", answer="HTTP 401"))
+    assert revisions_summary(refusing) is None  # a 401 says nothing of the revisions
+    assert revisions_summary(judged(revision("legacy", False, kind="protocol_version",
+                                             answer="-32022 x"))) == (
+        "does not speak 2025-11-25 (initialize answered -32022 x); server/discover not asked "
+        "(--mcp-protocol legacy)")
+
+
+def test_tools_listed_differently_per_era_are_a_warning():
+    server = judged(revision("modern", True, tools=["a", "b"]), revision("legacy", True))
+    (check,) = server.checks
+    assert check.code == "era_tools_differ"
+    assert check.message == "the revisions list different tools: only under 2026-07-28: b"
+
+
+def test_a_server_url_is_probed_on_its_own():
+    target = read_input("http://user:pw@127.0.0.1:8765/mcp")
+    (entry,) = target.request["tools"]
+    assert entry["server_label"] == "127.0.0.1:8765" and "pw" not in entry["server_label"]
+    assert entry["server_url"] == "http://user:pw@127.0.0.1:8765/mcp"
+    assert target.recording is None
+    with pytest.raises(ProbeInputError, match="names no host"):
+        read_input("https:///mcp")
+
+
+async def test_an_unknown_protocol_is_refused():
+    with pytest.raises(ValueError, match="unknown MCP protocol"):
+        await probe({"tools": [fake_entry()]}, protocol="2026")

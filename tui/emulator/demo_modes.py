@@ -7,25 +7,40 @@ Each is an ASGI middleware around the MCP app, reproducing what users meet in th
   (servers that check scopes per tool, or tokens that expire between listing and calling).
 - `ForgetSessions`: a session is forgotten once it has listed tools, so the call that follows
   gets 404 for its stale session id, as from a restarted server or another instance behind a
-  load balancer.
+  load balancer. Legacy era only: a 2026-07-28 client has no session, so it is unaffected.
 - `PathToken`: the server lives under a secret path (a secret in the URL).
 
 DNS-rebinding protection (421 to an unexpected Host header) is the mcp package's own, switched
 on by `host_check_security`.
+
+The server speaks both MCP eras on one endpoint: the 2025-11-25 `initialize` handshake with its
+Mcp-Session-Id, and the stateless 2026-07-28 revision (`server/discover`, `_meta` and routing
+headers on every request). Every mode but ForgetSessions works the same in both: they look at
+the HTTP request (Authorization, the path, the JSON-RPC method of the body), which both eras
+send alike. `LegacyOnly` (the `legacy_only` mode) makes the server a 2025-era one, which
+does not know `server/discover`; `refuse_legacy` (`modern_only`) one that has dropped the
+handshake and answers `initialize` with -32022.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from mcp.types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 ALLOWED_HOSTS = ["localhost", "localhost:*"]
 """With --host-check, the only Host headers accepted: reach the server at 127.0.0.1 (a name
 it does not expect, like a tunnel's public host name) and it answers 421."""
 SESSION_HEADER = b"mcp-session-id"
+VERSION_HEADER = b"mcp-protocol-version"
+ROUTING_HEADERS = (VERSION_HEADER, b"mcp-method", b"mcp-name", b"content-length")
 
 
 def host_check_security(enabled: bool) -> TransportSecuritySettings:
@@ -156,6 +171,61 @@ class ForgetSessions(_BodyInspector):
         await self.app(scope, receive, send)
         if session is not None and "tools/list" in methods:
             self.forgotten.add(session)
+
+
+class LegacyOnly:
+    """The server as a 2025-era one sees a 2026-07-28 client, as most servers in the wild still
+    are: a `server/discover` request, or any request whose MCP-Protocol-Version names a
+    2026 revision, reaches it without the routing headers and the `_meta` envelope it does not
+    know. So streamable HTTP answers as mcp 1.x does (HTTP 400, -32600 "Bad Request: Missing
+    session ID"), SSE with -32601 Method not found; the initialize handshake works as before.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        body, replay = await read_body(receive)
+        version = dict(scope.get("headers") or []).get(VERSION_HEADER, b"").decode("latin-1")
+        try:
+            message = json.loads(body or b"null")
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or (message.get("method") != "server/discover"
+                                             and version not in MODERN_PROTOCOL_VERSIONS):
+            await self.app(scope, replay, send)
+            return
+        params = message.get("params")
+        if isinstance(params, dict):
+            params.pop("_meta", None)
+        stripped = json.dumps(message).encode()
+        headers = [(k, v) for k, v in scope.get("headers") or [] if k not in ROUTING_HEADERS]
+        headers.append((b"content-length", str(len(stripped)).encode()))
+        sent = False
+
+        async def once() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": stripped, "more_body": False}
+            return await receive()
+
+        await self.app({**scope, "headers": headers}, once, send)
+
+
+async def refuse_legacy(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+    """A server middleware that makes the server a 2026-07-28-only one: `initialize` gets
+    -32022 Unsupported protocol version naming the revisions it does speak, so a legacy client
+    (OpenAI's, as far as anyone knows) cannot connect while `server/discover` works."""
+    if ctx.method == "initialize":
+        requested = (ctx.params or {}).get("protocolVersion")
+        raise MCPError(code=UNSUPPORTED_PROTOCOL_VERSION, message="Unsupported protocol version",
+                       data={"supported": list(MODERN_PROTOCOL_VERSIONS),
+                             "requested": requested})
+    return await call_next(ctx)
 
 
 class PathToken:

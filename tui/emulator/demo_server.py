@@ -17,9 +17,12 @@ probe and the tests can meet them over a real wire instead of mocks:
 - `start_job` / `check_job`: the job-handle pattern that keeps slow work under the timeout.
 - `protocol_error`: answers with a JSON-RPC error instead of a result (`mcp_protocol_error`).
 
-One Starlette app serves streamable HTTP at `/mcp` and SSE at `/sse` (messages at `/messages/`).
-The failures that are not a tool's (401 on the listing or only on the call, 421 for a Host
-header, forgotten sessions) are modes, `DemoModes`, built in tui/emulator/demo_modes.py.
+One Starlette app serves streamable HTTP at `/mcp` and SSE at `/sse` (messages at `/messages/`),
+each in both MCP eras: the 2025-11-25 initialize handshake (as OpenAI's client speaks, as far as
+anyone knows) and the stateless 2026-07-28 revision (server/discover); every tool fails the same
+way in both. The failures that are not a tool's (401 on the listing or only on the call, 421 for
+a Host header, forgotten sessions, a legacy-only server) are modes, `DemoModes`, built in
+tui/emulator/demo_modes.py.
 """
 
 from __future__ import annotations
@@ -47,8 +50,10 @@ from tui.emulator.demo_modes import (
     BearerAuth,
     CallToken,
     ForgetSessions,
+    LegacyOnly,
     PathToken,
     host_check_security,
+    refuse_legacy,
 )
 from tui.emulator.serve import serve_forever
 
@@ -110,8 +115,12 @@ class _Job:
     duration: float
 
 
-def build_server() -> MCPServer[Any]:
-    """The MCPServer with every demo tool; a fresh one per app (its session manager runs once)."""
+def build_server(*, modern_only: bool = False) -> MCPServer[Any]:
+    """The MCPServer with every demo tool; a fresh one per app (its session manager runs once).
+
+    It speaks both MCP eras; `modern_only` makes it refuse the initialize handshake
+    (`refuse_legacy`). (A legacy-only server is an HTTP mode: `LegacyOnly`.)
+    """
     jobs: dict[str, _Job] = {}
     with _root_logging_untouched():
         server: MCPServer[Any] = MCPServer(
@@ -175,6 +184,8 @@ def build_server() -> MCPServer[Any]:
                        message=f"protocol_error refuses every call ({query!r})")
 
     server.middleware.append(_bad_content_middleware)
+    if modern_only:
+        server.middleware.append(refuse_legacy)
     return server
 
 
@@ -260,14 +271,25 @@ class DemoModes:
     host_check: bool = False
     """DNS-rebinding protection: 421 to any Host header but localhost."""
     forget_sessions: bool = False
-    """Forget each session once it has listed tools (404 on the call's stale session id)."""
+    """Forget each session once it has listed tools (404 on the call's stale session id).
+    Legacy era only: a 2026-07-28 client has no session to forget."""
+    legacy_only: bool = False
+    """Speak only the 2025-era initialize handshake, as mcp 1.x servers do: server/discover
+    gets HTTP 400 ("Missing session ID") on streamable HTTP, -32601 on SSE."""
+    modern_only: bool = False
+    """Speak only 2026-07-28: initialize gets -32022 (a legacy client cannot connect)."""
 
     def lines(self) -> list[str]:
         """What the banner says of each mode that is on."""
         return [line for on, line in (
             (self.call_token, "tools/call needs Authorization: Bearer <your --call-token>"),
             (self.host_check, "Host header checked: only localhost; 421 at 127.0.0.1"),
-            (self.forget_sessions, "sessions forgotten after tools/list (404 on the call)"),
+            (self.forget_sessions, "sessions forgotten after tools/list (404 on the call; "
+                                   "legacy era only)"),
+            (self.legacy_only, "legacy only: 2025-11-25 (initialize); server/discover is "
+                               "refused as mcp 1.x refuses it"),
+            (self.modern_only, "modern only: 2026-07-28 (server/discover); initialize gets "
+                               "-32022"),
         ) if on]
 
 
@@ -276,7 +298,7 @@ def build_app(token: str | None = None, path_token: str | None = None, *,
     """One ASGI app: streamable HTTP at /mcp, SSE at /sse, misbehaving as `modes` say
     (`token` and `path_token` are shorthands for those modes)."""
     modes = modes or DemoModes(token=token, path_token=path_token)
-    server = build_server()
+    server = build_server(modern_only=modes.modern_only)
     security = host_check_security(modes.host_check)
     http_app = server.streamable_http_app(streamable_http_path=MCP_PATH,
                                           transport_security=security)
@@ -285,6 +307,8 @@ def build_app(token: str | None = None, path_token: str | None = None, *,
     manager = server.session_manager  # exists once streamable_http_app() has run
     served: ASGIApp = Starlette(routes=[*http_app.routes, *sse_app.routes],
                                 lifespan=lambda _app: manager.run())
+    if modes.legacy_only:
+        served = LegacyOnly(served)
     if modes.forget_sessions:
         served = ForgetSessions(served)
     if modes.call_token:
@@ -300,9 +324,13 @@ def banner(modes: DemoModes) -> str:
             if modes.token else "  auth:             none\n")
     prefix = f"/s/{modes.path_token}" if modes.path_token else ""
     extra = "".join(f"  mode:             {line}\n" for line in modes.lines())
+    eras = ("2025-11-25 (initialize)" if modes.legacy_only
+            else "2026-07-28 (server/discover)" if modes.modern_only
+            else "2026-07-28 (server/discover) and 2025-11-25 (initialize)")
     return ("mcptui demo MCP server\n"
             f"  streamable HTTP:  {{url}}{prefix}{MCP_PATH}\n"
             f"  SSE:              {{url}}{prefix}{SSE_PATH}\n"
+            f"  MCP revisions:    {eras}\n"
             f"{auth}{extra}"
             f"  tools:            {', '.join(TOOL_NAMES)}\n"
             "Ctrl+C to stop.")

@@ -15,7 +15,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from typing import Any
 
-from tui.emulator.builder import approx_tokens, tokenize, usage
+from tui.emulator.builder import QUOTA_MESSAGE, approx_tokens, tokenize, usage
 from tui.emulator.script import (
     PlannedCall,
     answer,
@@ -23,7 +23,6 @@ from tui.emulator.script import (
     default_arguments,
     input_text,
     planned_calls,
-    split_arguments,
 )
 from tui.emulator.store import Store, StoredResponse
 from tui.io.redact import redact_text
@@ -46,6 +45,9 @@ class RunConfig:
     """Pause between streamed deltas, so a live view unfolds visibly."""
     queue_delay: float = 0.3
     """How long a background response stays queued."""
+    mcp_protocol: str = "legacy"
+    """The MCP era the emulator's client speaks (`McpLink`'s protocol): legacy, as OpenAI's
+    client is believed to (the initialize handshake); modern (server/discover) or auto."""
 
 
 def tool_list_message(server_label: str) -> str:
@@ -129,6 +131,9 @@ class Run:
 
     async def _run(self, stack: AsyncExitStack) -> None:
         b, background = self.b, self.stored.background
+        if self.faults.insufficient_quota_stream:
+            await self._out_of_quota()
+            return
         if background:
             await asyncio.sleep(self.config.queue_delay)
             if self.faults.background_fail:
@@ -157,11 +162,24 @@ class Run:
                 b.list_tools_ended(index, server.tools or [])
         await self._respond()
 
+    async def _out_of_quota(self) -> None:
+        """`insufficient_quota_stream`: HTTP 200, the response starts, then an `error` event
+        and `response.failed`, before any tool is listed (as `openai-error.1` shows)."""
+        if self.stored.background:
+            await asyncio.sleep(self.config.queue_delay)
+        else:
+            self.stored.ready.set_result(None)
+            self.b.start()
+        self.b.set_in_progress()
+        self.b.error_event("insufficient_quota", QUOTA_MESSAGE)
+        self.b.finish("failed", error={"code": "insufficient_quota", "message": QUOTA_MESSAGE})
+
     async def _connect(self, server: Server, stack: AsyncExitStack) -> None:
         url = server.spec.get("server_url")
         headers = request_headers(server.spec.get("headers"), server.spec.get("authorization"))
         try:
-            link = McpLink(str(url), headers=headers, timeout=self.config.list_timeout)
+            link = McpLink(str(url), headers=headers, timeout=self.config.list_timeout,
+                           protocol=self.config.mcp_protocol)
             await stack.enter_async_context(link)
             tools = await link.list_tools()
         except McpUnavailable as exc:
@@ -184,6 +202,8 @@ class Run:
             calls = planned_calls(text) or self._default_calls(text)
             pending_approval = False
             for call in calls:
+                if call.pause:
+                    await asyncio.sleep(call.pause)
                 server = self._server_for(call.tool)
                 if server is None:
                     continue
@@ -241,9 +261,8 @@ class Run:
             self.unknown_sent = True
             b.emit("response.mcp_call.progress", output_index=index,
                    item_id=b.output[index]["id"], progress=0.0, message="calling tool")
-        for part in split_arguments(call.arguments):
-            await asyncio.sleep(self.config.delta_delay)
-            b.call_argument_delta(index, part, docs_names=docs)
+        await asyncio.sleep(self.config.delta_delay)
+        b.call_argument_delta(index, call.arguments, docs_names=docs)  # one delta, as the API
         b.call_arguments_done(index, docs_names=docs)
         assert server.link is not None
         outcome = await server.link.call(call.tool, _loads(call.arguments),

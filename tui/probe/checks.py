@@ -280,8 +280,10 @@ def _bad_blocks(exc: pydantic.ValidationError) -> list[tuple[int, Any, str]]:
     by_index: dict[int, list[dict[str, Any]]] = {}
     for error in exc.errors(include_url=False):
         loc = error["loc"]
+        if loc and loc[0] == "CallToolResult":  # 2026-07-28: the result is a union's member
+            loc = loc[1:]
         if len(loc) >= 2 and loc[0] == "content" and isinstance(loc[1], int):
-            by_index.setdefault(loc[1], []).append(dict(error))
+            by_index.setdefault(loc[1], []).append({**error, "loc": loc})
     found = []
     for index, errors in sorted(by_index.items()):
         block = next((e["input"] for e in errors if isinstance(e.get("input"), dict)), None)
@@ -373,6 +375,18 @@ def _failure_checks(outcome: CallOutcome, timeout: float) -> list[Check]:
         return [Check("error", "protocol_error",
                       f"the server answered with a JSON-RPC error instead of a result "
                       f"({cause}): OpenAI reports mcp_protocol_error")]
+    if kind == "header_mismatch":
+        return [Check("error", "header_mismatch",
+                      f"the server refused the call's MCP routing headers ({cause}): under "
+                      "2026-07-28 MCP-Protocol-Version, Mcp-Method and Mcp-Name must repeat the "
+                      "body's; a proxy between may drop or rewrite them")]
+    if kind == "protocol_version":
+        return [Check("error", "protocol_version",
+                      f"the server refused the protocol revision of the call ({cause})")]
+    if kind == "missing_capability":
+        return [Check("error", "missing_capability",
+                      f"the server requires a client capability the call did not declare "
+                      f"({cause})")]
     return [Check("error", "unexpected", f"the call failed: {cause}: OpenAI reports the 424")]
 
 

@@ -17,7 +17,14 @@ app (`probe_call`, to re-run one failed mcp_call) share it. No header value ever
 module: reports carry header names only, and every text or structure from the network or the
 request (tool names, schemas, messages quoting them) is scrubbed of the request's secret values
 before it is stored. A fault of the probe itself on one tool or call is reported on it, never
-raised. """
+raised.
+
+MCP has two eras: the 2025-11-25 `initialize` handshake (legacy, what OpenAI's client is believed
+to speak) and the stateless 2026-07-28 revision (`server/discover`). With `protocol="auto"` (the
+default) the probe asks each server both, separately, and reports which revisions it speaks
+(`ServerReport.revisions`), the tools each lists, and which one OpenAI's client would meet where
+that can be known; the calls are made in the era OpenAI's client meets: legacy, unless the server
+speaks only the modern one. "legacy" or "modern" asks only that one and calls in it. """
 
 from __future__ import annotations
 
@@ -31,7 +38,16 @@ import mcp.types
 from tui.exceptions import describe_exception
 from tui.io.recording import Loaded
 from tui.io.redact import REDACTED, hide_known, redact_text
-from tui.mcpclient import CallOutcome, McpLink, McpUnavailable, request_headers
+from tui.mcpclient import (
+    ERA_METHODS,
+    ERA_VERSIONS,
+    CallOutcome,
+    Era,
+    McpLink,
+    McpUnavailable,
+    check_protocol,
+    request_headers,
+)
 from tui.model.causes import (
     LikelyCause,
     ProbeEvidence,
@@ -73,14 +89,13 @@ from tui.probe.checks import (
 __all__ = [
     "CONTENT_TYPES", "OPENAI_TIMEOUT", "PREVIEW_CHARS", "SIZE_WARNING", "SLOW_WARNING",
     "AllowedTools", "CallReport", "Check", "PlannedCall", "ProbeReport", "Progress",
-    "ServerReport", "Severity", "Source", "ToolReport", "Verdict", "arguments_checks",
-    "bad_block", "content_checks", "content_error_checks", "entry_headers", "evidence_of",
-    "failure_limit",
-    "input_schema_checks", "invalid_structured", "latency_checks", "mcp_entries",
-    "missing_structured", "outcome_checks", "parse_allowed_tools", "parse_arguments",
-    "plan_calls", "probe", "probe_call", "recorded_failures", "result_size", "result_text",
-    "schema_problem", "structured_checks", "timeout_check", "tool_checks", "tool_report",
-    "worst",
+    "RevisionReport", "ServerReport", "Severity", "Source", "ToolReport", "Verdict",
+    "arguments_checks", "bad_block", "content_checks", "content_error_checks", "entry_headers",
+    "era_revision", "evidence_of", "failure_limit", "input_schema_checks", "invalid_structured",
+    "latency_checks", "mcp_entries", "missing_structured", "outcome_checks",
+    "parse_allowed_tools", "parse_arguments", "plan_calls", "probe", "probe_call",
+    "recorded_failures", "result_size", "result_text", "revisions_summary", "schema_problem",
+    "structured_checks", "timeout_check", "tool_checks", "tool_report", "worst",
 ]
 
 Source = Literal["recording", "named"]
@@ -167,6 +182,56 @@ class Verdict:
                 "causes": [c.as_json() for c in self.causes]}
 
 
+@dataclass(frozen=True, slots=True)
+class RevisionReport:
+    """What a server answered to one era's opening request (initialize or server/discover),
+    and the tools it then listed."""
+
+    era: Era
+    method: str
+    """"initialize" or "server/discover"."""
+    asked: str
+    """The revision asked for."""
+    speaks: bool
+    protocol_version: str | None = None
+    """The revision the session was opened with, when it speaks the era."""
+    supported_versions: list[str] = field(default_factory=list)
+    """The revisions server/discover listed."""
+    server_name: str | None = None
+    server_version: str | None = None
+    seconds: float | None = None
+    """How long opening the session took."""
+    tools: list[str] | None = None
+    """The names of the tools listed in this era (None: not listed)."""
+    answer: str | None = None
+    """What the server answered when it does not speak the era ("-32601 Method not found,
+    HTTP 404"); None when it gave no answer or when it speaks it."""
+    kind: str | None = None
+    """`McpUnavailable.kind` of the failure to open or list, if any."""
+    problem: str | None = None
+    """Why the era could not be used, or the listing failed, in plain words."""
+
+    @property
+    def revision(self) -> str:
+        """The revision this is about: the one opened, else the one asked for."""
+        return self.protocol_version if self.speaks and self.protocol_version else self.asked
+
+    @property
+    def refused(self) -> bool:
+        """The server answered, and not as one that speaks the era: evidence that it does not
+        (the SDK's auto policy reads any answered error to server/discover so)."""
+        return not self.speaks and self.answer is not None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"era": self.era, "method": self.method, "asked": self.asked,
+                "speaks": self.speaks, "protocol_version": self.protocol_version,
+                "supported_versions": list(self.supported_versions),
+                "server_name": self.server_name, "server_version": self.server_version,
+                "seconds": _round(self.seconds),
+                "tools": None if self.tools is None else list(self.tools),
+                "answer": self.answer, "kind": self.kind, "problem": self.problem}
+
+
 @dataclass(slots=True)
 class ServerReport:
     """One `mcp` tool entry of the request: the connection, its tools and the calls made."""
@@ -184,6 +249,17 @@ class ServerReport:
     kind: str | None = None
     """`McpUnavailable.kind`, or "no_url" / "bad_transport"."""
     protocol_version: str | None = None
+    era: str | None = None
+    """The era of the connection the tools were listed and called in ("legacy" / "modern")."""
+    mcp_protocol: str = "auto"
+    """Which eras the probe asked about (`probe(protocol=...)`)."""
+    revisions: dict[str, RevisionReport] = field(default_factory=dict)
+    """By revision: what the server answered to each era's opening request."""
+    era_openai_meets: str | None = None
+    """The era OpenAI's MCP client meets at this server, when that can be known."""
+    era_note: str | None = None
+    """Which era OpenAI's client meets, or why that cannot be known, in words (when nothing is
+    wrong with it; a problem is a check instead)."""
     server_name: str | None = None
     server_version: str | None = None
     initialize_seconds: float | None = None
@@ -209,6 +285,10 @@ class ServerReport:
                 "transport": self.transport, "headers": list(self.headers),
                 "reachable": self.reachable, "problem": self.problem, "cause": self.cause,
                 "kind": self.kind, "protocol_version": self.protocol_version,
+                "era": self.era, "mcp_protocol": self.mcp_protocol,
+                "revisions": {k: v.as_json() for k, v in self.revisions.items()},
+                "revisions_summary": revisions_summary(self),
+                "era_openai_meets": self.era_openai_meets, "era_note": self.era_note,
                 "server_name": self.server_name, "server_version": self.server_version,
                 "initialize_seconds": _round(self.initialize_seconds),
                 "list_seconds": _round(self.list_seconds),
@@ -465,15 +545,18 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
                 tool: str | None = None, arguments: dict[str, Any] | None = None,
                 timeout: float = OPENAI_TIMEOUT, transport: str | None = None,
                 on_progress: Progress | None = None,
-                redacted_source: bool = False) -> ProbeReport:
+                redacted_source: bool = False, protocol: str = "auto") -> ProbeReport:
     """Connect to every mcp tool of `request`, list its tools, make the chosen calls, check all.
 
     Calls: with `tool`, that tool on every server that offers it (`arguments`, default {});
     with `recording`, every failed mcp_call whose server_label is in the request, with its
     recorded arguments, each then given a `Verdict`; with neither, none. Servers are probed one
     after another. `redacted_source`: the entries come from a file that withheld their
-    credentials (the tools a response echoes), which each server's report says.
+    credentials (the tools a response echoes), which each server's report says. `protocol`:
+    which MCP eras to ask about, "auto" (both: see the module's docstring), "legacy" or
+    "modern" (a ValueError for anything else).
     """
+    protocol = check_protocol(protocol)
     report = ProbeReport()
     entries = mcp_entries(request)
     if not entries:
@@ -495,7 +578,8 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
         named = _named(tool, arguments, plans[index])
         report.servers.append(await _probe_entry(entry, plans[index], named, timeout=timeout,
                                                  transport=transport, progress=on_progress,
-                                                 redacted_source=redacted_source))
+                                                 redacted_source=redacted_source,
+                                                 protocol=protocol))
     if recording is not None:
         _add_verdicts(report, entries, plans, recording, scrub)
     # With a tool, every call made is of that tool (the recording's are filtered by it); the
@@ -575,7 +659,8 @@ def _named(tool: str | None, arguments: dict[str, Any] | None,
 async def probe_call(tool_entry: Mapping[str, Any], name: str, arguments: Any, *,
                      timeout: float = OPENAI_TIMEOUT, transport: str | None = None,
                      source: Source = "named", redacted: bool = False,
-                     on_progress: Progress | None = None) -> ServerReport:
+                     on_progress: Progress | None = None,
+                     protocol: str = "auto") -> ServerReport:
     """Connect to one `mcp` tool entry and make one call (the app's "re-run this mcp_call").
 
     The entry may come from a recording, whose header values are redacted (`<redacted>`
@@ -593,7 +678,8 @@ async def probe_call(tool_entry: Mapping[str, Any], name: str, arguments: Any, *
                                  "object")
     call = PlannedCall(tool=name, arguments=parsed, source=source, arguments_problem=problem)
     return await _probe_entry(tool_entry, [call], None, timeout=timeout, transport=transport,
-                              progress=on_progress, redacted_source=redacted)
+                              progress=on_progress, redacted_source=redacted,
+                              protocol=check_protocol(protocol))
 
 
 def evidence_of(report: ServerReport, call: CallReport | None = None) -> ProbeEvidence | None:
@@ -604,6 +690,10 @@ def evidence_of(report: ServerReport, call: CallReport | None = None) -> ProbeEv
     """
     credentials_missing = any(c.code in ("redacted_headers", "redacted_source")
                               for c in report.checks)
+    legacy_refused = next((c for c in report.checks if c.code == "legacy_refused"), None)
+    if legacy_refused is not None:  # reached under 2026-07-28 only: OpenAI's client cannot
+        return ProbeEvidence(kind="protocol_version", message=legacy_refused.message,
+                             reachable=False, credentials_missing=credentials_missing)
     if not report.reachable:
         return ProbeEvidence(kind=report.kind, message=report.problem or "unreachable",
                              reachable=False, credentials_missing=credentials_missing)
@@ -620,8 +710,8 @@ def evidence_of(report: ServerReport, call: CallReport | None = None) -> ProbeEv
 
 async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
                        named: PlannedCall | None, *, timeout: float, transport: str | None,
-                       progress: Progress | None, redacted_source: bool = False
-                       ) -> ServerReport:
+                       progress: Progress | None, redacted_source: bool = False,
+                       protocol: str = "auto") -> ServerReport:
     url = entry.get("server_url")
     headers, redacted = entry_headers(entry)
     scrub = _Scrub(headers.values())
@@ -654,15 +744,51 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
                           "probe with the request file that has the real URL, "
                           "`mcptui probe REQUEST.json --recording FILE`")
         return server
+    main: Era = "modern" if protocol == "modern" else "legacy"
     try:
-        link = McpLink(url, headers=headers, timeout=timeout, transport=transport)
+        link = McpLink(url, headers=headers, timeout=timeout, transport=transport,
+                       protocol=main)
     except ValueError as exc:
         server.kind, server.problem = "bad_transport", scrub.text(str(exc))
         return server
+    server.mcp_protocol = protocol
+    checks = list(server.checks)
+    await _connect(server, link, entry, planned, named, timeout, progress, scrub)
+    if protocol == "auto" and server.kind not in NO_ANSWER_KINDS:
+        modern = await _ask_era(server, url, headers, "modern", timeout=timeout,
+                                transport=transport, progress=progress, scrub=scrub)
+        if not server.reachable and modern.speaks:
+            # Modern only: a client that asks server/discover first can use it, so its tools
+            # and calls are checked there (OpenAI's client, believed legacy, cannot).
+            server = replace(server, reachable=False, problem=None, cause=None, kind=None,
+                             protocol_version=None, era=None, server_name=None,
+                             server_version=None, initialize_seconds=None, list_seconds=None,
+                             tools=[], calls=[], skipped_tools=[], missing_tools=[],
+                             checks=checks, revisions=dict(server.revisions))
+            await _connect(server, McpLink(url, headers=headers, timeout=timeout,
+                                           transport=transport, protocol="modern"),
+                           entry, planned, named, timeout, progress, scrub)
+        else:
+            server.revisions[modern.revision] = modern
+    server.revisions = dict(sorted(server.revisions.items(), reverse=True))
+    _judge_eras(server)
+    return server
+
+
+NO_ANSWER_KINDS = frozenset({"refused", "connect_error", "timeout"})
+"""A server that gave initialize no answer at all is not asked server/discover too."""
+
+
+async def _connect(server: ServerReport, link: McpLink, entry: Mapping[str, Any],
+                   planned: list[PlannedCall], named: PlannedCall | None, timeout: float,
+                   progress: Progress | None, scrub: _Scrub) -> None:
+    """Connect, list and call on `link`, filling `server`; its era's revision goes in too."""
     server.transport = link.transport
+    failure: McpUnavailable | None = None
     try:
         await _use_link(server, link, entry, planned, named, timeout, progress, scrub)
     except McpUnavailable as exc:
+        failure = exc
         server.reachable = False
         server.kind = exc.kind
         message = str(exc)
@@ -671,11 +797,154 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
         server.problem = scrub.text(message)
         server.cause = scrub.text(exc.cause)
     except Exception as exc:  # a fault of the probe itself: reported, never a traceback
-        failure = scrub.text(f"probe failed on this server: {describe_exception(exc)}")
-        server.checks.append(Check("error", "probe_failed", failure))
+        problem = scrub.text(f"probe failed on this server: {describe_exception(exc)}")
+        server.checks.append(Check("error", "probe_failed", problem))
         if not server.reachable:
-            server.kind, server.problem = "probe_failed", failure
-    return server
+            server.kind, server.problem = "probe_failed", problem
+    era: Era = "modern" if link.protocol == "modern" else "legacy"
+    revision = _revision(link, era, failure, server.initialize_seconds, scrub)
+    if server.kind == "probe_failed" and not revision.speaks:
+        revision = replace(revision, kind="probe_failed", problem=server.problem)
+    server.revisions[revision.revision] = revision
+
+
+async def _ask_era(server: ServerReport, url: str, headers: dict[str, str], era: Era, *,
+                   timeout: float, transport: str | None, progress: Progress | None,
+                   scrub: _Scrub) -> RevisionReport:
+    """Open a session of `era` on its own connection and list the tools; nothing is called."""
+    say = progress or (lambda _line: None)
+    say(f"asking {_shown(server.server_label)} for {ERA_VERSIONS[era]} ({ERA_METHODS[era]})")
+    link = McpLink(url, headers=headers, timeout=timeout, transport=transport, protocol=era)
+    started = time.monotonic()
+    seconds: float | None = None
+    failure: McpUnavailable | None = None
+    try:
+        async with link:
+            seconds = time.monotonic() - started
+            await link.list_tools()
+    except McpUnavailable as exc:
+        failure = exc
+    except Exception as exc:  # a fault of the probe itself
+        revision = _revision(link, era, None, seconds, scrub)
+        return replace(revision, kind="probe_failed", problem=scrub.text(
+            f"probe failed on this server: {describe_exception(exc)}"))
+    return _revision(link, era, failure, seconds, scrub)
+
+
+def _revision(link: McpLink, era: Era, failure: McpUnavailable | None, seconds: float | None,
+              scrub: _Scrub) -> RevisionReport:
+    speaks = link.era == era
+    info = link.server_info
+    return RevisionReport(
+        era=era, method=ERA_METHODS[era], asked=ERA_VERSIONS[era], speaks=speaks,
+        protocol_version=scrub.maybe(link.protocol_version) if speaks else None,
+        supported_versions=[scrub.text(v) for v in link.supported_versions or []],
+        server_name=scrub.text(info.name) if speaks and info is not None else None,
+        server_version=(scrub.text(info.version or "") or None)
+        if speaks and info is not None else None,
+        seconds=seconds if speaks else None,
+        tools=[scrub.text(t.name) for t in link.tools] if link.tools is not None else None,
+        answer=scrub.maybe(failure.answer) if failure is not None and not speaks else None,
+        kind=failure.kind if failure is not None else None,
+        problem=scrub.text(str(failure)) if failure is not None else None)
+
+
+def era_revision(server: ServerReport, era: Era) -> RevisionReport | None:
+    """The server's revision of `era`, if it was asked."""
+    return next((r for r in server.revisions.values() if r.era == era), None)
+
+
+def revisions_summary(server: ServerReport) -> str | None:
+    """Which revisions the server speaks, in one line; None when nothing tells.
+
+    "speaks 2026-07-28 (server/discover) and 2025-11-25 (initialize)", "legacy only:
+    2025-11-25 (server/discover answered -32601 Method not found, HTTP 404)", ...
+    """
+    legacy, modern = era_revision(server, "legacy"), era_revision(server, "modern")
+    if legacy is not None and legacy.speaks and modern is not None and modern.speaks:
+        return (f"speaks {modern.revision} ({modern.method}) and {legacy.revision} "
+                f"({legacy.method})")
+    for one, other, flag in ((legacy, modern, "legacy"), (modern, legacy, "modern")):
+        if one is None or not one.speaks:
+            continue
+        method = ERA_METHODS["modern" if flag == "legacy" else "legacy"]
+        if other is None:
+            return (f"speaks {one.revision} ({one.method}); {method} not asked "
+                    f"(--mcp-protocol {flag})")
+        if other.refused:
+            return f"{flag} only: {one.revision} ({other.method} answered {other.answer})"
+        return (f"speaks {one.revision} ({one.method}); {other.method} got no answer: "
+                f"{other.problem or 'unknown'}")
+    if (legacy is None) != (modern is None):  # one era asked (--mcp-protocol), and refused
+        one = legacy or modern
+        assert one is not None
+        other = ERA_METHODS["modern" if one is legacy else "legacy"]
+        if one.refused and one.kind == "protocol_version":
+            return (f"does not speak {one.asked} ({one.method} answered {one.answer}); {other} "
+                    f"not asked (--mcp-protocol {one.era})")
+        return None
+    if legacy is not None and modern is not None and \
+            legacy.kind == modern.kind == "protocol_version":
+        return (f"speaks neither {legacy.asked} nor {modern.asked}: {legacy.method} answered "
+                f"{legacy.answer}; {modern.method} answered {modern.answer}")
+    return None
+
+
+def _judge_eras(server: ServerReport) -> None:
+    """Which era OpenAI's MCP client meets at this server, where that can be known, and a
+    check that says so (an error when a legacy client cannot connect at all)."""
+    legacy, modern = era_revision(server, "legacy"), era_revision(server, "modern")
+    old, new = ERA_VERSIONS["legacy"], ERA_VERSIONS["modern"]
+    unknown = "OpenAI does not say which revision its MCP client speaks"
+    if legacy is not None and legacy.speaks:
+        if modern is not None and modern.speaks:
+            server.era_note = (
+                f"which revision OpenAI's MCP client meets here cannot be known: {unknown}; a "
+                f"legacy client (as far as anyone knows, OpenAI's is one) meets "
+                f"{legacy.revision}, one that asks server/discover first meets "
+                f"{modern.revision}; the probe checks the tools under {legacy.revision}")
+            _compare_tools(server, legacy, modern)
+        elif modern is not None and modern.refused:
+            server.era_openai_meets = "legacy"
+            server.era_note = (f"OpenAI's MCP client meets {legacy.revision}: the server "
+                               f"speaks no {new}, and every client falls back to initialize")
+        else:
+            why = ("server/discover was not asked" if modern is None
+                   else "server/discover got no answer")
+            server.era_note = (f"OpenAI's MCP client, a legacy client as far as anyone knows, "
+                               f"meets {legacy.revision}; whether it could meet {new} cannot "
+                               f"be known ({why})")
+    elif modern is not None and modern.speaks:
+        if legacy is None:
+            server.era_note = (
+                f"which revision OpenAI's MCP client meets cannot be known: initialize was "
+                f"not asked, and {unknown} (as far as anyone knows, {old} only); the probe "
+                f"checks the tools under {modern.revision}")
+        elif legacy.refused:
+            server.checks.append(Check(
+                "error", "legacy_refused",
+                f"a legacy client cannot connect: initialize answered {legacy.answer}. OpenAI's "
+                f"MCP client is one as far as anyone knows, so OpenAI cannot list these tools "
+                f"(its 424 \"Error retrieving tool list\"); a client that asks server/discover "
+                f"first meets {modern.revision}, under which the probe checks the tools"))
+        else:
+            server.checks.append(Check(
+                "warning", "legacy_failed",
+                f"initialize failed ({legacy.problem}), so a legacy client (as far as anyone "
+                f"knows, OpenAI's is one) may not connect; the probe checks the tools under "
+                f"{modern.revision}"))
+
+
+def _compare_tools(server: ServerReport, legacy: RevisionReport, modern: RevisionReport) -> None:
+    if legacy.tools is None or modern.tools is None or set(legacy.tools) == set(modern.tools):
+        return
+    parts = []
+    for rev, other in ((modern, legacy), (legacy, modern)):
+        only = sorted(set(rev.tools or []) - set(other.tools or []))
+        if only:
+            parts.append(f"only under {rev.revision}: {', '.join(only)}")
+    server.checks.append(Check("warning", "era_tools_differ",
+                               "the revisions list different tools: " + "; ".join(parts)))
 
 
 def _header_flag(name: str) -> str:
@@ -698,6 +967,7 @@ async def _use_link(server: ServerReport, link: McpLink, entry: Mapping[str, Any
     async with link:
         server.initialize_seconds = time.monotonic() - started
         server.protocol_version = scrub.maybe(link.protocol_version)
+        server.era = link.era
         if link.server_info is not None:
             server.server_name = scrub.text(link.server_info.name)
             server.server_version = scrub.text(link.server_info.version or "") or None

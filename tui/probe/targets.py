@@ -1,4 +1,5 @@
-"""What `mcptui probe FILE` probes: a request file, or any file `inspect` reads, plus --header.
+"""What `mcptui probe URL-or-FILE` probes: one MCP server's URL, a request file, or any file
+`inspect` reads, plus --header.
 
 People have the stream that failed (a recording, a paste from a forum post) more often than the
 request that made it. Such a file names its MCP servers itself: a recording's header keeps the
@@ -15,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from tui.importers import load_bytes
 from tui.io.reading import MAX_BYTES, InputError
@@ -31,6 +33,8 @@ from tui.sources.request_file import (
 HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 """An HTTP header name (RFC 9110 token)."""
 ORDINALS = ("first", "second", "third")
+SERVER_URL = re.compile(r"https?://", re.IGNORECASE)
+"""A positional that is an MCP server's URL rather than a file."""
 
 
 class ProbeInputError(ValueError):
@@ -53,8 +57,11 @@ class ProbeInput:
 
 
 def read_input(path: str, max_bytes: int = MAX_BYTES) -> ProbeInput:
-    """The positional of `mcptui probe`: a request file as `run` reads it (with `${NAME}`
-    expanded), else a stream dump whose servers come from its own content."""
+    """The positional of `mcptui probe`: an MCP server's http(s) URL, a request file as `run`
+    reads it (with `${NAME}` expanded), else a stream dump whose servers come from its own
+    content."""
+    if SERVER_URL.match(path):
+        return ProbeInput({"tools": [url_entry(path)]})
     try:
         read = read_request_or_dump(path, max_bytes, what="a request or a recording")
     except InputError as exc:
@@ -75,6 +82,21 @@ def read_input(path: str, max_bytes: int = MAX_BYTES) -> ProbeInput:
             "response.created with tools); pass the request file: mcptui probe REQUEST.json "
             f"--recording {source}")
     return ProbeInput({"tools": entries}, recording=loaded, echoed=echoed)
+
+
+def url_entry(url: str) -> dict[str, Any]:
+    """The `mcp` tool entry a bare server URL stands for; its label is the host (and port),
+    never the URL's user info."""
+    try:
+        parts = urlsplit(url.strip())
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise ProbeInputError(f"not a usable server URL: {exc}") from None
+    if not host:
+        raise ProbeInputError("the server URL names no host: write http(s)://HOST[:PORT]/PATH")
+    label = f"{host}:{port}" if port else host
+    return {"type": "mcp", "server_label": label, "server_url": url.strip(),
+            "require_approval": "never"}
 
 
 def _request(text: str, source: str) -> dict[str, Any]:

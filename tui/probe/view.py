@@ -22,7 +22,15 @@ from tui.model.causes import LikelyCause
 from tui.model.errors import describe_error
 from tui.model.textsafe import one_line
 from tui.probe.checks import Check, worst
-from tui.probe.probing import CallReport, ProbeReport, ServerReport, ToolReport, Verdict
+from tui.probe.probing import (
+    CallReport,
+    ProbeReport,
+    RevisionReport,
+    ServerReport,
+    ToolReport,
+    Verdict,
+    revisions_summary,
+)
 
 MARKS = {"ok": ("✓", "green"), "info": ("i", "blue"), "warning": ("!", "yellow"),
          "error": ("✗", "red")}
@@ -95,6 +103,7 @@ def server_tree(server: ServerReport) -> Tree:
     if server.headers:
         tree.add(Text("headers sent (values hidden): "
                       + ", ".join(one_line(h, 60) for h in server.headers), style="dim"))
+    _add_revisions(tree, server)
     for check in server.checks:
         if check.severity != "ok":
             tree.add(check_text(check))
@@ -107,7 +116,8 @@ def server_tree(server: ServerReport) -> Tree:
     return tree
 
 
-ANSWERED_KINDS = frozenset({"closed", "protocol_error"})
+ANSWERED_KINDS = frozenset({"closed", "protocol_error", "protocol_version", "header_mismatch",
+                            "missing_capability"})
 """Connection failures in which the server did answer (besides every `http_*` kind)."""
 NOT_TRIED_KINDS = frozenset({"no_url", "redacted_url", "bad_transport"})
 """No connection was tried: there was nothing (usable) to connect to."""
@@ -145,6 +155,39 @@ def _server_label(server: ServerReport) -> Text:
         details.append(f"list {server.list_seconds:.2f} s")
     label.append(" · ".join(details), style="dim")
     return label
+
+
+def _add_revisions(tree: Tree, server: ServerReport) -> None:
+    """Which MCP revisions the server speaks, and one line per era asked."""
+    summary = revisions_summary(server)
+    if summary is None:
+        return
+    node = tree.add(Text(f"revisions: {one_line(summary, 400)}", style="bold"))
+    for revision in server.revisions.values():
+        node.add(revision_line(revision))
+    if server.era_note:
+        node.add(_mark_text("info", one_line(server.era_note, 500)))
+
+
+def revision_line(revision: RevisionReport) -> Text:
+    """`✓ 2026-07-28 (server/discover): mcptui-demo 1.0 · 9 tools`, or what it answered."""
+    head = f"{one_line(revision.revision, 40)} ({revision.method}): "
+    if not revision.speaks:
+        said = (f"answered {revision.answer}" if revision.answer is not None
+                else f"no answer: {revision.problem or 'unknown'}")
+        # An answer is a fact about the server, not a fault: a check says when it is one.
+        return _mark_text("info" if revision.answer is not None else "warning",
+                          head + one_line(said, 400))
+    details = []
+    name = " ".join(p for p in (revision.server_name, revision.server_version) if p)
+    details.append(one_line(name, 80) if name else "no serverInfo")
+    if revision.tools is not None:
+        count = len(revision.tools)
+        details.append(f"{count} tool{'s' if count != 1 else ''} listed")
+    elif revision.problem:
+        details.append(f"listing failed: {revision.problem}")
+    severity = "ok" if revision.tools is not None else "warning"
+    return _mark_text(severity, head + one_line(" · ".join(details), 400))
 
 
 def _add_tools(tree: Tree, server: ServerReport) -> None:

@@ -18,6 +18,7 @@ from tui.importers import load_path
 from tui.model.events import Event
 from tui.model.timeline import Timeline
 from tui.report import Inspection
+from tui.widgets.labels import event_label
 
 
 @pytest.mark.parametrize(("method", "path", "expected"), [
@@ -173,3 +174,143 @@ def test_a_token_in_the_tapped_servers_url_is_in_no_note_or_header(tmp_path: Pat
     text = (tmp_path / "tap.jsonl").read_text()
     assert "→ tools/list" in text and "/s/<redacted>/mcp" in text
     assert "SECRET" not in text
+
+
+# -- the tap: eras, pairing, and what is normal on an MCP wire --------------------------------
+
+MODERN = [(b"mcp-protocol-version", b"2026-07-28")]
+
+
+def tap_hub(folder: Path) -> tuple[TapHub, list[dict[str, Any]]]:
+    """A tap hub recording into `folder`, and the notes it made (as they were made)."""
+    hub = TapHub("http://127.0.0.1:1/mcp", folder / "tap.jsonl")
+    seen: list[dict[str, Any]] = []
+    hub.on_event = lambda event: seen.append(event.raw)
+    return hub, seen
+
+
+def rpc(message_id: Any, method: str, **params: Any) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": message_id, "method": method,
+                       "params": params}).encode()
+
+
+def modern_call(hub: TapHub, tool: str, message_id: int = 1) -> Any:
+    meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
+    headers = [*MODERN, (b"mcp-method", b"tools/call"), (b"mcp-name", tool.encode())]
+    return hub.exchange_for("POST", "/mcp", "/mcp", rpc(message_id, "tools/call", name=tool,
+                                                        arguments={"q": 1}, **meta), headers)
+
+
+def answer(hub: TapHub, exchange: Any, message_id: Any, *, status: int = 200,
+           session: str | None = None, broken: str | None = None, body: Any = None) -> None:
+    headers = {"content-type": "application/json"}
+    if session:
+        headers["mcp-session-id"] = session
+    recorder = hub.begin(exchange, status, headers)
+    if body is None and message_id is not None:
+        body = {"jsonrpc": "2.0", "id": message_id,
+                "result": {"content": [], "structuredContent": {}}}
+    if body is not None:
+        recorder.feed(json.dumps(body).encode())
+    recorder.end(broken)
+
+
+def test_two_modern_clients_asking_the_same_id_are_never_crossed(tmp_path: Path):
+    """The 2026-07-28 revision has no session: each POST carries one request, answered on the
+    same POST. Two clients both asking `id: 1` must each get their own answer's summary."""
+    hub, seen = tap_hub(tmp_path)
+    slow = modern_call(hub, "slow")
+    fast = modern_call(hub, "fast")
+    answer(hub, fast, 1)
+    answer(hub, slow, 1)
+    hub.close()
+    answers = [n["message"].split("  · ")[0] for n in seen if n["direction"] == "received"]
+    assert answers == ["← result fast", "← result slow"]
+    sent = [n for n in seen if n["direction"] == "sent"]
+    assert [n["message"] for n in sent] == ["→ tools/call slow  [modern]",
+                                            "→ tools/call fast  [modern]"]
+    assert {n["era"] for n in seen} == {"modern"} and {n["session"] for n in seen} == {None}
+    assert sent[0]["mcp_headers"] == {"MCP-Protocol-Version": "2026-07-28",
+                                      "Mcp-Method": "tools/call", "Mcp-Name": "slow"}
+    assert sent[0]["http_exchange"] != sent[1]["http_exchange"]
+
+
+def test_the_era_is_told_from_the_request_itself(tmp_path: Path):
+    hub, seen = tap_hub(tmp_path)
+    discover = rpc(1, "server/discover")  # no headers, no _meta: the method says it
+    hub.exchange_for("POST", "/mcp", "/mcp", discover, [])
+    hub.exchange_for("POST", "/mcp", "/mcp", rpc(2, "initialize", protocolVersion="2025-11-25"),
+                     [(b"mcp-protocol-version", b"2025-06-18")])
+    hub.exchange_for("GET", "/mcp", "/mcp", b"", [(b"mcp-session-id", b"s1")])
+    hub.close()
+    assert [(n["message"], n["era"]) for n in seen] == [
+        ("→ server/discover  [modern]", "modern"), ("→ initialize", "legacy"),
+        ("→ GET /mcp (open the event stream of session s1)", "legacy")]
+
+
+def test_an_answer_that_names_a_new_session_still_answers_its_request(tmp_path: Path):
+    """initialize is sent before the session exists (its answer names it); a request sent with
+    a session the server no longer knows may be answered under a new one: either pairs."""
+    hub, seen = tap_hub(tmp_path)
+    first = hub.exchange_for("POST", "/mcp", "/mcp", rpc(1, "initialize"), [])
+    answer(hub, first, 1, session="s-new")
+    stale = hub.exchange_for("POST", "/mcp", "/mcp", rpc(2, "tools/list"),
+                             [(b"mcp-session-id", b"s-old")])
+    answer(hub, stale, 2, session="s-newer")
+    hub.close()
+    answers = [n for n in seen if n["direction"] == "received"]
+    assert [n["message"].split("  · ")[0] for n in answers] == [
+        "← result initialize", "← result tools/list"]
+    assert all("  · " in n["message"] for n in answers)  # timed from their requests
+    assert [n["session"] for n in answers] == ["s-new", "s-newer"]
+
+
+def test_the_end_of_a_session_is_not_a_failure(tmp_path: Path):
+    """The client closing its GET event stream at its session's end, a POST closed after its
+    answer was complete, a DELETE the server had no need of: none is a failure."""
+    hub, seen = tap_hub(tmp_path)
+    session = [(b"mcp-session-id", b"s1")]
+    stream = hub.exchange_for("GET", "/mcp", "/mcp", b"", session)
+    call = hub.exchange_for("POST", "/mcp", "/mcp", rpc(3, "tools/call", name="search"),
+                            session)
+    answer(hub, call, 3, broken="the client disconnected mid-stream; the upstream stream "
+                                "was closed too")
+    recorder = hub.begin(stream, 200, {"content-type": "text/event-stream"})
+    recorder.end("the client disconnected mid-stream; the upstream stream was closed too")
+    ending = hub.exchange_for("DELETE", "/mcp", "/mcp", b"", session)
+    answer(hub, ending, None)
+    again = hub.exchange_for("DELETE", "/mcp", "/mcp", b"", session)
+    answer(hub, again, None, status=404, body={"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "Session not found"}})
+    hub.close()
+    assert not [n for n in seen if n["kind"] != "mcp" or n.get("level") == "warning"], seen
+    shown = [(n["message"].split("  · ")[0], n.get("level")) for n in seen]
+    assert shown == [
+        ("→ GET /mcp (open the event stream of session s1)", None),
+        ("→ tools/call search", None), ("← result search", None),
+        ("← GET /mcp: the client closed the event stream of session s1 (the session's end)",
+         "info"),
+        ("→ DELETE /mcp (end session s1)", None),
+        ("→ DELETE /mcp (end session s1 again: it had ended)", "info"),
+        ("← HTTP 404 to DELETE /mcp: the session had already ended", "info")]
+    closed = event_label(Event(seen[3], t=1.0, is_note=True), failing=False)
+    assert closed.plain.startswith("MCP ← GET /mcp: the client closed") and all(
+        span.style == "dim" for span in closed.spans)  # dim: never an answer's green
+
+
+def test_a_connection_closed_before_the_answer_is_still_a_failure(tmp_path: Path):
+    hub, seen = tap_hub(tmp_path)
+    call = hub.exchange_for("POST", "/mcp", "/mcp", rpc(4, "tools/call", name="slow"),
+                            [(b"mcp-session-id", b"s1")])
+    recorder = hub.begin(call, 200, {"content-type": "text/event-stream"})
+    recorder.end("the client disconnected mid-stream; the upstream stream was closed too")
+    stream = hub.exchange_for("GET", "/mcp", "/mcp", b"", [(b"mcp-session-id", b"s1")])
+    recorder = hub.begin(stream, 200, {"content-type": "text/event-stream"})
+    recorder.end("the upstream connection broke mid-stream: RemoteProtocolError")
+    hub.close()
+    broken = [n for n in seen if n["kind"] == "disconnect"]
+    assert [n["message"] for n in broken] == [
+        "✗ POST /mcp (tools/call slow): the client disconnected mid-stream; the upstream "
+        "stream was closed too",
+        "✗ GET /mcp: the upstream connection broke mid-stream: RemoteProtocolError"]
+    assert broken[0]["ids"] == [4] and broken[0]["level"] == "warning"

@@ -14,7 +14,7 @@ from tui.io.recording import Loaded
 from tui.model.diagnosis import diagnose_events
 from tui.model.events import Event, note
 from tui.model.timeline import Timeline
-from tui.model.wire import in_causal_order, link
+from tui.model.wire import exchanges, in_causal_order, link
 
 SCHEMA = {"type": "object", "properties": {"hits": {"type": "array"}}, "required": ["hits"]}
 LISTING = {"tools": [
@@ -327,3 +327,178 @@ def test_a_file_with_no_tap_messages_merges_nothing_and_says_so():
     merged = merge_tap(Loaded(events), Loaded(events, source="other.jsonl"))
     assert len(merged.events) == len(events)
     assert "other.jsonl: no MCP messages a tap recorded" in str(merged.problems[0])
+
+
+# -- earlier sessions in a tap file, the modern era, and normal ends ---------------------------
+
+def probe(session: str, t: float, tool: str, arguments: dict[str, Any], result: Any
+          ) -> list[Event]:
+    """`mcptui probe --tool` through the same tap: its own session, a listing, one call."""
+    wire = Wire(session)
+    return listing(wire, t) + call(wire, tool, arguments, t + 0.1, result)
+
+
+def tied_call(events: list[Event]) -> Any:
+    timeline = folded(events)
+    (resp,) = timeline.state.responses
+    links = link(resp, timeline.events)
+    return links, links.call_of(resp.items[1].key), resp
+
+
+def test_an_earlier_session_in_the_tap_is_not_the_items_and_its_listing_session_wins():
+    """Two probes of the same tool through the tap before the run: the item's call is the
+    run's own (its session listed tools for this response), not the first of the file."""
+    run = Wire("run")
+    events = in_time_order(
+        probe("p1", 0.1, "broken", {"q": 1}, GOOD), probe("p2", 0.4, "broken", {"q": 1}, GOOD),
+        listing(run, 0.9), stream(("broken", {"q": 1}, TASKGROUP)),
+        call(run, "broken", {"q": 1}, 1.06, NO_STRUCTURED, answered=0.005))
+    links, tied, resp = tied_call(events)
+    assert tied is not None and tied.session == "run" and tied.seconds == pytest.approx(0.005)
+    (listed,) = links.by_item[resp.items[0].key]
+    assert listed.session == "run"
+    cause, confidence, _ = top_cause(events)
+    assert (cause, confidence) == ("output_schema_without_structured_content", "confirmed")
+
+
+def test_a_call_of_another_session_never_wins_over_one_of_the_listing_session():
+    run, other = Wire("run"), Wire("other")
+    events = in_time_order(
+        listing(run, 0.5), stream(("broken", {"q": 1}, TASKGROUP)),
+        call(other, "broken", {"q": 1}, 1.05, GOOD),  # another client, same arguments, first
+        call(run, "broken", {"q": 1}, 1.06, NO_STRUCTURED))
+    links, tied, _ = tied_call(events)
+    assert tied.session == "run"
+    assert [e.session for e in links.loose] == ["other"]
+
+
+def test_a_call_sent_out_of_the_items_time_is_not_its_call():
+    """Sent long before the arguments were done, or after the item ended: not its call,
+    whatever its name and arguments (the item failed with no call of its own on the wire)."""
+    wire = Wire()
+    events = in_time_order(
+        listing(wire, 0.5), call(wire, "search", {"q": 1}, -5.0, GOOD),
+        stream(("search", {"q": 1}, TASKGROUP)), call(wire, "search", {"q": 1}, 4.3, GOOD))
+    links, tied, _ = tied_call(events)
+    assert tied is None
+    assert [e.sent_t for e in links.loose if e.method == "tools/call"] == [-5.0, 4.3]
+    causes = diagnose_events(events).item_causes
+    assert not any("-" in e.split(" s before")[0][-6:]
+                   for found in causes.values() for c in found for e in c.evidence)
+
+
+def modern(note_event: Event, exchange: int) -> Event:
+    """A note as the tap writes it for the stateless 2026-07-28 revision: no session, the
+    HTTP exchange it crossed in."""
+    return Event({**note_event.raw, "era": "modern", "session": None,
+                  "http_exchange": exchange}, t=note_event.t, is_note=True)
+
+
+def test_modern_exchanges_pair_in_their_own_post_and_tie_by_time_name_and_arguments():
+    """Two calls that both use `id: 1` (two clients; no session to tell them apart), answered
+    in the other order: each answer is its own POST's, each call its own item's."""
+    wire = Wire(session=None)
+    ask_1 = wire._note("sent", "→ tools/call search  [modern]", 1.05, {
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "search", "arguments": {"q": 1}}})
+    ask_2 = wire._note("sent", "→ tools/call search  [modern]", 1.28, {
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "search", "arguments": {"q": 2}}})
+    answer_2 = wire._note("received", "← result", 1.29, {"jsonrpc": "2.0", "id": 1,
+                                                         "result": NO_STRUCTURED})
+    answer_1 = wire._note("received", "← result", 1.30, {"jsonrpc": "2.0", "id": 1,
+                                                         "result": GOOD})
+    notes = [modern(ask_1, 7), modern(ask_2, 9), modern(answer_2, 9), modern(answer_1, 7)]
+    events = in_time_order(stream(("search", {"q": 1}, None), ("search", {"q": 2}, None)),
+                           notes)
+    timeline = folded(events)
+    (resp,) = timeline.state.responses
+    links = link(resp, timeline.events)
+    first, second = (links.call_of(item.key) for item in resp.items[1:3])
+    assert first is not None and second is not None
+    assert (first.arguments, first.result, first.era) == ({"q": 1}, GOOD, "modern")
+    assert (second.arguments, second.result) == ({"q": 2}, NO_STRUCTURED)
+    assert links.loose == []
+
+
+def test_the_client_closing_its_event_stream_is_no_failure():
+    """At a session's end the client closes the GET event stream: older taps recorded that as
+    a broken connection; it is the session's normal end, never a failure or a cause."""
+    wire = Wire()
+    opened = wire._note("sent", "→ GET /mcp (open the event stream)", 0.3, http_exchange=2)
+    opened.raw["http"] = "GET /mcp"
+    closed = wire._note("received", "← GET /mcp: the client closed the event stream", 1.6,
+                        level="info", closed="client", http_exchange=2)
+    closed.raw["http"] = "GET /mcp"
+    older = wire._note("received", "✗ GET /mcp: the client disconnected mid-stream; the "
+                       "upstream stream was closed too", 1.7, kind="disconnect",
+                       level="warning")
+    older.raw["http"] = "GET /mcp"
+    found = exchanges(range(3), [opened, closed, older])
+    assert [(e.notes, e.failure) for e in found] == [([0, 1], None), ([2], None)]
+
+
+def tap_file(*sessions: list[Event], created: str | None = None) -> Loaded:
+    header = {"mcptui": "recording", "source": {"kind": "tap"}}
+    if created:
+        header["created"] = created
+    return Loaded(in_time_order(*sessions), header=header, source="tap.jsonl",
+                  format="recording")
+
+
+def test_a_tap_file_with_earlier_probes_aligns_on_the_runs_call_and_leaves_them_out():
+    """`mcptui probe --tool broken` twice through a standalone tap, then the run through it:
+    the merge aligns on the run's own call, and the probes' sessions, outside the stream's
+    time, are left out (said in the header)."""
+    run = Wire("run", labels=())
+    probes = [probe("p1", 3.0, "broken", {"q": 1}, GOOD), probe("p2", 9.0, "broken", {"q": 1},
+                                                                 GOOD)]
+    for session in probes:
+        for event in session:
+            event.raw["server_labels"] = []
+    tap = tap_file(*probes, listing(run, 20.0),
+                   call(run, "broken", {"q": 1}, 20.3, NO_STRUCTURED))
+    merged = merge_tap(Loaded(stream(("broken", {"q": 1}, TASKGROUP)), source="s.jsonl",
+                              format="recording"), tap)
+    assert merged.header["tap"]["aligned"] == "on tools/call broken"
+    assert merged.header["tap"]["outside"] == 8 and merged.header["tap"]["messages"] == 4
+    assert {e.raw.get("session") for e in merged.events if e.is_note} == {"run"}
+    cause, confidence, _ = top_cause(merged.events)
+    assert (cause, confidence) == ("output_schema_without_structured_content", "confirmed")
+
+
+def test_the_recordings_start_times_pick_the_run_among_calls_alike():
+    """The run first, probes of the same call after it: the recordings' `created` times say
+    which of the tap's calls is the stream's."""
+    run = Wire("run", labels=())
+    tap = tap_file(listing(run, 0.2), call(run, "broken", {"q": 1}, 0.5, NO_STRUCTURED),
+                   probe("p1", 40.0, "broken", {"q": 1}, GOOD),
+                   created="2026-03-01T10:00:00+00:00")
+    header = {"mcptui": "recording", "created": "2026-03-01T10:00:00+00:00"}
+    merged = merge_tap(Loaded(stream(("broken", {"q": 1}, TASKGROUP)), header=header,
+                              source="s.jsonl", format="recording"), tap)
+    assert {e.raw.get("session") for e in merged.events if e.is_note} == {"run"}
+    cause, confidence, _ = top_cause(merged.events)
+    assert (cause, confidence) == ("output_schema_without_structured_content", "confirmed")
+
+
+def test_a_server_down_behind_a_standalone_tap_lands_before_the_refused_request():
+    """No listing answered (nothing listens behind the tap): the tap's attempts all go before
+    the stream's 424, in the response it failed, whose cause they confirm."""
+    wire = Wire(labels=())
+    ask, number = wire.ask("initialize", 4.3)
+    refused = wire._note("received", "✗ POST /mcp (initialize): could not reach the upstream "
+                         "http://127.0.0.1:9/mcp: ConnectError", 4.54, kind="connection_error",
+                         ids=[number], level="warning")
+    message = ("Error retrieving tool list from MCP server: 'demo'. Http status code: 424 "
+               "(Failed Dependency)")
+    failed = note("http_error", f"POST /responses: HTTP 424: {message}", 0.8, level="error",
+                  status=424, body={"error": {"message": message, "code": "http_error",
+                                              "type": "external_connector_error"}})
+    merged = merge_tap(Loaded([failed], source="rec.jsonl", format="recording"),
+                       Loaded([ask, refused], source="tap.jsonl", format="recording"))
+    assert [e.t < failed.t for e in merged.events if e.is_note and "http" in e.raw] == [
+        True, True]
+    causes = diagnose_events(merged.events).response_causes
+    ((_, found),) = causes.items()
+    assert (found[0].cause.key, found[0].confidence) == ("unreachable", "confirmed")

@@ -7,6 +7,7 @@ through, so the `server_url` to paste into the request is printed with it.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
@@ -31,6 +32,21 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+class _QuietStop(logging.Filter):
+    """Stopping the tap (Ctrl+C, quitting the app) while a client still holds a stream open
+    (the GET event stream of a live session, a slow call) is its normal end: uvicorn cancels
+    the relaying task after a grace period and would log that, with a traceback of the
+    cancellation, on the terminal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        cancelled = record.exc_info is not None and isinstance(record.exc_info[1],
+                                                                 asyncio.CancelledError)
+        return not (cancelled or "graceful shutdown exceeded" in record.getMessage())
+
+
+logging.getLogger("uvicorn.error").addFilter(_QuietStop())
+
+
 def default_record() -> Path:
     return DEFAULT_RECORD_DIR / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-tap.jsonl"
 
@@ -44,7 +60,8 @@ def server_url(address: str, hub: TapHub, public_url: str | None) -> str:
 
 def serve_tap_lines(upstream: str, port: int, record: Path | None, public_url: str | None,
                     console: Console) -> int:
-    """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data)."""
+    """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data, and
+    Ctrl+C is how a tap ends: a second one while it stops too)."""
     sock = bind(DEFAULT_HOST, port)
     hub = TapHub(upstream, record or default_record())
     hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
@@ -55,13 +72,16 @@ def serve_tap_lines(upstream: str, port: int, record: Path | None, public_url: s
                   f"  recording to {hub.path_of_recording} · Ctrl+C stops",
                   style="dim", highlight=False, soft_wrap=True)
     try:
-        make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
-    except KeyboardInterrupt:
+        try:
+            make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
+        except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
+            pass
+        finally:
+            hub.close()
+        console.print(f"mcptui tap: {hub.messages} messages recorded in "
+                      f"{hub.path_of_recording}", style="dim", highlight=False)
+    except KeyboardInterrupt:  # pressed again while it stopped: the recording is closed
         pass
-    finally:
-        hub.close()
-    console.print(f"mcptui tap: {hub.messages} messages recorded in {hub.path_of_recording}",
-                  style="dim", highlight=False)
     return 0
 
 

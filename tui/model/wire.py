@@ -4,20 +4,21 @@ A tap (tui/capture/tap.py) records each JSON-RPC message as a note; the reducer 
 its response (`ResponseState.wire`). Here requests are paired with what answered them (a
 result, a JSON-RPC error, an HTTP failure, a broken connection) and each exchange is tied to
 its item: a `tools/list` to the `mcp_list_tools` item of that server, a `tools/call` to the
-`mcp_call` with the same tool name and arguments (the n-th such call to the n-th such item, so
-order breaks ties). What fits no item (initialize, notifications, the event stream, retries)
-stays with the response. Linking is recomputed from the state, never stored: a listing seen
-before its item arrives is tied to it once the item is there.
+`mcp_call` with the same tool name and arguments, of the item's time and session (`link`; the
+n-th such call to the n-th such item, so order breaks ties). Both eras pair: the legacy one by
+session and id, the stateless modern one (2026-07-28, no session) by the HTTP exchange a request
+and its answer shared. What fits no item (initialize, server/discover, notifications, the event
+stream, other sessions, retries) stays with the response. Linking is recomputed from the state,
+never stored: a listing seen before its item arrives is tied to it once the item is there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from tui.model.events import ARGUMENT_DONE, Event
-from tui.model.results import bad_blocks, block_problem, structured_problem
 from tui.model.state import ItemState, ResponseState, parse_json_text
 
 
@@ -39,6 +40,12 @@ class WireExchange:
     answered_t: float | None = None
     failure: dict[str, Any] | None = None
     """The tap's note of an HTTP failure or broken connection in place of an answer."""
+    session: str | None = None
+    """The MCP session it was sent in (legacy era; None in the stateless modern one)."""
+    era: str | None = None
+    """`modern` or `legacy`, as the tap recorded it (None: a tap from before eras)."""
+    http_exchange: int | None = None
+    """The tap's number of the HTTP exchange it was sent in."""
 
     @property
     def answered(self) -> bool:
@@ -112,60 +119,114 @@ def in_causal_order(item_events: list[int], wired: list[int], events: Sequence[E
 
 
 def exchanges(indexes: Sequence[int], events: Sequence[Event]) -> list[WireExchange]:
-    """The notes at `indexes`, requests paired with their answers, in the order sent."""
+    """The notes at `indexes`, requests paired with their answers, in the order sent.
+
+    An answer is paired with the request of its own HTTP exchange first (`http_exchange`: a
+    modern, sessionless request and its answer share one POST, and two clients may both ask
+    `id: 1`); else, in the legacy era, by session and id, or by id alone for a request sent
+    before the session had an id (`initialize`). A GET or DELETE (no JSON-RPC) keeps the notes
+    of its own HTTP exchange that follow it: how it was answered or ended."""
     found: list[WireExchange] = []
-    pending: dict[tuple[Any, Any], WireExchange] = {}
+    pending: dict[tuple[Any, ...], tuple[WireExchange, list[tuple[Any, ...]]]] = {}
+    bare: dict[int, WireExchange] = {}
+    """HTTP exchange → its request that carried no JSON-RPC (a GET, a DELETE)."""
     for index in indexes:
         event = events[index]
         raw = event.raw
         session = raw.get("session")
+        number = raw.get("http_exchange") if type(raw.get("http_exchange")) is int else None
+        modern = raw.get("era") == "modern"
         message = raw.get("jsonrpc")
-        labels = tuple(x for x in raw.get("server_labels") or () if isinstance(x, str))
         if raw.get("kind") != "mcp":  # an HTTP failure or broken connection
             ids = raw.get("ids") if isinstance(raw.get("ids"), list) else []
-            waiting = [_take(pending, session, i) for i in ids]
-            for exchange in filter(None, waiting):
+            waiting = [e for e in (_take(pending, session, i, number, modern) for i in ids) if e]
+            if not waiting and number in bare:
+                waiting = [bare[number]]
+            failure = None if _normal_end(raw) else raw
+            for exchange in waiting:
                 exchange.notes.append(index)
-                exchange.failure, exchange.answered_t = raw, event.t
-            if not any(waiting):
-                found.append(WireExchange([index], labels=labels, sent_t=event.t,
-                                          failure=raw))
+                exchange.failure, exchange.answered_t = failure, event.t
+            if not waiting:
+                found.append(_exchange(index, event, failure=failure))
             continue
         if not isinstance(message, dict):
-            found.append(WireExchange([index], labels=labels, sent_t=event.t))
+            if raw.get("direction") == "received" and number in bare:
+                bare[number].notes.append(index)  # how a GET or DELETE was answered or ended
+                continue
+            exchange = _exchange(index, event)
+            found.append(exchange)
+            if raw.get("direction") == "sent" and number is not None:
+                bare[number] = exchange
             continue
         method = message.get("method")
         if raw.get("direction") == "received" and not isinstance(method, str):
-            exchange = _take(pending, session, message.get("id"))
+            exchange = _take(pending, session, message.get("id"), number, modern)
             if exchange is not None:
                 exchange.notes.append(index)
                 exchange.answer, exchange.answered_t = message, event.t
                 continue
-            found.append(WireExchange([index], labels=labels, sent_t=event.t, answer=message))
+            found.append(_exchange(index, event, answer=message))
             continue
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
-        exchange = WireExchange([index], method=method if isinstance(method, str) else None,
-                                labels=labels, sent_t=event.t, request=message)
+        exchange = _exchange(index, event, method=method if isinstance(method, str) else None,
+                             request=message)
         if method == "tools/call":
             name = params.get("name")
             exchange.tool = name if isinstance(name, str) else None
             exchange.arguments = params.get("arguments")
         found.append(exchange)
         if "id" in message and raw.get("direction") == "sent":
-            pending[(session, _key(message["id"]))] = exchange
+            key = _key(message["id"])
+            places = [("x", number, key)] if number is not None else []
+            if not modern or number is None:
+                places.append(("s", session, key))
+            for place in places:
+                pending[place] = (exchange, places)
     return found
+
+
+def _exchange(index: int, event: Event, **fields: Any) -> WireExchange:
+    """An exchange begun by the note at `index`, with what the tap said of its wire."""
+    raw = event.raw
+    session, era, number = raw.get("session"), raw.get("era"), raw.get("http_exchange")
+    return WireExchange([index], labels=tuple(x for x in raw.get("server_labels") or ()
+                                              if isinstance(x, str)),
+                        sent_t=event.t, session=session if isinstance(session, str) else None,
+                        era=era if isinstance(era, str) else None,
+                        http_exchange=number if type(number) is int else None, **fields)
+
+
+def _normal_end(raw: dict[str, Any]) -> bool:
+    """A note of a tap from before it knew better: the client closing the GET event stream at
+    its session's end was recorded as a broken connection. It is not a failure."""
+    return (raw.get("kind") == "disconnect" and not raw.get("ids")
+            and str(raw.get("http", "")).startswith("GET ")
+            and "client disconnected" in str(raw.get("message", "")))
 
 
 def _key(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, type(None))) else repr(value)
 
 
-def _take(pending: dict[tuple[Any, Any], WireExchange], session: Any, message_id: Any
+def _take(pending: dict[tuple[Any, ...], tuple[WireExchange, list[tuple[Any, ...]]]],
+          session: Any, message_id: Any, number: int | None = None, modern: bool = False
           ) -> WireExchange | None:
-    """The request an answer answers: by session and id (a request sent before the session
-    had an id, like `initialize`, by id alone)."""
+    """The request an answer answers, no longer awaited: the one of the same HTTP exchange;
+    else (not the modern era, whose answers never leave their exchange) the session's, or one
+    sent before the session had an id (`initialize`)."""
     key = _key(message_id)
-    return pending.pop((session, key), None) or pending.pop((None, key), None)
+    places = [("x", number, key)] if number is not None else []
+    if not modern or number is None:
+        places += [("s", session, key), ("s", None, key)]
+    for place in places:
+        found = pending.get(place)
+        if found is not None:
+            exchange, keys = found
+            for other in keys:
+                if pending.get(other) is found:
+                    del pending[other]
+            return exchange
+    return None
 
 
 def link_inputs(resp: ResponseState) -> tuple[object, ...]:
@@ -178,194 +239,116 @@ def link_inputs(resp: ResponseState) -> tuple[object, ...]:
         for item in resp.items if item.type in ("mcp_call", "mcp_list_tools")))
 
 
+SKEW = 1.0
+"""Seconds a tap's clock may be off the stream's (another connection; a merge aligned on one
+call): how far before an item's arguments were done a call may be its call, or after the item
+ended."""
+
+
 def link(resp: ResponseState, events: Sequence[Event]) -> WireLinks:
-    """Tie a response's exchanges to its items (see the module docstring)."""
+    """Tie a response's exchanges to its items (see the module docstring).
+
+    An exchange is an item's only if it is of the item's time and session: a `tools/list`
+    sent after its `mcp_list_tools` item ended is not its listing (of several before it, the
+    last); a `tools/call` sent before the item's arguments were done or after the item ended
+    is not its call, and of the calls that fit, one of the session that listed the server's
+    tools for this response comes first, then one of a session another of its calls used,
+    then the rest (in the order sent): never a call of another session when one of the right
+    session is there. A tap file holding earlier sessions (probes through the same tap) then
+    gives none of them to this response's items."""
     if not resp.wire:
         return NO_LINKS
+    found = exchanges(resp.wire, events)
     links = WireLinks()
-    used: set[int] = set()
-    unplaced: list[WireExchange] = []
-    for exchange in exchanges(resp.wire, events):
-        if exchange.method == "tools/list":
-            item = _first(resp, used, exchange, "mcp_list_tools", "any")
-        elif exchange.method == "tools/call":
-            # Arguments not known yet (or not JSON): the name decides.
-            item = (_first(resp, used, exchange, "mcp_call", "same")
-                    or _first(resp, used, exchange, "mcp_call", "unknown"))
-        else:
-            item = None
-        if item is None:
-            unplaced.append(exchange)
-            continue
-        used.add(item.key)
+    tied: set[int] = set()
+    listed: dict[str | None, str] = {}
+    """Server label → the session that listed its tools for this response."""
+
+    def tie(item: ItemState, exchange: WireExchange) -> None:
+        tied.add(id(exchange))
         links.by_item.setdefault(item.key, []).append(exchange)
-    links.loose = [e for e in unplaced if not _cancels_a_tied_call(links, e)]
+
+    for item in resp.items:
+        if item.type == "mcp_list_tools":
+            listing = _listing(item, found, tied)
+            if listing is not None:
+                tie(item, listing)
+                if listing.session is not None:
+                    listed.setdefault(item.server_label, listing.session)
+    calling: set[str] = set()
+    # Calls whose arguments are known take theirs first; then the name decides for an item
+    # whose arguments are not known yet (or not JSON).
+    for same in (True, False):
+        for item in resp.items:
+            if item.type != "mcp_call" or item.key in links.by_item:
+                continue
+            known = parse_json_text(item.arguments) if item.arguments else None
+            if (same and known is None) or (not same and isinstance(known, dict)):
+                continue
+            low, high = _span(item, events)
+            fits = [e for e in found if id(e) not in tied and e.method == "tools/call"
+                    and _serves(e, item) and _within(e.sent_t, low, high)
+                    and (not same or (e.arguments or {}) == known)]
+            if not fits:
+                continue
+            preferred = listed.get(item.server_label)
+            call = min(fits, key=lambda e: 0 if e.session is not None and e.session ==
+                       preferred else 1 if e.session in calling else 2)  # stable: first sent
+            tie(item, call)
+            if call.session is not None:
+                calling.add(call.session)
+    links.loose = [e for e in found
+                   if id(e) not in tied and not _cancels_a_tied_call(links, e)]
     return links
 
 
+def _serves(exchange: WireExchange, item: ItemState) -> bool:
+    """The exchange went to the item's server (when the tap named it) for the item's tool."""
+    return not ((exchange.labels and item.server_label not in exchange.labels)
+                or (exchange.tool is not None and item.name != exchange.tool))
+
+
+def _span(item: ItemState, events: Sequence[Event]) -> tuple[float | None, float | None]:
+    """When a call of the item can have been sent: from its arguments being done (its first
+    event when they came whole) to its end (None: not ended yet), give or take SKEW."""
+    done = item.first_t
+    if item.arguments_done is not None:  # its event comes after the deltas: look from the end
+        done = next((events[i].t for i in reversed(item.events)
+                     if events[i].canonical_type == ARGUMENT_DONE), done)
+    return (None if done is None else done - SKEW,
+            None if item.final is None or item.last_t is None else item.last_t + SKEW)
+
+
+def _within(t: float | None, low: float | None, high: float | None) -> bool:
+    return t is None or ((low is None or t >= low) and (high is None or t <= high))
+
+
+def _listing(item: ItemState, found: Sequence[WireExchange], tied: set[int]
+             ) -> WireExchange | None:
+    """The `tools/list` of an `mcp_list_tools` item: of those of its server not sent after it
+    ended, the last sent before it began (OpenAI lists a server's tools before its stream
+    shows the item); else the first."""
+    end = None if item.final is None or item.last_t is None else item.last_t + SKEW
+    fits = [e for e in found if id(e) not in tied and e.method == "tools/list"
+            and _serves(e, item) and _within(e.sent_t, None, end)]
+    start = item.first_t
+    before = [e for e in fits if start is not None and e.sent_t is not None
+              and e.sent_t <= start + SKEW]
+    if before:
+        return before[-1]
+    return fits[0] if fits else None
+
+
 def _cancels_a_tied_call(links: WireLinks, exchange: WireExchange) -> bool:
-    """A `notifications/cancelled` joins the item whose call it cancels."""
+    """A `notifications/cancelled` joins the item whose call it cancels (of its session:
+    each session numbers its requests from 1)."""
     if exchange.method != "notifications/cancelled" or exchange.request is None:
         return False
     params = exchange.request.get("params")
     wanted = params.get("requestId") if isinstance(params, dict) else None
     for found in links.by_item.values():
         if any(e.method == "tools/call" and (e.request or {}).get("id") == wanted
-               for e in found):
+               and (e.session is None or e.session == exchange.session) for e in found):
             found.append(exchange)
             return True
     return False
-
-
-def _first(resp: ResponseState, used: set[int], exchange: WireExchange, kind: str,
-           arguments: Literal["any", "same", "unknown"]) -> ItemState | None:
-    """The first item not yet tied of this kind, server and tool whose arguments are any,
-    the same as the call's, or not yet known."""
-    for item in resp.items:
-        if (item.key in used or item.type != kind
-                or (exchange.labels and item.server_label not in exchange.labels)
-                or (exchange.tool is not None and item.name != exchange.tool)):
-            continue
-        if arguments == "any":
-            return item
-        known = parse_json_text(item.arguments) if item.arguments else None
-        if arguments == "same" and known is not None and known == (exchange.arguments or {}):
-            return item
-        if arguments == "unknown" and not isinstance(known, dict):
-            return item
-    return None
-
-
-# -- evidence for the likely-cause engine -------------------------------------------------------
-
-REQUEST_CANCELLED = -32800
-"""The JSON-RPC error a server answers a cancelled request with (MCP's cancellation)."""
-WORKED = "worked"
-"""Not a cause: the server's answer was valid, which rules the result-shape causes out."""
-
-
-@dataclass(frozen=True, slots=True)
-class WireFinding:
-    """What the wire proves about a failure: a cause key (or WORKED) and the words that show
-    it."""
-
-    cause: str
-    evidence: str
-
-
-def call_findings(resp: ResponseState, item: ItemState, links: WireLinks,
-                  failed_t: float | None) -> list[WireFinding]:
-    """What the tap saw of a failed `mcp_call`: the result OpenAI's client rejected and why,
-    the server's own error, an HTTP refusal, or a call that got no answer in time."""
-    call = links.call_of(item.key)
-    if call is None:
-        return []
-    tied = links.by_item[item.key]
-    name = item.name or call.tool or "the tool"
-    cancel = next((e for e in tied if e.method == "notifications/cancelled"), None)
-    if call.failure is not None and not (
-            cancel is not None and call.answered_t is not None
-            and cancel.sent_t is not None and call.answered_t >= cancel.sent_t):
-        return failure_findings(call.failure)  # not the connection the caller then dropped
-    if call.sent_t is not None and (cancel is not None or (call.error or {}).get("code")
-                                    == REQUEST_CANCELLED):
-        at = cancel.sent_t if cancel is not None else call.answered_t
-        waited = f" for {at - call.sent_t:.1f} s" if at is not None else ""
-        return [WireFinding("timeout", f"tap: tools/call {name} got no answer{waited}, then "
-                            "the caller cancelled it"
-                            + (" (notifications/cancelled)" if cancel is not None else ""))]
-    if failed_t is not None and call.sent_t is not None and (
-            call.answered_t is None or call.answered_t > failed_t):
-        late = (f"; its answer came {_seconds(call.answered_t - failed_t)} after that"
-                if call.answered_t is not None else "")
-        return [WireFinding("timeout", f"tap: tools/call {name} was sent and got no answer in "
-                            f"the {failed_t - call.sent_t:.1f} s before the call failed{late}")]
-    if call.error is not None:
-        code, text = call.error.get("code"), str(call.error.get("message", ""))
-        if code == -32001 or "session" in text.lower():
-            return [WireFinding("session_terminated", f"tap: the server answered the "
-                                f"tools/call with JSON-RPC error {code}: {text}")]
-        return [WireFinding("protocol_error", f"tap: the server answered the tools/call with "
-                            f"JSON-RPC error {code}: {text}")]
-    result = call.result
-    if result is None:
-        if call.answer is None:
-            return [WireFinding("timeout", f"tap: tools/call {name} was sent and the server "
-                                "sent no answer")]
-        return []
-    if result.get("isError") is True:
-        return [WireFinding("tool_error", f"tap: the tool's result has isError: true "
-                            f"({_text_of(result)})")]
-    content = result.get("content")
-    bad = bad_blocks(content) if isinstance(content, list) else []
-    if bad or not isinstance(content, list):
-        what = block_problem(*bad[0]) if bad else "the result has no content list"
-        return [WireFinding("invalid_content", f"tap: the tools/call result: {what}")]
-    listing = links.listing_for(resp, item)
-    schema = _output_schema(listing, name) if listing is not None else None
-    if schema is not None:
-        problem = structured_problem(schema, result.get("structuredContent"))
-        if problem is not None and problem[0] == "missing_structured_content":
-            return [WireFinding("output_schema_without_structured_content",
-                                f"tap: tools/list declared an outputSchema for {name}, and "
-                                "its tools/call result has no structuredContent")]
-        if problem is not None and problem[0] == "invalid_structured_content":
-            return [WireFinding("invalid_structured_content",
-                                f"tap: the result's structuredContent does not match {name}'s "
-                                f"outputSchema: {problem[1]}")]
-    return [WireFinding(WORKED, f"tap: the server answered tools/call {name} with a valid "
-                        "result" + (f" in {call.seconds:.2f} s" if call.seconds is not None
-                                    else ""))]
-
-
-def listing_findings(exchanges: Sequence[WireExchange]) -> list[WireFinding]:
-    """Why connecting to a server or listing its tools failed, as the tap saw it."""
-    for exchange in exchanges:
-        if exchange.method not in ("initialize", "tools/list"):
-            continue
-        if exchange.failure is not None:
-            return failure_findings(exchange.failure)
-        if exchange.error is not None:
-            return [WireFinding("protocol_error", f"tap: the server answered {exchange.method} "
-                                f"with JSON-RPC error {exchange.error.get('code')}: "
-                                f"{exchange.error.get('message')}")]
-        if not exchange.answered:
-            return [WireFinding("timeout", f"tap: {exchange.method} was sent and the server "
-                                "sent no answer")]
-    return []
-
-
-HTTP_CAUSES = {401: "auth", 403: "auth", 421: "host_header_421", 404: "session_terminated"}
-
-
-def failure_findings(failure: dict[str, Any]) -> list[WireFinding]:
-    """An HTTP failure or broken connection in place of an answer: the cause its status
-    names. Another status (a 5xx) or a broken connection names none: the note under the
-    call shows it, and the stream's candidates stand."""
-    status = failure.get("http_status")
-    message = f"tap: {failure.get('message', '')}"
-    if failure.get("kind") == "connection_error":
-        return [WireFinding("unreachable", message)]
-    cause = HTTP_CAUSES.get(status) if type(status) is int else None
-    if cause == "session_terminated" and not failure.get("session"):
-        cause = "tool_list_failure"  # a 404 without a session: the path is wrong
-    return [WireFinding(cause, message)] if cause else []
-
-
-def _output_schema(listing: WireExchange, name: str) -> dict[str, Any] | None:
-    tools = (listing.result or {}).get("tools")
-    for tool in tools if isinstance(tools, list) else ():
-        if isinstance(tool, dict) and tool.get("name") == name:
-            schema = tool.get("outputSchema")
-            return schema if isinstance(schema, dict) else None
-    return None
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.2f} s" if value >= 0.1 else f"{value * 1000:.0f} ms"
-
-
-def _text_of(result: dict[str, Any]) -> str:
-    texts = [str(b.get("text")) for b in result.get("content") or []
-             if isinstance(b, dict) and b.get("type") == "text"]
-    return " ".join(" ".join(texts).split())[:200] or "no text"

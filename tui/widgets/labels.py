@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from tui.model.errors import describe_error
-from tui.model.events import Event
+from tui.model.events import Event, is_wire_note
 from tui.model.findings import SEVERITY_RANK, Finding
 from tui.model.groups import EventGroup
 from tui.model.state import ItemState, ResponseState
@@ -90,6 +90,11 @@ def item_label(resp: ResponseState, item: ItemState, findings: list[Finding] = (
 def event_label(event: Event, failing: bool, findings: list[Finding] = ()) -> Text:
     """A single event (response-level, or a group of one)."""
     style = ERROR_STYLE if failing else ""
+    if event.is_note and is_wire_note(event.raw) and event.raw.get("level") == "info":
+        # What is normal on an MCP wire (the client closing its event stream at a session's
+        # end, a DELETE the server had no need of): dim, never the colour of an answer.
+        return Text.assemble(("MCP ", "dim"), (one_line(str(event.raw.get("message", "")),
+                                                        160), "dim"))
     if event.is_note:
         return note_text(event, 160)
     label = Text(visible(event.type), style=style or _event_style(event.type))

@@ -9,7 +9,9 @@ and tool, is in tests/causes/stacks/README.md):
 - `wrong_type(query)`: declares `{"count": number}`, returns structuredContent `{"count": "three"}`;
 - `bad_content(query)`: returns a content block `{"type": "json", ...}`;
 - `slow(seconds)`: sleeps that long, then answers;
-- `fails(message)`: raises inside the tool.
+- `fails(message)`: raises inside the tool;
+- `crash(query)` (MCPServer, the TypeScript McpServer): a middleware of the server's own breaks
+  on its request, so the server answers HTTP 500.
 
     with start("py_mcpserver") as server:
         ...  # server.url is http://127.0.0.1:PORT/mcp
@@ -48,9 +50,10 @@ NODE_MODULES = TESTS_DIR / "node_modules"
 LEGACY = "2025-11-25"
 MODERN = "2026-07-28"
 
-CONTRACT: tuple[str, ...] = ("echo", "broken_schema", "wrong_type", "bad_content", "slow", "fails")
+CONTRACT: tuple[str, ...] = ("echo", "broken_schema", "wrong_type", "bad_content", "slow", "fails",
+                             "crash")
 """The contract tools, by the name the contract gives them."""
-ARGUMENT = {"echo": "text", "broken_schema": "query", "wrong_type": "query",
+ARGUMENT = {"echo": "text", "broken_schema": "query", "wrong_type": "query", "crash": "query",
             "bad_content": "query", "slow": "seconds", "fails": "message"}
 """Each contract tool's one argument."""
 
@@ -97,18 +100,22 @@ def _node(script: str) -> tuple[str, ...]:
     return ("{node}", str(STACKS_DIR / script), "--port", "{port}")
 
 
-_ALL = {tool: tool for tool in CONTRACT}
+_ALL = {tool: tool for tool in CONTRACT if tool != "crash"}
+_CRASHING = {tool: tool for tool in CONTRACT}
+"""`crash(query)`: a tool whose request a middleware of the server's own (logging, auth) breaks
+on, so the server answers HTTP 500 instead of JSON-RPC: on two stacks, one per language."""
 
 STACKS: dict[str, Stack] = {
     stack.name: stack
     for stack in (
-        Stack("py_mcpserver", "python", "mcp 2.3 MCPServer", _ALL, (LEGACY, MODERN), True,
+        Stack("py_mcpserver", "python", "mcp 2.3 MCPServer", _CRASHING, (LEGACY, MODERN), True,
               _py("py_mcpserver.py"), needs=("py:mcp",)),
         Stack("py_lowlevel", "python", "mcp 2.3 low-level Server", _ALL, (LEGACY, MODERN), True,
               _py("py_lowlevel.py"), needs=("py:mcp",)),
         Stack("py_fastmcp", "python", "fastmcp 4.x FastMCP", _ALL, (LEGACY, MODERN), True,
               _py("py_fastmcp.py"), needs=("py:fastmcp",)),
-        Stack("ts_mcpserver", "typescript", "TypeScript SDK 1.32 McpServer", _ALL, (LEGACY,), True,
+        Stack("ts_mcpserver", "typescript", "TypeScript SDK 1.32 McpServer", _CRASHING, (LEGACY,),
+              True,
               _node("ts_mcpserver.mjs"), needs=("node:@modelcontextprotocol/sdk", "node:zod")),
         Stack("ts_lowlevel", "typescript", "TypeScript SDK 1.32 low-level Server", _ALL, (LEGACY,),
               True, _node("ts_lowlevel.mjs"), needs=("node:@modelcontextprotocol/sdk",)),

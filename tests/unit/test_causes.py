@@ -115,10 +115,12 @@ def test_a_connection_failure_from_here_weighs_less_than_the_stream(failed_call)
     timeline, resp, item = failed_call(HTTP_ERROR_424)
     refused = ProbeEvidence("refused", "connection refused by files.example.com",
                             reachable=False)
-    # OpenAI listed this server's tools in the same response: this machine's view is not its.
+    # OpenAI listed this server's tools in the same response: this machine's view is not its,
+    # and "unreachable" with the evidence that OpenAI reached it would contradict itself.
     found = item_causes(resp, item, timeline.events, tool_seconds=0.4, probe=refused)
     assert keys(found)[0] == ("output_schema_without_structured_content", "possible")
-    assert ("unreachable", "possible") in keys(found)
+    assert "unreachable" not in [key for key, _ in keys(found)]
+    assert not any("OpenAI reached" in e for c in found for e in c.evidence)
     assert not any(c.confidence == "likely" for c in found)
     # A 421 names its cause wherever it comes from.
     found = item_causes(resp, item, timeline.events,
@@ -180,8 +182,8 @@ def test_tool_list_http_424_on_the_request() -> None:
     timeline.seek_end()
     [resp] = timeline.state.responses
     found = keys(response_causes(resp, timeline.events))
-    assert found[0] == ("tool_list_failure", "confirmed")
-    assert ("auth", "likely") in found
+    # What failed (the listing) is certain; why (the 401 it names) is the answer, so first.
+    assert found[:2] == [("auth", "likely"), ("tool_list_failure", "confirmed")]
 
 
 def test_background_run_failing_bare() -> None:
@@ -254,7 +256,8 @@ def test_a_connect_timeout_is_not_a_slow_tool(failed_call) -> None:
     timeline, resp, item = failed_call(HTTP_ERROR_424)
     found = item_causes(resp, item, timeline.events, probe=ProbeEvidence(
         "timeout", "did not finish connecting within 60 s", reachable=False))
-    assert "unreachable" in [key for key, _ in keys(found)]
+    # OpenAI listed the server in this response: a connect timeout from here proves nothing.
+    assert "unreachable" not in [key for key, _ in keys(found)]
     assert ("timeout", "confirmed") not in keys(found)
 
 
@@ -314,7 +317,109 @@ def test_an_http_refusal_of_the_call_is_not_the_servers_json_rpc_error(failed_ca
     timeline, resp, item = failed_call({"type": "mcp_protocol_error", "code": -32603,
                                         "message": "Server returned an error response"})
     found = item_causes(resp, item, timeline.events)
-    assert keys(found) == [("auth", "possible")]
+    # The status is not kept: 401/403 is the usual one, a 5xx the other.
+    assert keys(found) == [("auth", "possible"), ("mcp_server_error", "possible")]
     probe = ProbeEvidence("http_401", "the call got HTTP 401")
     assert keys(item_causes(resp, item, timeline.events, probe=probe))[0] == (
         "auth", "confirmed")
+
+
+# -- what today's SDKs say, read as evidence (issue 34, cases 5-9) -------------------------------
+
+FASTMCP_MISSING = "Output validation error: outputSchema defined but no structured output returned"
+TS_MISSING = ("MCP error -32602: Output validation error: Tool broken_schema has an output "
+              "schema but no structured content was provided")
+
+
+@pytest.mark.parametrize(("text", "cause", "family"), [
+    (FASTMCP_MISSING, "output_schema_without_structured_content", "fastmcp"),
+    (TS_MISSING, "output_schema_without_structured_content", "TypeScript"),
+    ("Output validation error: 'three' is not of type 'number'", "invalid_structured_content",
+     None),
+])
+def test_the_servers_own_output_check_names_the_classic_424(failed_call, text, cause,
+                                                             family) -> None:
+    timeline, resp, item = failed_call(
+        {"type": "mcp_tool_execution_error", "content": [{"type": "text", "text": text}]})
+    found = item_causes(resp, item, timeline.events)
+    assert keys(found)[0] == (cause, "confirmed")
+    assert "tool_error" not in [key for key, _ in keys(found)]
+    assert "the MCP plumbing worked" not in found[0].cause.fix
+    if family is not None:  # the fix is given in the words of the stack that said it
+        assert family.lower() in found[0].cause.fix.lower() or "McpServer" in found[0].cause.fix
+
+
+def test_mcpservers_hidden_exception_names_both_readings_and_the_log_that_tells(
+        failed_call) -> None:
+    """MCPServer says "Error executing tool X" both for a tool that raised and for a result
+    that failed its output check (the classic 424 of older servers): one cause that says so,
+    with the fix for each, rather than a guess."""
+    generic = {"type": "mcp_tool_execution_error",
+               "content": [{"type": "text", "text": "Error executing tool broken_schema"}]}
+    timeline, resp, item = failed_call(generic)
+    for declared in (True, None):
+        found = item_causes(resp, item, timeline.events, declares_output_schema=declared)
+        assert keys(found) == [("hidden_exception", "likely"), ("tool_error", "possible")]
+        assert "outputSchema" in found[0].cause.title
+        assert "structured_output=False" in found[0].cause.fix
+        assert "ToolError" in found[0].cause.fix
+    plain = item_causes(resp, item, timeline.events, declares_output_schema=False)
+    assert keys(plain) == [("tool_error", "confirmed")]
+    assert "log" in plain[0].cause.fix
+
+
+def test_a_typescript_server_refusing_its_own_result_blames_the_result(failed_call) -> None:
+    timeline, resp, item = failed_call(
+        {"type": "mcp_protocol_error", "code": -32602,
+         "message": "MCP error -32602: Invalid tools/call result: [{\"code\": "
+                    "\"invalid_union\", \"path\": [\"content\", 0]}]"})
+    found = item_causes(resp, item, timeline.events)
+    assert keys(found)[0] == ("invalid_content", "confirmed")
+    assert "input schema" not in found[0].cause.fix
+    assert "JSON.stringify" in found[0].cause.fix  # TypeScript advice for a TypeScript server
+
+
+def test_a_connector_500_is_a_server_error_not_silence(failed_call) -> None:
+    timeline, resp, item = failed_call({"type": "http_error", "code": 500, "message":
+                                        "An unknown error occurred while executing the tool."})
+    found = item_causes(resp, item, timeline.events)
+    assert keys(found)[0] == ("mcp_server_error", "likely")
+    assert "connector" in found[0].evidence[0]
+
+
+def test_a_failure_nothing_explains_says_it_cannot_tell(failed_call) -> None:
+    timeline, resp, item = failed_call({"type": "something_new", "message": "it broke"})
+    found = item_causes(resp, item, timeline.events)
+    assert keys(found) == [("undetermined", "possible")]
+    assert found[0].cause.title == "Cannot tell from this recording"
+
+
+def test_a_404_on_mcptuis_own_attach_is_not_the_users_invalid_request() -> None:
+    body = {"error": {"message": "Response with id 'resp_nope' not found.",
+                      "type": "invalid_request_error", "param": "stream", "code": None}}
+    timeline = Timeline([note("http_error", "GET /responses/resp_nope?stream=true: HTTP 404: "
+                              "Response with id 'resp_nope' not found.", 0.1, level="error",
+                              status=404, body=body)])
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    found = response_causes(resp, timeline.events)
+    assert keys(found)[0] == ("stored_response_missing", "confirmed")
+    assert "invalid_request" not in [k for k, _ in keys(found)]
+    assert "not at fault" in found[0].cause.why
+
+
+def test_a_listing_still_in_progress_proves_no_reachability(failed_call) -> None:
+    timeline, resp, item = failed_call(HTTP_ERROR_424)
+    for other in resp.items:
+        if other.type == "mcp_list_tools":
+            other.status = "in_progress"
+    found = item_causes(resp, item, timeline.events, tool_seconds=0.4)
+    assert not any("was reachable" in e for c in found for e in c.evidence)
+
+
+@pytest.mark.parametrize(("code", "cause"), [(-32020, "header_mismatch"),
+                                             (-32022, "protocol_version_mismatch")])
+def test_the_2026_revisions_errors_name_their_cause(failed_call, code, cause) -> None:
+    timeline, resp, item = failed_call({"type": "mcp_protocol_error", "code": code,
+                                        "message": "Mcp-Method header does not match"})
+    assert keys(item_causes(resp, item, timeline.events))[0] == (cause, "confirmed")

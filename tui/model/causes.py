@@ -19,11 +19,23 @@ from urllib.parse import urlsplit
 
 from tui.model.errors import describe_error
 from tui.model.events import Event
+from tui.model.sdk_messages import (
+    FAMILY_NAMES,
+    JSONRPC_CAUSES,
+    RESULT_SHAPE_CAUSES,
+    SUB_FIXES,
+    Family,
+    family_of,
+    hides_its_exception,
+    message_cause,
+)
 from tui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, ResponseState
 from tui.model.timing import likely_timeout_after
-from tui.model.wire import WORKED, WireFinding
+from tui.model.wire_evidence import NO_RESULT, RAISED_CODES, WORKED, WireFinding
 
 Confidence = Literal["confirmed", "likely", "possible"]
+UNDETERMINED = "undetermined"
+"""Not a cause: what is said, rather than a guess, when the evidence names none."""
 CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
 
 COMMON_424_HINT = ("the stream cannot tell these candidates apart (listed most common first): "
@@ -59,8 +71,10 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
           "Output schema without structuredContent",
           "The tool declares an outputSchema but its result has no structuredContent. OpenAI's "
           "MCP client rejects the result, and the exception surfaces as the TaskGroup 424.",
-          "Return structuredContent that matches the outputSchema (in FastMCP/MCPServer: return "
-          "a dict or a typed model), or stop declaring the schema (structured_output=False)."),
+          "Return structuredContent that matches the outputSchema, or stop declaring the "
+          "schema. Python (MCPServer, fastmcp): return a dict or a typed model, or turn "
+          "structured output off; TypeScript (McpServer): return `structuredContent` beside "
+          "`content`, or drop `outputSchema` from registerTool."),
     Cause("invalid_structured_content", "structuredContent does not match the outputSchema",
           "The result's structuredContent fails validation against the declared outputSchema.",
           "Make the structured result conform to the schema, or fix the schema."),
@@ -101,8 +115,8 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
     Cause("session_terminated", "MCP session lost",
           "A stateful server forgot the session between OpenAI's requests (restart, several "
           "instances behind a load balancer, session timeout).",
-          "Run the server stateless (e.g. stateless_http=True) or keep sessions on one "
-          "long-lived instance."),
+          "Run the server stateless (Python: stateless_http=True; TypeScript: "
+          "sessionIdGenerator: undefined) or keep sessions on one long-lived instance."),
     Cause("protocol_error", "The server answered with a JSON-RPC error",
           "The server rejected the call itself, e.g. -32602 for arguments that do not fit the "
           "input schema, or -32601 for an unknown method.",
@@ -125,18 +139,117 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
           "The API failed while handling the request; the request itself may be fine.",
           "Retry with backoff; if it persists, check status.openai.com and report it with the "
           "x-request-id from the header."),
+    Cause("hidden_exception", "The server hid the exception: the tool raised, or its result "
+          "failed its outputSchema",
+          "The mcp SDK's MCPServer answers only \"Error executing tool X\" for any exception "
+          "that is not a ToolError, its own output check among them (a pydantic "
+          "ValidationError when the tool's result does not match its return annotation, the "
+          "classic 424 of older servers). The answer cannot tell the two apart; the server's "
+          "log can.",
+          "Read the server's log at that time: a ValidationError on the tool's output means "
+          "the return value does not match its annotation (return a value that matches, or "
+          "@server.tool(structured_output=False)); any other exception is the tool's own "
+          "failure (raise ToolError(\"...\") to pass its message to the model)."),
+    Cause("connection_lost", "The MCP server dropped the connection mid-call",
+          "The server process crashed, restarted or was stopped while it handled the call, or "
+          "a proxy between cut the connection: no result came back.",
+          "Read the server's log at that time (a crash, an out-of-memory kill, a deploy); make "
+          "the server survive the call, and serve it statelessly so a restart loses nothing."),
+    Cause("mcp_server_error", "The MCP server failed with an HTTP 5xx",
+          "The MCP server (or, for OpenAI's own connectors, OpenAI's connector) answered the "
+          "call with a server error instead of a JSON-RPC result: an exception outside the "
+          "tool's own error handling.",
+          "Read the server's log for the exception at that time; a probe (p, `mcptui probe`) "
+          "makes the same call and shows the answer. For an OpenAI connector, retry later or "
+          "report it: its server is not yours."),
+    Cause("protocol_version_mismatch", "The client and server speak different MCP revisions",
+          "One side speaks only the stateless 2026-07-28 revision (server/discover) and the "
+          "other only the session-based 2025-11-25 one (initialize), or the server refused the "
+          "protocol version the client asked for (-32022).",
+          "Serve both revisions (mcp >= 2.3 and the TypeScript SDK v2 do on one endpoint), or "
+          "pin the client to a revision the server speaks (`mcptui probe` lists them)."),
+    Cause("header_mismatch", "MCP routing headers disagree with the request body",
+          "In the 2026-07-28 revision every request repeats its method, name and protocol "
+          "version in headers (Mcp-Method, Mcp-Name, MCP-Protocol-Version) and in `_meta`; the "
+          "server refuses a request where they differ (-32020), often because a proxy rewrote "
+          "or dropped a header.",
+          "Make sure proxies pass the Mcp-* headers through unchanged, and that a client sets "
+          "them from the same request it sends."),
+    Cause("stored_response_missing", "mcptui asked for a response the API does not have",
+          "mcptui's own GET /responses/{id} (attach, resume) was answered 404: the id is not "
+          "known to this key's project, the response was created with store: false, it was "
+          "not a background run (only those can be streamed again), or it has expired. Your "
+          "request was not at fault.",
+          "Check the id and that the key belongs to the project that created it; attach only "
+          "to background responses (background: true, store: true); follow a foreground run "
+          "with `mcptui run` instead."),
     Cause("invalid_request", "The request was refused as invalid",
           "A field of the request is missing, misspelt or has a value the API does not accept "
           "(for MCP tools: server_url, allowed_tools, require_approval, headers).",
           "Fix the field the error's `param` names; the message says what it expected."),
+    Cause(UNDETERMINED, "Cannot tell from this recording",
+          "The error names no cause, and nothing else recorded (timing, the tool listing, a "
+          "tap of the MCP server's wire, a probe) singles one out.",
+          "Record the MCP side too: `mcptui run REQUEST --tap` (or `mcptui tap` in front of "
+          "the server), or probe the server (p, `mcptui probe`)."),
 )}
 
 
+STACK_FIXES: dict[tuple[str, Family], str] = {
+    ("output_schema_without_structured_content", "python"):
+        "Return a dict or a pydantic model that matches the tool's return annotation "
+        "(MCPServer builds structuredContent from it), or declare no schema: "
+        "@server.tool(structured_output=False). A low-level server must put structuredContent "
+        "in its CallToolResult or leave outputSchema out of tools/list.",
+    ("output_schema_without_structured_content", "fastmcp"):
+        "Return a dict, dataclass or pydantic model that matches the tool's output schema "
+        "(fastmcp sends it as structuredContent), or declare none: @mcp.tool(output_schema="
+        "None).",
+    ("output_schema_without_structured_content", "typescript"):
+        "Return `structuredContent` beside `content` from the tool's callback (McpServer."
+        "registerTool checks it against `outputSchema`), or remove `outputSchema` from the "
+        "tool's config. A low-level Server must put structuredContent in its result or leave "
+        "outputSchema out of tools/list.",
+    ("invalid_structured_content", "python"):
+        "Make the returned value match the tool's return annotation (the outputSchema "
+        "MCPServer derives from it), or change the annotation.",
+    ("invalid_structured_content", "fastmcp"):
+        "Make the returned value match the tool's output_schema, or change the schema.",
+    ("invalid_structured_content", "typescript"):
+        "Make `structuredContent` match the tool's zod `outputSchema`, or change the schema.",
+    ("invalid_content", "python"):
+        "Return only TextContent, ImageContent, AudioContent, ResourceLink or EmbeddedResource "
+        "blocks: put JSON in a TextContent (json.dumps) or in structuredContent.",
+    ("invalid_content", "typescript"):
+        "Return content blocks of type text, image, audio, resource_link or resource: put "
+        "JSON in `{type: 'text', text: JSON.stringify(value)}` or in structuredContent.",
+    ("session_terminated", "python"):
+        "Serve statelessly (MCPServer(..., stateless_http=True)), or keep sessions on one "
+        "long-lived instance with sticky routing.",
+    ("session_terminated", "fastmcp"):
+        "Serve statelessly (mcp.run(transport='http', stateless_http=True) or "
+        "mcp.http_app(stateless_http=True)), or keep sessions on one long-lived instance.",
+    ("session_terminated", "typescript"):
+        "Create the StreamableHTTPServerTransport with `sessionIdGenerator: undefined` "
+        "(stateless), or keep sessions on one long-lived instance with sticky routing.",
+    ("host_header_421", "python"):
+        "Add the public host to TransportSecuritySettings(allowed_hosts=[...]), or set "
+        "enable_dns_rebinding_protection=False where a proxy already guards the server.",
+    ("host_header_421", "typescript"):
+        "Add the public host to the transport's `allowedHosts` (or turn "
+        "`enableDnsRebindingProtection` off where a proxy already guards the server).",
+}
+"""A cause's fix in the words of the server's SDK (sdk_messages.family_of); the general fix
+names both Python and TypeScript where they differ."""
+
 COMMONNESS = {key: rank for rank, key in enumerate((
-    "output_schema_without_structured_content", "timeout", "unreachable", "auth",
+    "output_schema_without_structured_content", "hidden_exception", "timeout", "unreachable",
+    "auth",
     "tool_list_failure", "invalid_content", "invalid_structured_content", "host_header_421",
-    "session_terminated", "background_bare_failure", "protocol_error", "tool_error",
-    "rate_limited", "insufficient_quota", "server_error", "invalid_request"))}
+    "session_terminated", "connection_lost", "mcp_server_error", "background_bare_failure",
+    "protocol_error", "tool_error", "protocol_version_mismatch", "header_mismatch",
+    "rate_limited", "insufficient_quota", "server_error", "invalid_request",
+    "stored_response_missing", UNDETERMINED))}
 """Causes by how often they are behind an MCP failure in forum reports, most common first:
 the order of candidates the evidence cannot tell apart."""
 
@@ -179,14 +292,26 @@ class ProbeEvidence:
 @dataclass
 class _Matches:
     found: dict[str, LikelyCause] = field(default_factory=dict)
+    family: Family | None = None
+    """The server's SDK, when known: fixes are given in its words."""
+    fixes: dict[str, str] = field(default_factory=dict)
+    """A narrower fix for a cause than its own (SUB_FIXES), by cause key."""
 
-    def add(self, key: str, confidence: Confidence, *evidence: str) -> None:
+    def add(self, key: str, confidence: Confidence, *evidence: str,
+            fix: str | None = None) -> None:
         old = self.found.get(key)
         if old is not None:
             if CONFIDENCE_RANK[old.confidence] < CONFIDENCE_RANK[confidence]:
                 confidence = old.confidence
             evidence = old.evidence + tuple(e for e in evidence if e not in old.evidence)
+        if fix is not None:
+            self.fixes[key] = fix
         self.found[key] = LikelyCause(CAUSES[key], confidence, tuple(evidence))
+
+    def drop(self, keys: tuple[str, ...]) -> None:
+        """Causes the evidence rules out (no result came back: none of its shape)."""
+        for key in keys:
+            self.found.pop(key, None)
 
     def demote(self, keys: tuple[str, ...], evidence: str) -> None:
         """What a probe showed to be fine becomes merely possible (it may differ for OpenAI)."""
@@ -195,18 +320,45 @@ class _Matches:
             if old is not None:
                 self.found[key] = LikelyCause(old.cause, "possible", (*old.evidence, evidence))
 
-    def ranked(self) -> list[LikelyCause]:
+    def ranked(self, failed: bool = True) -> list[LikelyCause]:
         """Best first; once a probe has confirmed a cause, only the confirmed ones, without
-        the hint that a probe would confirm them."""
+        the hint that a probe would confirm them. For a failure (`failed`) that nothing
+        explains: that it cannot be told, never nothing."""
         found = sorted(self.found.values(), key=lambda c: (
             CONFIDENCE_RANK[c.confidence], not (c.confidence == "confirmed" and _probed(c)),
             COMMONNESS.get(c.cause.key, len(COMMONNESS))))
         if found and found[0].confidence == "confirmed" and _probed(found[0]):
             found = [replace(c, evidence=tuple(e for e in c.evidence if e != COMMON_424_HINT))
                      for c in found if c.confidence == "confirmed"]
+        found = _reason_before_symptom(found)
+        if not found and failed:
+            found = [LikelyCause(CAUSES[UNDETERMINED], "possible", (
+                "the error names no cause and nothing recorded here singles one out",))]
         # What was seen (a probe, the wire) before what was inferred from the stream.
-        return [replace(c, evidence=tuple(sorted(c.evidence, key=lambda e: not _seen(e))))
+        return [replace(c, cause=self._in_words_of_stack(c.cause),
+                        evidence=tuple(sorted(c.evidence, key=lambda e: not _seen(e))))
                 for c in found]
+
+    def _in_words_of_stack(self, cause: Cause) -> Cause:
+        fix = self.fixes.get(cause.key) or (
+            STACK_FIXES.get((cause.key, self.family)) if self.family else None)
+        if fix is None:
+            return cause
+        if self.family is not None and cause.key not in self.fixes:
+            fix = f"{fix} (the server runs on {FAMILY_NAMES[self.family]})"
+        return replace(cause, fix=fix)
+
+
+def _reason_before_symptom(found: list[LikelyCause]) -> list[LikelyCause]:
+    """A failed listing is what happened; a confirmed or likely reason why it failed (an
+    unreachable server, a revision mismatch) is the answer, so it comes first."""
+    symptom = next((c for c in found if c.cause.key == "tool_list_failure"), None)
+    reasons = [c for c in found if c is not symptom and c.confidence != "possible"]
+    if symptom is None or not reasons:
+        return found
+    rest = [c for c in found if c is not symptom]
+    at = rest.index(reasons[-1]) + 1
+    return [*rest[:at], symptom, *rest[at:]]
 
 
 def _probed(cause: LikelyCause) -> bool:
@@ -218,16 +370,12 @@ def _seen(evidence: str) -> bool:
     return evidence.startswith(("probe", "tap:"))
 
 
-RESULT_SHAPE_CAUSES = ("output_schema_without_structured_content", "invalid_structured_content",
-                       "invalid_content")
-"""Causes in the tool's answer itself: a probe whose call worked speaks against them."""
-
 PROBE_KINDS: dict[str, str] = {
     "missing_structured_content": "output_schema_without_structured_content",
     "invalid_structured_content": "invalid_structured_content",
     "invalid_content": "invalid_content",
     "timeout": "timeout",
-    "connection_lost": "session_terminated",
+    "connection_lost": "connection_lost",
     "session_terminated": "session_terminated",
     "protocol_error": "protocol_error",
     "tool_error": "tool_error",
@@ -238,6 +386,8 @@ PROBE_KINDS: dict[str, str] = {
     "http_403": "auth",
     "http_404": "tool_list_failure",
     "http_421": "host_header_421",
+    "protocol_version": "protocol_version_mismatch",
+    "header_mismatch": "header_mismatch",
 }
 """Probe classifications (`tui.probe`, `tui.mcpclient`) and the cause each one confirms."""
 
@@ -254,44 +404,43 @@ def mcp_entries(request: Any) -> list[dict[str, Any]]:
 def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *,
                 tool_seconds: float | None = None, server_url: str | None = None,
                 probe: ProbeEvidence | None = None, api_local: bool = False,
-                wire: Sequence[WireFinding] = ()) -> list[LikelyCause]:
+                wire: Sequence[WireFinding] = (), family: Family | None = None,
+                declares_output_schema: bool | None = None) -> list[LikelyCause]:
     """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first.
 
     `api_local`: the API that made the calls runs on this machine or network (the emulator),
     so a private server URL says nothing about reachability. `wire`: what a tap saw of it
-    (tui/model/wire.py), which confirms its cause as a probe does."""
+    (tui/model/wire.py), which confirms its cause as a probe does. `family`: the server's SDK
+    (sdk_messages.family_of), whose words the fixes use. `declares_output_schema`: whether
+    the tool's listing (on the wire) declares an outputSchema; None when no listing says."""
     if not item.failed:
         return []
     limit = resp.tool_limit
     url = None if api_local or resp.emulated else server_url
     listing = item.type == "mcp_list_tools"
-    matches = _Matches()
+    error = item.error
+    text = describe_error(error)
+    matches = _Matches(family=family or family_of(None, (text,)))
     if probe is not None:
         _from_probe(matches, probe, reached=_listed_by_same_server(resp, item),
                     listing_failed=listing)
     if listing:
-        _listing_failed(matches, f"mcp_list_tools failed: "
-                        f"{describe_error(item.error) or item.status}",
-                        describe_error(item.error), url)
+        _listing_failed(matches, f"mcp_list_tools failed: {text or item.status}", text, url)
         _from_wire(matches, wire)
         return matches.ranked()
-    error = item.error
-    text = describe_error(error)
     kind = error.get("type") if isinstance(error, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
     if kind == "mcp_tool_execution_error":
-        matches.add("tool_error", "confirmed", f"the tool returned isError: {text}")
+        _tool_error(matches, text, declares_output_schema)
     elif kind == "mcp_protocol_error":
-        if _SESSION_LOST.search(text):
-            matches.add("session_terminated", "likely", f"the server said: {text}")
-        elif MCP_CLIENT_HTTP_ERROR.lower() in text.lower():
-            matches.add("auth", "possible",
-                        f"the server refused the call at the HTTP layer ({text}): the status "
-                        "is not kept, 401/403 is the usual one after a listing that worked",
-                        "a probe (p, `mcptui probe`) makes the call and shows the status")
-        else:
-            matches.add("protocol_error", "confirmed", f"JSON-RPC error: {text}")
+        _protocol_error(matches, text, code)
     elif _is_taskgroup(error):
         _taskgroup(matches, resp, item, tool_seconds, url, limit)
+    elif type(code) is int and 500 <= code < 600:
+        connector = not server_url and not api_local
+        matches.add("mcp_server_error", "likely", f"OpenAI's MCP client got HTTP {code}: {text}"
+                    + (" (no server_url: an OpenAI connector, whose server is OpenAI's)"
+                       if connector else ""))
     else:
         _from_text(matches, text, url)
         if tool_seconds is not None and tool_seconds >= likely_timeout_after(limit):
@@ -302,14 +451,76 @@ def item_causes(resp: ResponseState, item: ItemState, events: Sequence[Event], *
     return matches.ranked()
 
 
+def _tool_error(matches: _Matches, text: str, declares_output_schema: bool | None) -> None:
+    """An isError result. Some SDKs check their own output and say so in it (the TypeScript
+    McpServer: "Output validation error: …"); MCPServer says only "Error executing tool X" for
+    that check and for any exception alike: for a tool with a structured outputSchema (or
+    one not known), the cause that says so, not a guess."""
+    named = message_cause(text)
+    if named is not None and named.cause in RESULT_SHAPE_CAUSES:
+        matches.add(named.cause, "confirmed", f"the server's own output check failed: {text}")
+        return
+    if named is not None and named.cause in SUB_FIXES:
+        matches.add("tool_error", "confirmed", f"the tool returned isError: {text}",
+                    fix=SUB_FIXES[named.cause])
+        return
+    if hides_its_exception(text) and declares_output_schema is not False:
+        matches.add("hidden_exception", "likely",
+                    f"the server said only \"{text}\": the mcp SDK's MCPServer words every "
+                    "exception of its own so, its output-schema check among them" + (
+                        "; the tool's listing declares a structured outputSchema"
+                        if declares_output_schema else "; whether the tool declares an "
+                        "outputSchema is not recorded here"))
+        matches.add("tool_error", "possible", f"the tool returned isError: {text}")
+        return
+    if hides_its_exception(text):
+        matches.add("tool_error", "confirmed", f"the tool returned isError: {text}",
+                    fix=SUB_FIXES["hidden_exception"])
+        return
+    matches.add("tool_error", "confirmed", f"the tool returned isError: {text}")
+
+
+def _protocol_error(matches: _Matches, text: str, code: Any) -> None:
+    """A JSON-RPC error OpenAI's client got: the code or the server's words name the fault,
+    which may be the result's (a TypeScript server refuses its own invalid result, -32602)."""
+    named = message_cause(text)
+    if type(code) is int and code in JSONRPC_CAUSES:
+        matches.add(JSONRPC_CAUSES[code], "confirmed", f"JSON-RPC error: {text}")
+    elif named is not None and named.cause in RESULT_SHAPE_CAUSES:
+        matches.add(named.cause, "confirmed", f"the server refused its own result: {text}")
+    elif _SESSION_LOST.search(text):
+        matches.add("session_terminated", "likely", f"the server said: {text}")
+    elif MCP_CLIENT_HTTP_ERROR.lower() in text.lower():
+        matches.add("auth", "possible",
+                    f"the server refused the call at the HTTP layer ({text}): the status "
+                    "is not kept, 401/403 is the usual one after a listing that worked",
+                    "a probe (p, `mcptui probe`) makes the call and shows the status")
+        matches.add("mcp_server_error", "possible", "or a server error (5xx): the status is "
+                    "not kept")
+    elif code in RAISED_CODES and named is None:
+        matches.add("tool_error", "likely", f"JSON-RPC error {code} (what a low-level server "
+                    f"answers when its tool raises): {text}", fix=SUB_FIXES["raised"])
+    else:
+        matches.add("protocol_error", "confirmed", f"JSON-RPC error: {text}",
+                    fix=SUB_FIXES.get(named.cause) if named is not None else None)
+
+
 def _from_wire(matches: _Matches, findings: Sequence[WireFinding]) -> None:
     """What OpenAI's servers and the MCP server said to each other is proof, not a guess; a
-    valid result on the wire rules out the result-shape causes."""
-    for finding in findings:
+    valid result on the wire rules out the result-shape causes, and no result at all rules
+    them out entirely."""
+    for finding in findings:  # what is ruled out first: a cause the wire names stays
         if finding.cause == WORKED:
             matches.demote(RESULT_SHAPE_CAUSES, finding.evidence)
-        else:
-            matches.add(finding.cause, "confirmed", finding.evidence)
+        elif finding.cause == NO_RESULT:
+            matches.drop(RESULT_SHAPE_CAUSES)
+        matches.demote(finding.rules_out, finding.evidence)
+    for finding in findings:
+        if finding.cause not in (WORKED, NO_RESULT):
+            matches.add(finding.cause, finding.confidence, finding.evidence, fix=finding.fix)
+    if any(f.cause not in (WORKED, NO_RESULT) and f.confidence == "confirmed"
+           for f in findings):
+        matches.drop((UNDETERMINED,))
 
 
 def response_causes(resp: ResponseState, events: Sequence[Event], *,
@@ -325,7 +536,10 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
     for index in resp.error_events:
         raw = events[index].raw
         text = str(raw.get("message") or describe_error(raw.get("body") or raw))
-        if _is_listing_error(text):
+        if raw.get("status") == 404 and text.startswith("GET /responses/"):
+            matches.add("stored_response_missing", "confirmed",
+                        f"mcptui's own request was refused: {text}")
+        elif _is_listing_error(text):
             listing = True
             _listing_failed(matches, f"the API said: {text}", text, url)
         else:
@@ -354,7 +568,9 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
         _from_probe(matches, probe, reached=False, listing_failed=True)
     if listing:
         _from_wire(matches, wire)
-    return matches.ranked()
+    failed = bool(resp.error_events) or (
+        resp.status == "failed" and not any(item.failed for item in resp.items))
+    return matches.ranked(failed=failed)
 
 
 def _is_listing_error(text: str) -> bool:
@@ -451,8 +667,11 @@ def _duration(seconds: float) -> str:
 
 
 def _listed_by_same_server(resp: ResponseState, item: ItemState) -> bool:
+    """The same server listed its tools in this response (a listing still in progress, as a
+    paste may hold it, proves nothing)."""
     return any(other.type == "mcp_list_tools" and not other.failed
-               and other.server_label == item.server_label for other in resp.items)
+               and other.status == "completed" and other.server_label == item.server_label
+               for other in resp.items)
 
 
 _STATUS = re.compile(r"\b(401|403|404|421)\b")
@@ -530,8 +749,8 @@ def _from_probe(matches: _Matches, probe: ProbeEvidence, *, reached: bool,
         matches.add(key, "possible", f"probe: {probe.message} (sent without the recording's "
                     "redacted credentials, so this proves little)")
     elif reached:
-        matches.add(key, "possible", f"probe from this machine: {probe.message}; but OpenAI "
-                    "reached the server in this response")
+        if key != "unreachable":  # OpenAI reached it: a failed connection here says nothing
+            matches.add(key, "possible", f"probe from this machine: {probe.message}")
     elif listing_failed:
         matches.add(key, "confirmed", f"probe: {probe.message}; OpenAI could not list the "
                     "tools either")

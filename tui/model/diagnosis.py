@@ -18,12 +18,15 @@ from tui.model.causes import (
     response_causes,
 )
 from tui.model.conformance import check_stream
+from tui.model.errors import describe_error
 from tui.model.events import Event
 from tui.model.findings import Finding, ordered
+from tui.model.sdk_messages import family_of, wraps_a_plain_value
 from tui.model.state import SessionState
 from tui.model.timeline import Timeline
 from tui.model.timing import ItemTiming, TimingReport, timing_report
-from tui.model.wire import WireLinks, call_findings, link, listing_findings
+from tui.model.wire import WireLinks, link
+from tui.model.wire_evidence import call_findings, handshake, listing_findings, output_schema
 
 ItemKey = tuple[int, int]
 """(response key, item key)."""
@@ -116,10 +119,15 @@ def diagnose(events: Sequence[Event], state: SessionState, *, complete: bool = T
             timed = diagnosis.item_timing.get(key)
             wire = (call_findings(resp, item, tied, item.last_t) if item.type == "mcp_call"
                     else listing_findings(tied.by_item.get(item.key, [])))
+            listing = tied.listing_for(resp, item) if item.type == "mcp_call" else None
             found = item_causes(resp, item, events,
                                 tool_seconds=timed.tool_seconds if timed else None,
                                 server_url=urls.get(item.server_label or ""),
-                                probe=(probes or {}).get(key), api_local=api_local, wire=wire)
+                                probe=(probes or {}).get(key), api_local=api_local, wire=wire,
+                                family=family_of(handshake(tied.loose, item.server_label), (
+                                    describe_error(item.error),)),
+                                declares_output_schema=None if listing is None else
+                                structured_output(output_schema(listing, item.name or "")))
             if found:
                 diagnosis.item_causes[key] = found
         found = response_causes(resp, events, request=request, api_local=api_local,
@@ -154,6 +162,12 @@ def diagnose_path(path: str, **options: Any) -> Diagnosis:
 
     loaded = load_path(path)
     return diagnose_events(loaded.events, loaded.snapshots, **options)
+
+
+def structured_output(schema: dict[str, Any] | None) -> bool:
+    """A declared outputSchema with a structure of its own (not one an SDK made to wrap a
+    plain return value): one the tool's output check can fail."""
+    return schema is not None and not wraps_a_plain_value(schema)
 
 
 def server_urls(entries: list[dict[str, Any]]) -> dict[str, str]:

@@ -35,6 +35,15 @@ def structured_problem(output_schema: Any, structured: Any) -> tuple[str, str] |
     return None
 
 
+def fits_schema(schema: Any, value: Any) -> bool | None:
+    """Whether `value` passes `schema`: None when the schema cannot be used."""
+    try:
+        validator = jsonschema.validators.validator_for(schema)(schema)
+        return validator.is_valid(value)
+    except Exception:  # an invalid schema, a dangling $ref, ...
+        return None
+
+
 def bad_blocks(blocks: Iterable[Any]) -> list[tuple[int, Any]]:
     """(position, the type it has) of each content block whose type MCP does not define."""
     found = []

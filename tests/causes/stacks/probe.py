@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from real_stacks import LEGACY, STACKS, Running, Stack, available, start
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-VALUES: dict[str, Any] = {"echo": "hello", "broken_schema": "q", "wrong_type": "q",
+VALUES: dict[str, Any] = {"echo": "hello", "broken_schema": "q", "wrong_type": "q", "crash": "q",
                           "bad_content": "q", "slow": 0.2, "fails": "the tool failed on purpose"}
 CLIENT_INFO = {"name": "mcptui-stacks-probe", "version": "0"}
 

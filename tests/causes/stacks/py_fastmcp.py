@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-from importlib.metadata import version
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
@@ -17,13 +16,18 @@ from fastmcp.tools import ToolResult
 from mcp_types import TextContent
 from pydantic import BaseModel
 
+SERVER_NAME, SERVER_VERSION = "acme-tools", "1.4.0"
+"""What a user's server would call itself: nothing in it names the SDK (mcptui must tell the
+SDK from how the server answers, not from a name chosen for a test)."""
+
+
 
 class Count(BaseModel):
     count: float
 
 
 def build() -> FastMCP:
-    server = FastMCP("mcptui-stacks-py-fastmcp", version=version("fastmcp"))
+    server = FastMCP(SERVER_NAME, version=SERVER_VERSION)
 
     @server.tool
     def echo(text: str) -> str:

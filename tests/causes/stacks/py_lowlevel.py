@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from importlib.metadata import version
 from typing import Any
 
 import anyio
@@ -25,6 +24,11 @@ COUNT_SCHEMA: dict[str, Any] = {
     "properties": {"count": {"type": "number"}},
     "required": ["count"],
 }
+
+SERVER_NAME, SERVER_VERSION = "acme-tools", "1.4.0"
+"""What a user's server would call itself: nothing in it names the SDK (mcptui must tell the
+SDK from how the server answers, not from a name chosen for a test)."""
+
 
 
 def _input(name: str, kind: str = "string") -> dict[str, Any]:
@@ -91,8 +95,8 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> Any:
 def build() -> Server[Any]:
     schemas = {tool.name: tool.input_schema for tool in TOOLS}
     return Server(
-        "mcptui-stacks-py-lowlevel",
-        version=version("mcp"),
+        SERVER_NAME,
+        version=SERVER_VERSION,
         get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,
         on_call_tool=call_tool,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from importlib.metadata import version
+from typing import Any
 
 import anyio
 import uvicorn
@@ -23,13 +23,18 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
 
+SERVER_NAME, SERVER_VERSION = "acme-tools", "1.4.0"
+"""What a user's server would call itself: nothing in it names the SDK (mcptui must tell the
+SDK from how the server answers, not from a name chosen for a test)."""
+
+
 
 class Count(BaseModel):
     count: float
 
 
 def build() -> MCPServer:
-    server = MCPServer("mcptui-stacks-py-mcpserver", version=version("mcp"))
+    server = MCPServer(SERVER_NAME, version=SERVER_VERSION)
 
     @server.tool()
     def echo(text: str) -> str:
@@ -65,7 +70,44 @@ def build() -> MCPServer:
         """Raises the SDK's tool error with the message."""
         raise ToolError(message)
 
+    @server.tool()
+    def crash(query: str) -> str:
+        """Never runs: the request-logging middleware breaks on its request first."""
+        return query
+
     return server
+
+
+class RequestLog:
+    """An ASGI middleware of the kind servers put in front (logging, auth) that breaks on the
+    `crash` tool's request: uvicorn then answers HTTP 500 Internal Server Error."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        more = True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if b'"name":"crash"' in body.replace(b" ", b""):
+            raise RuntimeError("the request log could not write its line")
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 def main() -> None:
@@ -73,7 +115,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO)
-    app = build().streamable_http_app(host="127.0.0.1")
+    app = RequestLog(build().streamable_http_app(host="127.0.0.1"))
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 

@@ -26,6 +26,14 @@ export function serveStateful(createServer, label) {
   const port = portFromArgs();
   const app = createMcpExpressApp({ host: "127.0.0.1" });
   const transports = new Map();
+  // A request log of the kind servers put in front, which breaks on the `crash` tool's request:
+  // Express then answers HTTP 500 (its default error handler), not JSON-RPC.
+  app.use("/mcp", (req, res, next) => {
+    if (req.body?.method === "tools/call" && req.body?.params?.name === "crash") {
+      throw new Error("the request log could not write its line");
+    }
+    next();
+  });
 
   app.post("/mcp", async (req, res) => {
     const sessionId = req.headers["mcp-session-id"];

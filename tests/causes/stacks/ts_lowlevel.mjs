@@ -3,16 +3,15 @@
 // StreamableHTTPServerTransport at /mcp on 127.0.0.1 (--port N, or env PORT). The low-level
 // Server does not check a result against the tool's outputSchema; it does check each tools/call
 // result against the protocol's CallToolResult shape.
-import { readFileSync } from "node:fs";
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { serveStateful } from "./ts_http.mjs";
 
-const sdkVersion = JSON.parse(
-  readFileSync(new URL("../../node_modules/@modelcontextprotocol/sdk/package.json", import.meta.url), "utf8"),
-).version;
+// What a user's server would call itself: nothing in it names the SDK.
+const SERVER_NAME = "acme-tools";
+const SERVER_VERSION = "1.4.0";
 
 const input = (name, type = "string") => ({
   type: "object",
@@ -46,7 +45,7 @@ const TOOLS = [
 
 function createServer() {
   const server = new Server(
-    { name: "mcptui-stacks-ts-lowlevel", version: sdkVersion },
+    { name: SERVER_NAME, version: SERVER_VERSION },
     { capabilities: { tools: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));

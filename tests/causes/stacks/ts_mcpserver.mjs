@@ -2,20 +2,19 @@
 // schemas), served statefully with StreamableHTTPServerTransport at /mcp on 127.0.0.1
 // (--port N, or env PORT). McpServer checks a tool's own result against its outputSchema, so
 // broken_schema and wrong_type come back as isError results written by the SDK.
-import { readFileSync } from "node:fs";
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 
 import { serveStateful } from "./ts_http.mjs";
 
-const sdkVersion = JSON.parse(
-  readFileSync(new URL("../../node_modules/@modelcontextprotocol/sdk/package.json", import.meta.url), "utf8"),
-).version;
+// What a user's server would call itself: nothing in it names the SDK.
+const SERVER_NAME = "acme-tools";
+const SERVER_VERSION = "1.4.0";
 const count = { count: z.number() };
 
 function createServer() {
-  const server = new McpServer({ name: "mcptui-stacks-ts-mcpserver", version: sdkVersion });
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
   server.registerTool(
     "echo",
     { description: "Echo the text back.", inputSchema: { text: z.string() } },
@@ -64,6 +63,14 @@ function createServer() {
     async ({ message }) => {
       throw new Error(message);
     },
+  );
+  server.registerTool(
+    "crash",
+    {
+      description: "Never runs: the request-logging middleware breaks on its request first.",
+      inputSchema: { query: z.string() },
+    },
+    async ({ query }) => ({ content: [{ type: "text", text: query }] }),
   );
   return server;
 }

@@ -2,7 +2,6 @@
 // served by createMcpHandler behind node:http at /mcp on 127.0.0.1 (--port N, or env PORT),
 // the way the v2 docs mount it: the 2026-07-28 revision per request, and 2025-era traffic by the
 // default stateless legacy fallback (no Mcp-Session-Id; GET/DELETE answer 405).
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 
@@ -14,15 +13,15 @@ import {
 import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
-const sdkVersion = JSON.parse(
-  readFileSync(new URL("../../node_modules/@modelcontextprotocol/server/package.json", import.meta.url), "utf8"),
-).version;
+// What a user's server would call itself: nothing in it names the SDK.
+const SERVER_NAME = "acme-tools";
+const SERVER_VERSION = "1.4.0";
 const { values } = parseArgs({ options: { port: { type: "string" } }, strict: false });
 const port = Number(values.port ?? process.env.PORT ?? 8000);
 const count = z.object({ count: z.number() });
 
 function factory() {
-  const server = new McpServer({ name: "mcptui-stacks-ts-v2", version: sdkVersion });
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
   server.registerTool(
     "echo",
     { description: "Echo the text back.", inputSchema: z.object({ text: z.string() }) },

@@ -87,7 +87,8 @@ CAUSES: dict[str, Cause] = {cause.key: cause for cause in (
           "OpenAI stops waiting for a tool after about 60 s (the limit is not documented) and "
           "reports the 424.",
           "Make the tool answer sooner: start the work and return a job id to poll with a "
-          "second tool, or cut the work down."),
+          "second tool, or cut the work down. On the 2026-07-28 revision, run it as a Task "
+          "(the Tasks extension: the client polls for the result instead of waiting)."),
     Cause("unreachable", "MCP server unreachable from OpenAI",
           "OpenAI connects from its own servers: localhost, private addresses, VPN-only hosts "
           "and firewalled ports cannot be reached.",

@@ -83,6 +83,11 @@ async def read_body(receive: Receive) -> tuple[bytes, Receive]:
         if not message.get("more_body"):
             break
     body = b"".join(chunks)
+    return body, replaying(body, receive)
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands `body` to the app as the whole request, then listens on."""
     sent = False
 
     async def replay() -> Message:
@@ -92,7 +97,7 @@ async def read_body(receive: Receive) -> tuple[bytes, Receive]:
             return {"type": "http.request", "body": body, "more_body": False}
         return await receive()
 
-    return body, replay
+    return replay
 
 
 def rpc_methods(body: bytes) -> set[str]:
@@ -204,16 +209,7 @@ class LegacyOnly:
         stripped = json.dumps(message).encode()
         headers = [(k, v) for k, v in scope.get("headers") or [] if k not in ROUTING_HEADERS]
         headers.append((b"content-length", str(len(stripped)).encode()))
-        sent = False
-
-        async def once() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": stripped, "more_body": False}
-            return await receive()
-
-        await self.app({**scope, "headers": headers}, once, send)
+        await self.app({**scope, "headers": headers}, replaying(stripped, receive), send)
 
 
 async def refuse_legacy(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:

@@ -423,3 +423,13 @@ def test_the_2026_revisions_errors_name_their_cause(failed_call, code, cause) ->
     timeline, resp, item = failed_call({"type": "mcp_protocol_error", "code": code,
                                         "message": "Mcp-Method header does not match"})
     assert keys(item_causes(resp, item, timeline.events))[0] == (cause, "confirmed")
+
+
+def test_an_api_that_cannot_be_reached_is_not_told_to_tap_the_mcp_server() -> None:
+    """A response-level failure says what it is itself: "cannot tell" and its advice (record
+    the MCP side) are for a failed MCP item only."""
+    timeline = Timeline([note("connection_error", "POST /responses: could not reach "
+                              "http://127.0.0.1:9/v1/: APIConnectionError", 0.2, level="error")])
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    assert response_causes(resp, timeline.events) == []

@@ -569,9 +569,9 @@ def response_causes(resp: ResponseState, events: Sequence[Event], *,
         _from_probe(matches, probe, reached=False, listing_failed=True)
     if listing:
         _from_wire(matches, wire)
-    failed = bool(resp.error_events) or (
-        resp.status == "failed" and not any(item.failed for item in resp.items))
-    return matches.ranked(failed=failed)
+    # A response-level failure says what it is (the API's error, a connection that failed):
+    # "cannot tell" and its advice (tap the MCP side) are for a failed MCP item.
+    return matches.ranked(failed=False)
 
 
 def _is_listing_error(text: str) -> bool:

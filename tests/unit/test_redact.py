@@ -20,6 +20,7 @@ from tui.io.redact import (
     redact_text,
     redact_url,
     request_secrets,
+    url_secrets,
 )
 from tui.model.events import Event
 
@@ -163,6 +164,34 @@ def test_a_server_url_without_secrets_is_kept_as_written(url: str):
 ])
 def test_strict_url_redaction(url: str, shown: str):
     assert redact_url(url, strict=True) == shown
+
+
+AZURE = "https://r.openai.azure.com/openai/responses"
+
+
+@pytest.mark.parametrize("query", [
+    "api-version=2025-04-01", "api-version=2025-04-01-preview", "api-version=2024-10-21",
+    "version=2024-05-01-preview", "x-ms-version=2023-11-03", "keyVersion=2",
+    "api-version=v1", "version=1.2.0-beta.1",
+])
+def test_versions_in_a_query_are_no_secrets(query: str):
+    """Azure's `api-version` (and version dates anywhere) is kept, even for a server's own
+    URL, and is no secret to hide elsewhere."""
+    url = f"{AZURE}?{query}"
+    assert redact_url(url, strict=True) == url
+    assert redact_url(url) == url
+    assert redact({"endpoint": url, "base_url": url, "server_url": url}) == \
+        {"endpoint": url, "base_url": url, "server_url": url}
+    assert url_secrets(url) == []
+
+
+def test_beside_a_version_tokens_keys_and_signatures_still_go():
+    url = (f"{AZURE}?api-version=2025-04-01-preview&api-key=k1&sig=2025-04-01"
+           "&token=Zx9k2LmQ8vR4tY7wPq3N&keyVersion=Zx9k2LmQ8vR4tY7wPq3N&session=abc")
+    shown = (f"{AZURE}?api-version=2025-04-01-preview&api-key=<redacted>&sig=<redacted>"
+             "&token=<redacted>&keyVersion=<redacted>&session=<redacted>")
+    assert redact_url(url, strict=True) == shown
+    assert redact_text(f"calling {url} now") == f"calling {shown} now"
 
 
 def test_content_urls_keep_their_paths_but_not_named_secrets():

@@ -62,7 +62,15 @@ _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-.~%+=]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = re.compile(r"[0-9a-fA-F]{24,}")
 _SEPARATORS = re.compile(r"[-_.~%+=]")
-_VERSION = re.compile(r"v?\d+(\.\d+)*[a-z]?\d*|20\d\d-\d\d-\d\d")
+_VERSION = re.compile(
+    r"v?\d+(\.\d+)*[a-z]?\d*"                      # v1, 2, 1.2.3, 3b2
+    r"|v?\d+(\.\d+)+-(alpha|beta|rc|preview|dev)(\.?\d+)?"  # 1.2.0-beta.1
+    r"|(19|20)\d\d-\d\d-\d\d(-(preview|alpha|beta|rc|ga)(\.?\d+)?)?",  # 2025-04-01-preview
+    re.IGNORECASE)
+"""A version or a version date (Azure's `api-version=2025-04-01-preview`): never a secret."""
+_VERSION_NAME = re.compile(r"version$", re.IGNORECASE)
+"""A query parameter naming a version (`api-version`, `x-ms-version`, `keyVersion`): its value
+is kept when it reads as a version, even if the name also says `key`."""
 
 _API_KEY = re.compile(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{10,}")
 # "Bearer"/"Basic" as headers spell them take any token; lower-case "bearer" only a token with
@@ -156,6 +164,8 @@ def redact_url(url: str, *, strict: bool = False) -> str:
 
 def _redact_parameter(pair: str, strict: bool) -> str:
     name, equals, value = pair.partition("=")
+    if _VERSION_NAME.search(name) and _VERSION.fullmatch(value):
+        return pair
     if equals and value and (SECRET_QUERY_NAME.search(name)
                              or (strict and looks_secret(value))):
         return f"{name}={REDACTED}"

@@ -29,6 +29,7 @@ from typing import Any
 from tui.importers import load_bytes
 from tui.io.reading import MAX_BYTES, InputError, overwrites_input
 from tui.io.redact import REDACTED, redact
+from tui.model.textsafe import json_safe, visible
 from tui.share.export_template import (
     Template,
     Text,
@@ -266,8 +267,10 @@ def _base_known(base: str) -> bool:
 
 
 def _comment(text: str) -> str:
-    """One line of comment text (a label or path may hold line breaks or lone surrogates)."""
-    return _COMMENT_UNSAFE.sub(" ", text).encode("utf-8", "replace").decode("utf-8")
+    """One line of comment text (a label or path may hold line breaks or lone surrogates),
+    inert on a terminal: a C1 control (CSI, U+009B) or bidi override (U+202E) is written as
+    a visible `\\x9b` / `\\u202e`, for a reviewer to see and no terminal to act on."""
+    return visible(_COMMENT_UNSAFE.sub(" ", text).encode("utf-8", "replace").decode("utf-8"))
 
 
 def _header_lines(template: Template, endpoint: str | None, source: str | None, what: str,
@@ -380,7 +383,7 @@ def _json_piece(text: str) -> str:
         dumped.encode("utf-8")
     except UnicodeEncodeError:
         dumped = json.dumps(text)
-    return dumped[1:-1]
+    return json_safe(dumped[1:-1])  # C1 and bidi controls as \\u009b: the same JSON, inert
 
 
 def json_chunks(value: Any, key_piece: Callable[[str], str], value_piece: Callable[[str], str],

@@ -45,3 +45,12 @@ def one_line(text: str, limit: int = 200) -> str:
     if len(flat) <= limit:
         return flat
     return f"{flat[:limit]}… (+{len(flat) - limit} chars)"
+
+
+def shown_path(path: object) -> str:
+    """A file name as the CLI prints it ("report written to OUT"): every control character
+    (ESC, BEL, a line break, CSI…) and each undecodable byte (a lone surrogate) written as a
+    visible escape, so a name can neither act on the terminal nor break the line."""
+    text = path.decode("utf-8", "surrogateescape") if isinstance(path, bytes) else str(path)
+    text = visible(text).replace("\n", "\\x0a").replace("\t", "\\x09")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

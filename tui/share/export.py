@@ -29,7 +29,7 @@ from typing import Any
 from tui.importers import load_bytes
 from tui.io.reading import MAX_BYTES, InputError, overwrites_input
 from tui.io.redact import REDACTED, redact
-from tui.model.textsafe import json_safe, visible
+from tui.model.textsafe import json_safe, shown_path, visible
 from tui.share.export_template import (
     Template,
     Text,
@@ -174,7 +174,7 @@ def export_format(given: str | None, output: str | None) -> str:
 def _after_note(exportable: Exportable, fmt: str, output: str | None) -> str:
     """What to do next, on stderr: a request file cannot list its variables, nor carry the
     endpoint it was recorded against."""
-    wrote = f"wrote {output}" if output else ""
+    wrote = f"wrote {shown_path(output)}" if output else ""
     if fmt != "request":
         return wrote
     needed = [f"{var.name} ({var.meaning})" for var in listed(exportable.template.variables)

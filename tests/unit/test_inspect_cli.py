@@ -584,3 +584,15 @@ def test_paths_the_cli_prints_act_on_no_terminal(args: list[str], tmp_path: Path
     done = cli(args, tmp_path)
     assert b"\x1b" not in done.stderr and b"\x07" not in done.stderr, done.stderr
     assert b"\\x1b]0;pwned\\x07" in done.stderr, done.stderr
+
+
+def test_json_names_a_file_whose_name_is_not_utf8(tmp_path: Path):
+    """`b'\\xff.jsonl'`: the name is escaped (`\\udcff`), and the output is JSON."""
+    sample = (REPO / "recordings" / "mcp-424-broken-schema.jsonl").read_bytes()
+    name = os.fsdecode(b"\xff.jsonl")
+    (tmp_path / name).write_bytes(sample)
+    done = cli(["inspect", "--json", name], tmp_path)
+    assert done.returncode == 1, done.stderr  # the recording's 424
+    data = json.loads(done.stdout.decode("utf-8"))
+    assert [os.fsencode(file["path"]) for file in data["files"]] == [b"\xff.jsonl"]
+    assert b'"\\udcff.jsonl"' in done.stdout

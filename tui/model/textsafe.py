@@ -14,8 +14,10 @@ _DEL_C1_BIDI = r"\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 follows them (U+202E RIGHT-TO-LEFT OVERRIDE…)."""
 _CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f{_DEL_C1_BIDI}]")
 """With the C0 controls (ESC, BEL…): none may act on a terminal."""
-_JSON_UNSAFE = re.compile(f"[{_DEL_C1_BIDI}]")
-"""What json.dumps leaves as it is (it escapes C0 itself)."""
+_JSON_UNSAFE = re.compile(f"[{_DEL_C1_BIDI}\ud800-\udfff]")
+"""What json.dumps leaves as it is (it escapes C0 itself), and a lone surrogate (a file name's
+undecodable byte, `b'\\xff'` read as U+DCFF), which no UTF-8 can carry: raw, it made
+`inspect --json` print bytes that are not JSON."""
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -33,7 +35,7 @@ def visible(text: str) -> str:
 
 def json_safe(text: str) -> str:
     """JSON text (from `json.dumps`, which escapes C0 already) with DEL, C1 and bidi controls
-    written as `\\uNNNN`: the same JSON, inert on a terminal."""
+    and lone surrogates written as `\\uNNNN`: the same JSON, inert on a terminal, valid UTF-8."""
     if not _JSON_UNSAFE.search(text):
         return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tui import __version__
 from tui.io.reading import MAX_BYTES
 from tui.model.jsonsafe import loads
+from tui.model.textsafe import shown_path, visible
 
 if TYPE_CHECKING:
     from tui.io.recording import Loaded
@@ -484,10 +485,10 @@ def run_demo(*, no_tui: bool, record: str | None) -> int:
                                      source=f"demo (emulator {servers.emulator_url})")
         code = run_live(session, live, servers.request(), no_tui=no_tui)
     if session.recording_path:
-        print(f"mcptui: recorded to {session.recording_path}", file=sys.stderr)
+        print(f"mcptui: recorded to {shown_path(session.recording_path)}", file=sys.stderr)
     if log_file is not None:
         print(f"mcptui: the demo servers' log (with the real cause of each failed call) is "
-              f"{log_file}", file=sys.stderr)
+              f"{shown_path(log_file)}", file=sys.stderr)
     return code
 
 
@@ -541,7 +542,7 @@ def run_request(args: argparse.Namespace) -> int:
         code = run_live(session, live, None, no_tui=args.no_tui,
                         attach=(args.response_id, args.after))
     if session.recording_path:
-        print(f"mcptui: recorded to {session.recording_path}", file=sys.stderr)
+        print(f"mcptui: recorded to {shown_path(session.recording_path)}", file=sys.stderr)
     return code
 
 
@@ -619,7 +620,7 @@ def run_proxy(args: argparse.Namespace) -> int:
     code = run_app(McptuiApp(service.session(), proxy=service))
     count = len(service.hub.captures)
     print(f"mcptui: the proxy captured {count} response{'s' if count != 1 else ''}"
-          + (f", recorded in {record_dir}/" if count else ""), file=sys.stderr)
+          + (f", recorded in {shown_path(record_dir)}/" if count else ""), file=sys.stderr)
     return code
 
 
@@ -652,9 +653,9 @@ def run_tap(args: argparse.Namespace) -> int:
     from tui.app import McptuiApp
 
     code = run_app(McptuiApp(service.session(), proxy=service))
+    recorded = shown_path(service.hub.path_of_recording)
     print(f"mcptui: the tap recorded {service.hub.messages} message"
-          f"{'s' if service.hub.messages != 1 else ''} in {service.hub.path_of_recording}",
-          file=sys.stderr)
+          f"{'s' if service.hub.messages != 1 else ''} in {recorded}", file=sys.stderr)
     return code
 
 
@@ -746,7 +747,7 @@ def print_probe(target: ProbeInput, args: argparse.Namespace,
         print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     elif report.exit_code == 2:  # nothing was probed: say why, like the other refusals
         for problem in report.problems:
-            print(f"mcptui: {problem}", file=sys.stderr)
+            print(f"mcptui: {visible(str(problem))}", file=sys.stderr)
     else:
         Console(highlight=False, width=None if sys.stdout.isatty() else 1000).print(
             render(report))
@@ -754,7 +755,8 @@ def print_probe(target: ProbeInput, args: argparse.Namespace,
 
 
 def refuse_line(message: str) -> int:
-    print(f"mcptui: {message}", file=sys.stderr)
+    """One line on stderr, exit 2: a file name in `message` can not act on the terminal."""
+    print(f"mcptui: {visible(message)}", file=sys.stderr)
     return 2
 
 
@@ -784,8 +786,8 @@ def open_replay(path: str, *, speed: float = 1.0, instant: bool = False,
     if not session.usable:
         for problem in session.problems:
             shown = str(problem)
-            print(f"mcptui: {shown if shown.startswith(path) else f'{path}: {shown}'}",
-                  file=sys.stderr)
+            shown = shown if shown.startswith(path) else f"{path}: {shown}"
+            print(f"mcptui: {visible(shown)}", file=sys.stderr)
         return None
     return session
 
@@ -803,7 +805,6 @@ def run_inspect(paths: Sequence[str], *, as_json: bool, strict: bool = False,
     from rich.console import Console
     from rich.text import Text
 
-    from tui.model.textsafe import visible
     from tui.report import Inspection, exit_code, print_json, render, tools_of, tools_section
     from tui.sources.replay import load_merged
 

@@ -10,6 +10,7 @@ back with `tui.importers`, must have the recording's shape.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -143,3 +144,37 @@ def test_the_curl_export_fails_on_an_http_error_and_prints_its_body(tmp_path: Pa
     assert failed.returncode == 22, failed.stdout + failed.stderr  # curl's HTTP-error code
     assert json.loads(failed.stdout)["error"]["message"] == RATE_LIMITED
     assert "429" in failed.stderr
+
+
+UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\x1b\x07]")
+"""What must never reach a terminal from an export: C1 controls (U+009B is a one-byte CSI),
+bidi overrides (U+202E), ESC, BEL."""
+CSI, RLO = "\u009b", "\u202e"
+
+
+@pytest.mark.parametrize("fmt", ["curl", "python", "request"])
+def test_an_export_shows_control_characters_and_acts_on_none(fmt: str, tmp_path: Path):
+    """A label, a text and a file name holding a C1 CSI and a bidi override: the script says
+    `\\x9b`/`\\u202e` where a reviewer reads (comments) and sends the same text (body)."""
+    text = f"say {CSI}31mred{RLO}evil"
+    request = {"model": "gpt-5-mini", "input": text, "stream": True,
+               "metadata": {f"k{RLO}": f"v{CSI}"},
+               "tools": [{"type": "mcp", "server_label": f"fi{CSI}les{RLO}x",
+                          "server_url": "https://files.example.com/mcp",
+                          "headers": {"Authorization": "Bearer abcdefabcdefabcdef"},
+                          "require_approval": "never"}]}
+    name = f"req{CSI}2J{RLO}.json"
+    (tmp_path / name).write_text(json.dumps(request))
+    done = run_cli(["export", name, "--format", fmt], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not UNSAFE.search(done.stdout + done.stderr), \
+        sorted({hex(ord(c)) for c in UNSAFE.findall(done.stdout + done.stderr)})
+    if fmt == "request":
+        assert json.loads(done.stdout)["input"] == text  # escaped, the same JSON
+    elif fmt == "python":
+        compile(done.stdout, "export.py", "exec")
+        assert "#   req\\x9b2J\\u202e.json" in done.stdout
+    else:
+        assert "#   req\\x9b2J\\u202e.json" in done.stdout  # the comment names the file
+        assert "fi\\x9bles\\u202ex server" in done.stdout  # and the variable's meaning
+        assert '"input": "say \\u009b31mred\\u202eevil"' in done.stdout

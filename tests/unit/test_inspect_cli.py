@@ -551,3 +551,48 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path
     assert process.wait(timeout=30) == 141
     assert process.stderr.read() == b""
     assert not (tmp_path / "mcptui-recordings").exists()
+
+
+ESCAPES = "\x1b]0;pwned\x07"
+"""An OSC sequence (set the window title) in a file name: ESC … BEL."""
+
+
+def cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
+    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False)
+    assert b"Traceback" not in done.stderr, done.stderr
+    return done
+
+
+@pytest.mark.parametrize("args", [
+    ["report", "rec.jsonl", "-o", f"out{ESCAPES}.md"],
+    ["report", "rec.jsonl", "-o", f"no{ESCAPES}/out.md"],
+    ["export", "rec.jsonl", "-o", f"out{ESCAPES}.sh"],
+    ["export", "rec.jsonl", "-o", f"out{ESCAPES}.json"],
+    ["inspect", f"missing{ESCAPES}.jsonl"],
+    ["report", f"missing{ESCAPES}.jsonl"],
+    ["replay", f"missing{ESCAPES}.jsonl"],
+    ["probe", f"missing{ESCAPES}.jsonl"],
+    ["inspect", "rec.jsonl", "--tap", f"missing{ESCAPES}.jsonl"],
+], ids=lambda args: " ".join(args[:1] + args[2:3]).replace(ESCAPES, "ESC"))
+def test_paths_the_cli_prints_act_on_no_terminal(args: list[str], tmp_path: Path):
+    """"report written to OUT", "wrote OUT", "OUT: no such file": the name's ESC and BEL are
+    shown as `\\x1b`/`\\x07`, never sent."""
+    (tmp_path / "rec.jsonl").write_bytes((REPO / "recordings" / "mcp-424-broken-schema.jsonl")
+                                         .read_bytes())
+    done = cli(args, tmp_path)
+    assert b"\x1b" not in done.stderr and b"\x07" not in done.stderr, done.stderr
+    assert b"\\x1b]0;pwned\\x07" in done.stderr, done.stderr
+
+
+def test_json_names_a_file_whose_name_is_not_utf8(tmp_path: Path):
+    """`b'\\xff.jsonl'`: the name is escaped (`\\udcff`), and the output is JSON."""
+    sample = (REPO / "recordings" / "mcp-424-broken-schema.jsonl").read_bytes()
+    name = os.fsdecode(b"\xff.jsonl")
+    (tmp_path / name).write_bytes(sample)
+    done = cli(["inspect", "--json", name], tmp_path)
+    assert done.returncode == 1, done.stderr  # the recording's 424
+    data = json.loads(done.stdout.decode("utf-8"))
+    assert [os.fsencode(file["path"]) for file in data["files"]] == [b"\xff.jsonl"]
+    assert b'"\\udcff.jsonl"' in done.stdout

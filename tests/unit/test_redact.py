@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import copy
+import random
+import re
+from typing import Any
 
 import pytest
 
+from tui.io import redact as redaction
 from tui.io.recording import event_line
 from tui.io.redact import (
     REDACTED,
@@ -16,6 +20,7 @@ from tui.io.redact import (
     redact_text,
     redact_url,
     request_secrets,
+    url_secrets,
 )
 from tui.model.events import Event
 
@@ -161,6 +166,34 @@ def test_strict_url_redaction(url: str, shown: str):
     assert redact_url(url, strict=True) == shown
 
 
+AZURE = "https://r.openai.azure.com/openai/responses"
+
+
+@pytest.mark.parametrize("query", [
+    "api-version=2025-04-01", "api-version=2025-04-01-preview", "api-version=2024-10-21",
+    "version=2024-05-01-preview", "x-ms-version=2023-11-03", "keyVersion=2",
+    "api-version=v1", "version=1.2.0-beta.1",
+])
+def test_versions_in_a_query_are_no_secrets(query: str):
+    """Azure's `api-version` (and version dates anywhere) is kept, even for a server's own
+    URL, and is no secret to hide elsewhere."""
+    url = f"{AZURE}?{query}"
+    assert redact_url(url, strict=True) == url
+    assert redact_url(url) == url
+    assert redact({"endpoint": url, "base_url": url, "server_url": url}) == \
+        {"endpoint": url, "base_url": url, "server_url": url}
+    assert url_secrets(url) == []
+
+
+def test_beside_a_version_tokens_keys_and_signatures_still_go():
+    url = (f"{AZURE}?api-version=2025-04-01-preview&api-key=k1&sig=2025-04-01"
+           "&token=Zx9k2LmQ8vR4tY7wPq3N&keyVersion=Zx9k2LmQ8vR4tY7wPq3N&session=abc")
+    shown = (f"{AZURE}?api-version=2025-04-01-preview&api-key=<redacted>&sig=<redacted>"
+             "&token=<redacted>&keyVersion=<redacted>&session=<redacted>")
+    assert redact_url(url, strict=True) == shown
+    assert redact_text(f"calling {url} now") == f"calling {shown} now"
+
+
 def test_content_urls_keep_their_paths_but_not_named_secrets():
     """A web search result's article id is not a secret; an `api_key=` in any URL is."""
     text = ("see https://apnews.com/article/ecf774eea5cdc7cbf88adf3887102d9b and "
@@ -191,3 +224,77 @@ def test_secrets_of_a_requests_urls_are_hidden_wherever_they_are_echoed():
     assert redact_event(delta, known)["delta"] == "<redacted>!"
     plain = {"type": "response.output_text.delta", "item_id": "m", "delta": "hello"}
     assert redact_event(plain, known) is plain  # nothing to hide: not even copied
+
+
+# -- finding URLs in linear time ------------------------------------------------------------
+
+URL_SHAPES = [
+    "see https://host.io/a?b=c, then", "x://y", "1a.b://c", "_a.b://c", "é.b://c", "://x",
+    "a://", "a://.", "a://.,)", "a:// b", "http://a://b", "a.://x", "-a://x", ":://x:://y",
+    "(https://host.io/p)", "<http://h/>", "'a://b'", "a://b\u2003c://d", "ab1+.-://z/",
+    "https://x/y.", "f://a b://c d://e", "a.a.a.a ://x", "http://a?x=1&y=2#z",
+]
+
+
+@pytest.mark.parametrize("text", URL_SHAPES)
+def test_urls_are_found_where_the_url_regex_finds_them(text: str):
+    assert list(redaction.url_spans(text)) == [m.span() for m in redaction._URL.finditer(text)]
+
+
+def test_urls_found_as_the_regex_finds_them_in_mixed_text():
+    pieces = ["://", "http", "a", "1", ".", "_", "é", " ", "/", "?", "x=1", "&", ")", "'", ":"]
+    rng = random.Random(5)
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        assert list(redaction.url_spans(text)) == [m.span() for m in redaction._URL.finditer(text)]
+
+
+class _Counted(frozenset[str]):
+    reads = 0
+
+    def __contains__(self, item: object) -> bool:
+        _Counted.reads += 1
+        return super().__contains__(item)
+
+
+@pytest.mark.parametrize("text", [
+    "a." * 200_000 + " ://x",  # redacted in 127 s by the regex (the issue's 400 KB file)
+    "a." * 200_000 + "://x",
+    ":://" * 100_000,
+    "a://." * 80_000,
+    "http://x " * 50_000,
+], ids=["a.a.a ://x", "a.a.a://x", ":://", "a://.", "http://x"])
+def test_finding_urls_reads_each_character_a_bounded_number_of_times(
+        text: str, monkeypatch: pytest.MonkeyPatch):
+    """Linear by construction, not by a clock: the `_URL` regex itself is never run (each
+    letter of `a.a.a.…` was a start reading to the end of the run), and the characters
+    `url_spans` reads back and forward add up to a few times the text's length."""
+    forward = re.compile(r"[^\s\"'<>`]*")
+    scanned = {"back": 0, "start": 0, "rest": 0}
+
+    class Start:
+        def search(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
+            scanned["start"] += endpos - pos
+            return start.search(string, pos, endpos)
+
+    class Rest:
+        def match(self, string: str, pos: int) -> re.Match[str] | None:
+            run = forward.match(string, pos)
+            scanned["rest"] += run.end() - pos + 1 if run else 1
+            return rest.match(string, pos)
+
+    class Unused:
+        def __getattr__(self, name: str) -> Any:
+            raise AssertionError(f"the _URL regex was run ({name})")
+
+    monkeypatch.setattr(redaction, "_URL", Unused())
+    start, rest = redaction._SCHEME_START, redaction._URL_REST
+    monkeypatch.setattr(redaction, "_SCHEME_START", Start())
+    monkeypatch.setattr(redaction, "_URL_REST", Rest())
+    _Counted.reads = 0
+    monkeypatch.setattr(redaction, "_SCHEME_CHARS", _Counted(redaction._SCHEME_CHARS))
+
+    redaction.redact_text(text)
+
+    scanned["back"] = _Counted.reads
+    assert sum(scanned.values()) <= 3 * len(text), scanned

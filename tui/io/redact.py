@@ -17,7 +17,7 @@ redacted from a request's server URLs are then hidden wherever else they appear
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -52,11 +52,25 @@ SECRET_QUERY_NAME = re.compile(
     re.IGNORECASE)
 """Query parameter names whose values are credentials (`api_key`, `token`, `sig`, `code`…)."""
 _URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>`]*[^\s\"'<>`.,:;!?)\]}]")
+"""What a URL is in free text. Documents `url_spans`, which finds the same matches in linear
+time: searched as a regex, each letter of a long `a.a.a.…` run is a start that reads to the
+end of the run, so 400 KB took two minutes."""
+_SCHEME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
+_SCHEME_START = re.compile(r"\b[A-Za-z]")
+_URL_REST = re.compile(r"[^\s\"'<>`]*[^\s\"'<>`.,:;!?)\]}]")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-.~%+=]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = re.compile(r"[0-9a-fA-F]{24,}")
 _SEPARATORS = re.compile(r"[-_.~%+=]")
-_VERSION = re.compile(r"v?\d+(\.\d+)*[a-z]?\d*|20\d\d-\d\d-\d\d")
+_VERSION = re.compile(
+    r"v?\d+(\.\d+)*[a-z]?\d*"                      # v1, 2, 1.2.3, 3b2
+    r"|v?\d+(\.\d+)+-(alpha|beta|rc|preview|dev)(\.?\d+)?"  # 1.2.0-beta.1
+    r"|(19|20)\d\d-\d\d-\d\d(-(preview|alpha|beta|rc|ga)(\.?\d+)?)?",  # 2025-04-01-preview
+    re.IGNORECASE)
+"""A version or a version date (Azure's `api-version=2025-04-01-preview`): never a secret."""
+_VERSION_NAME = re.compile(r"version$", re.IGNORECASE)
+"""A query parameter naming a version (`api-version`, `x-ms-version`, `keyVersion`): its value
+is kept when it reads as a version, even if the name also says `key`."""
 
 _API_KEY = re.compile(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{10,}")
 # "Bearer"/"Basic" as headers spell them take any token; lower-case "bearer" only a token with
@@ -150,17 +164,47 @@ def redact_url(url: str, *, strict: bool = False) -> str:
 
 def _redact_parameter(pair: str, strict: bool) -> str:
     name, equals, value = pair.partition("=")
+    if _VERSION_NAME.search(name) and _VERSION.fullmatch(value):
+        return pair
     if equals and value and (SECRET_QUERY_NAME.search(name)
                              or (strict and looks_secret(value))):
         return f"{name}={REDACTED}"
     return pair
 
 
+def url_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Where `_URL.finditer(text)` finds its matches, found in time linear in `text`: from
+    each `://` back over its scheme's characters (none of them a `:`, so each character is
+    read back at most once) to the first place the scheme may start, then forward over the
+    rest (a run that cannot end a URL holds no `/`, so no other `://` either)."""
+    floor = 0  # where the last match ended: the next one starts here or later
+    at = text.find("://")
+    while at >= 0:
+        first = at
+        while first > floor and text[first - 1] in _SCHEME_CHARS:
+            first -= 1
+        start = _SCHEME_START.search(text, first, at)
+        rest = _URL_REST.match(text, at + 3) if start else None
+        if start and rest:
+            yield start.start(), rest.end()
+            floor = rest.end()
+            at = text.find("://", floor)
+        else:
+            at = text.find("://", at + 1)
+
+
 def redact_text(text: str, *, strict_urls: bool = False) -> str:
     """Redact key-like and bearer strings, and the secrets in URLs, in free text (log lines,
     error messages); `strict_urls` for text about a server's own URL (mcptui's notes)."""
     if "://" in text:
-        text = _URL.sub(lambda m: redact_url(m.group(0), strict=strict_urls), text)
+        pieces: list[str] = []
+        done = 0
+        for start, end in url_spans(text):
+            pieces += (text[done:start], redact_url(text[start:end], strict=strict_urls))
+            done = end
+        if pieces:
+            pieces.append(text[done:])
+            text = "".join(pieces)
     if "sk-" in text:
         text = _API_KEY.sub(REDACTED, text)
     if "earer" in text or "Basic" in text:

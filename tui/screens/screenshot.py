@@ -14,6 +14,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from tui.model.textsafe import shown_path
+
 SIZE = re.compile(r"(\d+)[xX×](\d+)")
 SETTLE_SECONDS = 10.0
 """How long the diagnosis (likely causes in the detail pane) may take before the picture is
@@ -66,7 +68,7 @@ def take_screenshot(args: argparse.Namespace) -> int:
         out.write_text(saved[0], encoding="utf-8")
     except OSError as exc:
         return refuse_line(f"cannot write {out}: {exc.strerror or exc}")
-    print(f"mcptui: screenshot saved to {out}", file=sys.stderr)
+    print(f"mcptui: screenshot saved to {shown_path(out)}", file=sys.stderr)
     return 0
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from tui.importers import load_bytes
 from tui.io.reading import MAX_BYTES, InputError, overwrites_input
 from tui.io.redact import REDACTED, redact
+from tui.model.textsafe import json_safe, shown_path, visible
 from tui.share.export_template import (
     Template,
     Text,
@@ -173,7 +174,7 @@ def export_format(given: str | None, output: str | None) -> str:
 def _after_note(exportable: Exportable, fmt: str, output: str | None) -> str:
     """What to do next, on stderr: a request file cannot list its variables, nor carry the
     endpoint it was recorded against."""
-    wrote = f"wrote {output}" if output else ""
+    wrote = f"wrote {shown_path(output)}" if output else ""
     if fmt != "request":
         return wrote
     needed = [f"{var.name} ({var.meaning})" for var in listed(exportable.template.variables)
@@ -266,8 +267,10 @@ def _base_known(base: str) -> bool:
 
 
 def _comment(text: str) -> str:
-    """One line of comment text (a label or path may hold line breaks or lone surrogates)."""
-    return _COMMENT_UNSAFE.sub(" ", text).encode("utf-8", "replace").decode("utf-8")
+    """One line of comment text (a label or path may hold line breaks or lone surrogates),
+    inert on a terminal: a C1 control (CSI, U+009B) or bidi override (U+202E) is written as
+    a visible `\\x9b` / `\\u202e`, for a reviewer to see and no terminal to act on."""
+    return visible(_COMMENT_UNSAFE.sub(" ", text).encode("utf-8", "replace").decode("utf-8"))
 
 
 def _header_lines(template: Template, endpoint: str | None, source: str | None, what: str,
@@ -380,7 +383,7 @@ def _json_piece(text: str) -> str:
         dumped.encode("utf-8")
     except UnicodeEncodeError:
         dumped = json.dumps(text)
-    return dumped[1:-1]
+    return json_safe(dumped[1:-1])  # C1 and bidi controls as \\u009b: the same JSON, inert
 
 
 def json_chunks(value: Any, key_piece: Callable[[str], str], value_piece: Callable[[str], str],

@@ -38,7 +38,7 @@ from tui.model.reducer import TERMINAL_TYPES
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
 from tui.model.summary import response_notes
-from tui.model.textsafe import one_line
+from tui.model.textsafe import one_line, shown_path
 from tui.report import Inspection, exit_code, folded_findings, token_count
 from tui.session import request_id_in
 from tui.share import markdown as md
@@ -86,7 +86,7 @@ def run_report(args: argparse.Namespace) -> int:
             output.write_text(document, encoding="utf-8")
         except OSError as exc:
             return refuse(f"cannot write {output}: {exc.strerror or exc}")
-        print(f"mcptui: report written to {output}", file=sys.stderr)
+        print(f"mcptui: report written to {shown_path(output)}", file=sys.stderr)
     return exit_code(inspections)
 
 

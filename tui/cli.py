@@ -580,6 +580,9 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
         inspection = Inspection.of(loaded)
         console.print(render(inspection))
         return 130 if interrupted else exit_code([inspection])
+    refused = terminal_missing("add --no-tui to print the events as they arrive")
+    if refused is not None:
+        return refused
     from tui.app import McptuiApp
 
     return run_app(McptuiApp(session, live=live, request=request, attach=attach))
@@ -611,6 +614,9 @@ def run_proxy(args: argparse.Namespace) -> int:
 
             console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
             return serve_lines(upstream, args.port, record_dir, console)
+        refused = terminal_missing("add --no-tui to print a line per request")
+        if refused is not None:
+            return refused
         service = ProxyService(upstream, args.port, record_dir)
     except (UpstreamError, PortUnavailable) as exc:
         return refuse_line(str(exc.strerror if isinstance(exc, PortUnavailable) else exc))
@@ -641,6 +647,9 @@ def run_tap(args: argparse.Namespace) -> int:
         record = Path(args.record) if args.record else None
         if args.no_tui:
             return serve_tap_lines(upstream, args.port, record, args.public_url, console)
+        refused = terminal_missing("add --no-tui to print a line per message")
+        if refused is not None:
+            return refused
         service = TapService(upstream, args.port, record, args.public_url)
     except UpstreamError as exc:
         return refuse_line(str(exc))
@@ -758,9 +767,22 @@ def refuse_line(message: str) -> int:
     return 2
 
 
+def terminal_missing(instead: str) -> int | None:
+    """Exit 2 with one line when the terminal UI has no terminal to draw on (standard input
+    or output redirected): it would never end, and fill the output with escape codes."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return None
+    which = "standard output" if not sys.stdout.isatty() else "standard input"
+    return refuse_line(f"the terminal UI needs a terminal, and {which} is not one: {instead}")
+
+
 def run_replay(path: str, *, speed: float, instant: bool, step: int | None,
                failure: bool = False, max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
     """Replay `path`; `step` opens it paused at that step, `failure` on its first failure."""
+    refused = terminal_missing(f"`mcptui inspect {path}` prints it, `mcptui replay {path} "
+                               "--screenshot OUT.svg` draws it")
+    if refused is not None:
+        return refused
     session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
     if session is None:
         return 2

@@ -402,9 +402,14 @@ def dispatch(args: argparse.Namespace) -> int:
         if args.step is not None and args.failure:
             return refuse_line("--step N and --failure are two places to open at: give one")
         if args.screenshot is not None:
-            from tui.io.reading import overwrites_input
+            from tui.io.reading import output_problem, overwrites_input
+            from tui.model.textsafe import visible
             from tui.screens.screenshot import take_screenshot
 
+            problem = output_problem(args.screenshot, "--screenshot")
+            if problem is not None:
+                shown = visible(args.screenshot) or repr("")
+                return refuse_line(f"cannot write {shown}: {problem}")
             if overwrites_input(args.screenshot, [args.file] + ([args.tap] if args.tap else [])):
                 return refuse_line(f"--screenshot {args.screenshot} is the file replayed: "
                                    "name another file")
@@ -474,6 +479,9 @@ def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000, *,
 def run_demo(*, no_tui: bool, record: str | None) -> int:
     from pathlib import Path
 
+    refused = record_refused(record)
+    if refused is not None:
+        return refused
     from tui.emulator.demo import demo_servers
     from tui.sources.live import Recorder, live_session
 
@@ -514,6 +522,9 @@ def run_request(args: argparse.Namespace) -> int:
     if args.idle_timeout is not None and args.idle_timeout <= 0:
         print("mcptui: --idle-timeout must be greater than 0", file=sys.stderr)
         return 2
+    refused = record_refused(args.record)
+    if refused is not None:
+        return refused
     from tui.sources.live import Recorder, live_session  # the openai SDK: after the checks
 
     taps = None
@@ -765,6 +776,18 @@ def print_probe(target: ProbeInput, args: argparse.Namespace,
 def refuse_line(message: str) -> int:
     print(f"mcptui: {message}", file=sys.stderr)
     return 2
+
+
+def record_refused(record: str | None) -> int | None:
+    """Exit 2 with one line, before anything is sent, for a --record path no recording can be
+    written to (its folder is a file, it is a folder or a pipe)."""
+    from tui.io.reading import output_problem
+    from tui.model.textsafe import visible
+
+    problem = output_problem(record, "--record") if record is not None else None
+    if problem is None:
+        return None
+    return refuse_line(f"cannot record to {visible(record) or repr('')}: {problem}")
 
 
 def terminal_missing(instead: str) -> int | None:

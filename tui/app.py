@@ -14,6 +14,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.io.redact import hide_known, redact_text, request_secrets
+from tui.report import EXIT_CLEAN, EXIT_FAILURE
 from tui.screens.inspector import InspectorScreen, OpenAt
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
 from tui.screens.safe_app import SafeApp
@@ -106,6 +107,12 @@ class McptuiApp(SafeApp):
 
     async def action_interrupt(self) -> None:
         await self.action_quit()
+
+    async def action_quit(self) -> None:
+        """Quit with the code `inspect` gives (README): 1 when what was shown holds a failure,
+        0 when not; `proxy` and `tap` exit 0, what they relayed being data."""
+        failed = self.proxy is None and bool(self.session.timeline.failure_indexes)
+        self.exit(return_code=EXIT_FAILURE if failed else EXIT_CLEAN)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, KeysScreen):

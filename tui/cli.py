@@ -403,9 +403,14 @@ def dispatch(args: argparse.Namespace) -> int:
         if args.step is not None and args.failure:
             return refuse_line("--step N and --failure are two places to open at: give one")
         if args.screenshot is not None:
-            from tui.io.reading import overwrites_input
+            from tui.io.reading import output_problem, overwrites_input
+            from tui.model.textsafe import visible
             from tui.screens.screenshot import take_screenshot
 
+            problem = output_problem(args.screenshot, "--screenshot")
+            if problem is not None:
+                shown = visible(args.screenshot) or repr("")
+                return refuse_line(f"cannot write {shown}: {problem}")
             if overwrites_input(args.screenshot, [args.file] + ([args.tap] if args.tap else [])):
                 return refuse_line(f"--screenshot {args.screenshot} is the file replayed: "
                                    "name another file")
@@ -475,6 +480,9 @@ def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000, *,
 def run_demo(*, no_tui: bool, record: str | None) -> int:
     from pathlib import Path
 
+    refused = record_refused(record)
+    if refused is not None:
+        return refused
     from tui.emulator.demo import demo_servers
     from tui.sources.live import Recorder, live_session
 
@@ -515,6 +523,9 @@ def run_request(args: argparse.Namespace) -> int:
     if args.idle_timeout is not None and args.idle_timeout <= 0:
         print("mcptui: --idle-timeout must be greater than 0", file=sys.stderr)
         return 2
+    refused = record_refused(args.record)
+    if refused is not None:
+        return refused
     from tui.sources.live import Recorder, live_session  # the openai SDK: after the checks
 
     taps = None
@@ -581,6 +592,9 @@ def run_live(session: Session, live: LiveRun, request: dict[str, Any] | None, *,
         inspection = Inspection.of(loaded)
         console.print(render(inspection))
         return 130 if interrupted else exit_code([inspection])
+    refused = terminal_missing("add --no-tui to print the events as they arrive")
+    if refused is not None:
+        return refused
     from tui.app import McptuiApp
 
     return run_app(McptuiApp(session, live=live, request=request, attach=attach))
@@ -612,6 +626,9 @@ def run_proxy(args: argparse.Namespace) -> int:
 
             console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
             return serve_lines(upstream, args.port, record_dir, console)
+        refused = terminal_missing("add --no-tui to print a line per request")
+        if refused is not None:
+            return refused
         service = ProxyService(upstream, args.port, record_dir)
     except (UpstreamError, PortUnavailable) as exc:
         return refuse_line(str(exc.strerror if isinstance(exc, PortUnavailable) else exc))
@@ -642,6 +659,9 @@ def run_tap(args: argparse.Namespace) -> int:
         record = Path(args.record) if args.record else None
         if args.no_tui:
             return serve_tap_lines(upstream, args.port, record, args.public_url, console)
+        refused = terminal_missing("add --no-tui to print a line per message")
+        if refused is not None:
+            return refused
         service = TapService(upstream, args.port, record, args.public_url)
     except UpstreamError as exc:
         return refuse_line(str(exc))
@@ -760,9 +780,34 @@ def refuse_line(message: str) -> int:
     return 2
 
 
+def record_refused(record: str | None) -> int | None:
+    """Exit 2 with one line, before anything is sent, for a --record path no recording can be
+    written to (its folder is a file, it is a folder or a pipe)."""
+    from tui.io.reading import output_problem
+    from tui.model.textsafe import visible
+
+    problem = output_problem(record, "--record") if record is not None else None
+    if problem is None:
+        return None
+    return refuse_line(f"cannot record to {visible(record) or repr('')}: {problem}")
+
+
+def terminal_missing(instead: str) -> int | None:
+    """Exit 2 with one line when the terminal UI has no terminal to draw on (standard input
+    or output redirected): it would never end, and fill the output with escape codes."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return None
+    which = "standard output" if not sys.stdout.isatty() else "standard input"
+    return refuse_line(f"the terminal UI needs a terminal, and {which} is not one: {instead}")
+
+
 def run_replay(path: str, *, speed: float, instant: bool, step: int | None,
                failure: bool = False, max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
     """Replay `path`; `step` opens it paused at that step, `failure` on its first failure."""
+    refused = terminal_missing(f"`mcptui inspect {path}` prints it, `mcptui replay {path} "
+                               "--screenshot OUT.svg` draws it")
+    if refused is not None:
+        return refused
     session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
     if session is None:
         return 2

@@ -240,17 +240,20 @@ def test_copy_selected_event(terminal_factory: MakeTerminal) -> None:
 
 # -- 10. quit --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("keys", "size"), [
-    pytest.param(("q",), (160, 45), id="q-160x45"),
-    pytest.param(("q",), (80, 24), id="q-80x24"),
-    pytest.param(("C-c",), (80, 24), id="ctrl+c-80x24"),
-    pytest.param(("q", "s"), (80, 24), id="q+s-80x24"),
+@pytest.mark.parametrize(("keys", "size", "name", "expected"), [
+    pytest.param(("q",), (160, 45), BROKEN, 1, id="q-160x45"),
+    pytest.param(("q",), (80, 24), BROKEN, 1, id="q-80x24"),
+    pytest.param(("C-c",), (80, 24), BROKEN, 1, id="ctrl+c-80x24"),
+    pytest.param(("q", "s"), (80, 24), BROKEN, 1, id="q+s-80x24"),
+    pytest.param(("q",), (80, 24), SUCCESS, 0, id="q-80x24-clean"),
 ])
-def test_quit_exits_zero_without_traceback(terminal_factory: MakeTerminal, keys: tuple[str, ...],
-                                          size: tuple[int, int]) -> None:
-    term = replay(terminal_factory, BROKEN, size)
+def test_quit_exits_like_inspect_without_traceback(terminal_factory: MakeTerminal,
+                                                   keys: tuple[str, ...], size: tuple[int, int],
+                                                   name: str, expected: int) -> None:
+    """1 when the recording holds a failure, 0 when not (README's exit codes)."""
+    term = replay(terminal_factory, name, size)
     term.send(*keys)
     code = term.exit_code()
     history = term.history()
     term.assert_healthy(alive=False)
-    assert code == 0, f"exit code {code} after {keys}:\n{history}"
+    assert code == expected, f"exit code {code} after {keys}:\n{history}"

@@ -148,3 +148,27 @@ def overwrites_input(output: str | None, inputs: Sequence[str]) -> str | None:
         except OSError:
             continue
     return None
+
+
+def output_problem(output: str, flag: str) -> str | None:
+    """Why nothing can be written at `output` (given with `flag`), said before any work: no
+    name, its folder is a file, it is a folder, or a pipe or socket that would block until
+    something reads it. A device such as /dev/null is fine."""
+    if output == "":
+        return f"{flag} needs a file name" + (" (or - for standard output)"
+                                              if flag == "-o" else "")
+    target = Path(output)
+    for folder in (target.parent, *target.parent.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                return f"{folder} is a file, not a folder"
+            break
+    if target.is_dir():
+        return "it is a folder: name a file in it"
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "it is a pipe or socket, which would block until something reads it"
+    return None

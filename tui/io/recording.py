@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -140,6 +141,15 @@ def unused_path(path: Path) -> Path:
     return numbered(path, number)
 
 
+def is_device(path: Path) -> bool:
+    """A character device (`/dev/null`, `/dev/stdout` on a terminal): a place to write to,
+    not a file to keep."""
+    try:
+        return stat.S_ISCHR(path.stat().st_mode)
+    except OSError:
+        return False
+
+
 class RecordingWriter:
     """Appends a recording line by line; each line is flushed as soon as it is written.
 
@@ -149,6 +159,11 @@ class RecordingWriter:
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any], *,
                  unique: bool = False) -> None:
         wanted = Path(path)
+        if is_device(wanted):  # /dev/null: written to as it is, never "/dev/null-2"
+            self.path = wanted
+            self._file = wanted.open("w", encoding="utf-8")
+            self._write(json.dumps(redact(header), ensure_ascii=False, separators=(",", ":")))
+            return
         wanted.parent.mkdir(parents=True, exist_ok=True)
         number = 1
         while True:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.importers import load_bytes
-from tui.io.reading import MAX_BYTES, InputError, overwrites_input
+from tui.io.reading import MAX_BYTES, InputError, output_problem, overwrites_input
 from tui.io.redact import REDACTED, redact
 from tui.model.textsafe import json_safe, shown_path, visible
 from tui.share.export_template import (
@@ -139,9 +139,12 @@ def request_as_sent(request: dict[str, Any], kind: str | None) -> dict[str, Any]
 def run_export(args: argparse.Namespace) -> int:
     """`mcptui export FILE [--format F] [-o OUT]`: 0 written, 2 the file cannot be exported
     (or OUT is FILE itself, or cannot be written)."""
-    output = args.output if args.output and args.output != "-" else None
+    output = args.output if args.output != "-" else None
     fmt = export_format(args.format, output)
     try:
+        problem = output_problem(output, "-o") if output is not None else None
+        if problem is not None:
+            raise ExportError(f"cannot write {output or repr('')}: {problem}")
         clobbered = overwrites_input(output, [args.file])
         if clobbered is not None:
             raise ExportError(f"-o {output} is FILE itself: writing the export there would "

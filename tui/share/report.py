@@ -38,7 +38,7 @@ from tui.model.reducer import TERMINAL_TYPES
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
 from tui.model.summary import response_notes
-from tui.model.textsafe import one_line, shown_path
+from tui.model.textsafe import one_line, shown_path, visible
 from tui.report import Inspection, exit_code, folded_findings, token_count
 from tui.session import request_id_in
 from tui.share import markdown as md
@@ -54,12 +54,16 @@ MAX_FINDING_ROWS = 40
 def run_report(args: argparse.Namespace) -> int:
     """Exit codes as inspect's: 0 no failure, 1 a failure, 2 a file unusable (reported)."""
     from tui.cli import refuse_line as refuse
-    from tui.io.reading import overwrites_input
+    from tui.io.reading import output_problem, overwrites_input
     from tui.sources.replay import load_merged
 
     if args.tap and len(args.files) > 1:
         return refuse("--tap merges a tap recording into one stream: give one FILE")
     output = None if args.output in (None, "-") else Path(args.output)
+    problem = output_problem(args.output, "-o") if output is not None or args.output == "" \
+        else None
+    if problem is not None:
+        return refuse(f"cannot write {visible(args.output) or repr('')}: {problem}")
     clobbered = overwrites_input(args.output, [*args.files, *([args.tap] if args.tap else [])])
     if clobbered is not None:
         return refuse(f"-o {args.output} is {clobbered} itself: the report would replace what "

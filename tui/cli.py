@@ -404,12 +404,12 @@ def dispatch(args: argparse.Namespace) -> int:
             return refuse_line("--step N and --failure are two places to open at: give one")
         if args.screenshot is not None:
             from tui.io.reading import output_problem, overwrites_input
-            from tui.model.textsafe import visible
+            from tui.model.textsafe import shown_path
             from tui.screens.screenshot import take_screenshot
 
             problem = output_problem(args.screenshot, "--screenshot")
             if problem is not None:
-                shown = visible(args.screenshot) or repr("")
+                shown = shown_path(args.screenshot) or repr("")
                 return refuse_line(f"cannot write {shown}: {problem}")
             if overwrites_input(args.screenshot, [args.file] + ([args.tap] if args.tap else [])):
                 return refuse_line(f"--screenshot {args.screenshot} is the file replayed: "
@@ -784,12 +784,12 @@ def record_refused(record: str | None) -> int | None:
     """Exit 2 with one line, before anything is sent, for a --record path no recording can be
     written to (its folder is a file, it is a folder or a pipe)."""
     from tui.io.reading import output_problem
-    from tui.model.textsafe import visible
+    from tui.model.textsafe import shown_path
 
     problem = output_problem(record, "--record") if record is not None else None
     if problem is None:
         return None
-    return refuse_line(f"cannot record to {visible(record) or repr('')}: {problem}")
+    return refuse_line(f"cannot record to {shown_path(record) or repr('')}: {problem}")
 
 
 def terminal_missing(instead: str) -> int | None:

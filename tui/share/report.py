@@ -38,7 +38,7 @@ from tui.model.reducer import TERMINAL_TYPES
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
 from tui.model.summary import response_notes
-from tui.model.textsafe import one_line, shown_path, visible
+from tui.model.textsafe import one_line, shown_path
 from tui.report import Inspection, exit_code, folded_findings, token_count
 from tui.session import request_id_in
 from tui.share import markdown as md
@@ -63,7 +63,7 @@ def run_report(args: argparse.Namespace) -> int:
     problem = output_problem(args.output, "-o") if output is not None or args.output == "" \
         else None
     if problem is not None:
-        return refuse(f"cannot write {visible(args.output) or repr('')}: {problem}")
+        return refuse(f"cannot write {shown_path(args.output) or repr('')}: {problem}")
     clobbered = overwrites_input(args.output, [*args.files, *([args.tap] if args.tap else [])])
     if clobbered is not None:
         return refuse(f"-o {args.output} is {clobbered} itself: the report would replace what "

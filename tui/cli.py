@@ -626,12 +626,13 @@ def run_proxy(args: argparse.Namespace) -> int:
 
             console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
             return serve_lines(upstream, args.port, record_dir, console)
-        refused = terminal_missing("add --no-tui to print a line per request")
-        if refused is not None:
-            return refused
         service = ProxyService(upstream, args.port, record_dir)
     except (UpstreamError, PortUnavailable) as exc:
         return refuse_line(str(exc.strerror if isinstance(exc, PortUnavailable) else exc))
+    refused = terminal_missing("add --no-tui to print a line per request")
+    if refused is not None:  # bound (a busy port said first), never served
+        service.stop()
+        return refused
     from tui.app import McptuiApp
 
     code = run_app(McptuiApp(service.session(), proxy=service))
@@ -659,9 +660,6 @@ def run_tap(args: argparse.Namespace) -> int:
         record = Path(args.record) if args.record else None
         if args.no_tui:
             return serve_tap_lines(upstream, args.port, record, args.public_url, console)
-        refused = terminal_missing("add --no-tui to print a line per message")
-        if refused is not None:
-            return refused
         service = TapService(upstream, args.port, record, args.public_url)
     except UpstreamError as exc:
         return refuse_line(str(exc))
@@ -670,6 +668,10 @@ def run_tap(args: argparse.Namespace) -> int:
     except OSError as exc:
         return refuse_line(f"cannot record to {args.record or 'mcptui-recordings/'}: "
                            f"{exc.strerror or exc}")
+    refused = terminal_missing("add --no-tui to print a line per message")
+    if refused is not None:  # bound (a busy port said first), never served
+        service.stop()
+        return refused
     from tui.app import McptuiApp
 
     code = run_app(McptuiApp(service.session(), proxy=service))
@@ -804,13 +806,13 @@ def terminal_missing(instead: str) -> int | None:
 def run_replay(path: str, *, speed: float, instant: bool, step: int | None,
                failure: bool = False, max_bytes: int = MAX_BYTES, tap: str | None = None) -> int:
     """Replay `path`; `step` opens it paused at that step, `failure` on its first failure."""
+    session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
+    if session is None:
+        return 2
     refused = terminal_missing(f"`mcptui inspect {path}` prints it, `mcptui replay {path} "
                                "--screenshot OUT.svg` draws it")
     if refused is not None:
         return refused
-    session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
-    if session is None:
-        return 2
     from tui.app import McptuiApp
 
     return run_app(McptuiApp(session, open_at="failure" if failure else step))

@@ -101,7 +101,7 @@ async def test_q_then_s_at_once_quits_cleanly():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("q", "s")
         await pilot.pause()
-    assert app.return_code == 0
+    assert app.return_code == 1  # as inspect: the recording holds a failure
 
 
 # -- help and quitting ---------------------------------------------------------------------------
@@ -131,7 +131,7 @@ async def test_ctrl_c_quits_even_from_the_filter_box():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", "x", "ctrl+c")
         await pilot.pause()
-    assert app.return_code == 0
+    assert app.return_code == 1  # as inspect: the recording holds a failure
     assert app._exit
 
 

@@ -361,6 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     argv = bare_step(argv)
+    safe_streams()
     args = build_parser().parse_args(argv)
     try:
         return dispatch(args)
@@ -373,6 +374,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.crash import report_crash
 
         return report_crash(exc)
+
+
+def safe_streams() -> None:
+    """A text that cannot be encoded (a lone surrogate, from a file name that is not UTF-8 or
+    a value no reader cleaned) is written as a visible `\\udcff` escape, never raised."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def bare_step(argv: list[str]) -> list[str]:

@@ -83,7 +83,7 @@ def run_report(args: argparse.Namespace) -> int:
         sys.stdout.write(document)
     else:
         try:
-            output.write_text(document, encoding="utf-8")
+            output.write_text(document, encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             return refuse(f"cannot write {output}: {exc.strerror or exc}")
         print(f"mcptui: report written to {output}", file=sys.stderr)

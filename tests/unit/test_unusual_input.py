@@ -1,0 +1,90 @@
+"""Input that is merely unusual never gives exit 3 (an internal error).
+
+Each case runs the command line as a user does: a separate process, no terminal. Exit codes:
+0 clean, 1 a failure is present, 2 bad input (one `mcptui: …` line), 3 a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "recordings" / "mcp-success.jsonl"
+
+
+def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          encoding="utf-8", errors="replace", timeout=60)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    assert "internal error" not in done.stderr, done.stderr
+    assert done.returncode != 3, done.stderr
+    return done
+
+
+# -- C1: a lone surrogate --------------------------------------------------------------------
+
+def _with_surrogates(value: object) -> object:
+    """Every string of `value` (but `type`) with a lone surrogate appended."""
+    if isinstance(value, str):
+        return value + "\ud800"
+    if isinstance(value, list):
+        return [_with_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {key: item if key == "type" else _with_surrogates(item)
+                for key, item in value.items()}
+    return value
+
+
+@pytest.fixture()
+def surrogate_file(tmp_path: Path) -> Path:
+    header, *lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    out = [header]
+    for line in lines:
+        entry = json.loads(line)
+        if "event" in entry:
+            entry["event"] = _with_surrogates(entry["event"])
+        out.append(json.dumps(entry))  # ASCII: the surrogate is the JSON escape "\ud800"
+    path = tmp_path / "surrogate.jsonl"
+    path.write_text("\n".join(out) + "\n", encoding="ascii")
+    assert '\\ud800' in path.read_text(encoding="ascii")
+    return path
+
+
+@pytest.mark.parametrize("command", [["inspect"], ["inspect", "--json"], ["report"],
+                                     ["diff", str(SAMPLE)]])
+def test_lone_surrogate_is_shown_escaped(command: list[str], surrogate_file: Path,
+                                         tmp_path: Path) -> None:
+    args = [command[0], *command[1:2], str(surrogate_file)] if command[0] != "diff" else \
+        ["diff", str(surrogate_file), command[1]]
+    done = run_cli(args, tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    assert "\\ud800" in done.stdout
+    if command[-1] == "--json":
+        json.loads(done.stdout)  # still one JSON document
+
+
+def test_report_to_a_file_with_a_lone_surrogate_is_complete(surrogate_file: Path,
+                                                            tmp_path: Path) -> None:
+    output = tmp_path / "report.html"
+    done = run_cli(["report", str(surrogate_file), "-o", str(output)], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    text = output.read_text(encoding="utf-8")
+    assert text.rstrip().endswith("</html>")
+    assert "\\ud800" in text
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8")
+def test_a_file_name_that_is_not_utf8_is_written_escaped(surrogate_file: Path,
+                                                          tmp_path: Path) -> None:
+    odd = Path(bytes(tmp_path / "odd-").decode() + "\udcff.jsonl")  # the byte 0xff
+    odd.write_bytes(surrogate_file.read_bytes())
+    output = tmp_path / "report.md"
+    done = run_cli(["report", str(odd), "-o", str(output)], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    assert output.stat().st_size > 0

@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the tunnel URL (ngrok, cloudflared) at which OpenAI's servers "
                           "reach a tap: once per MCP server, in the request's order; the "
                           f"taps then listen on --tap-port, +1, … (default {TAP_PORT})")
-    run.add_argument("--tap-port", type=int, default=None, metavar="PORT",
+    run.add_argument("--tap-port", type=port_number, default=None, metavar="PORT",
                      help="the first tap's port (default: a free one, or "
                           f"{TAP_PORT} with --tap-public-url)")
 
@@ -218,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "resume, cancel) is recorded, redacted, one recording per response. The "
                     "app's API key passes through and is never stored. Exit codes with --no-tui "
                     "(after Ctrl+C): 0 no captured response failed, 1 one did, 2 could not start.")
-    proxy.add_argument("--port", type=int, default=PROXY_PORT,
+    proxy.add_argument("--port", type=port_number, default=PROXY_PORT,
                        help=f"port on 127.0.0.1 (default {PROXY_PORT}; 0 for a free one)")
     proxy.add_argument("--upstream", metavar="URL", default=None,
                        help="the API to forward to (default https://api.openai.com/v1; e.g. "
@@ -242,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     tap.add_argument("--upstream", required=True, metavar="URL",
                      help="the MCP server's URL, as the request's server_url names it, e.g. "
                           "http://127.0.0.1:8765/mcp")
-    tap.add_argument("--port", type=int, default=TAP_PORT,
+    tap.add_argument("--port", type=port_number, default=TAP_PORT,
                      help=f"port on 127.0.0.1 (default {TAP_PORT}; 0 for a free one)")
     tap.add_argument("--record", metavar="FILE", default=None,
                      help="recording file (default mcptui-recordings/<time>-tap.jsonl)")
@@ -316,10 +316,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535, for argparse: anything else is a usage error (exit 2), not an
+    OverflowError from the socket (exit 3)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
+    return port
+
+
 def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
+    parser.add_argument("--port", type=port_number, default=port, help=f"port (default {port})")
 
 
 def add_tap_file(parser: argparse.ArgumentParser) -> None:

@@ -88,3 +88,16 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(surrogate_file: Path,
     done = run_cli(["report", str(odd), "-o", str(output)], tmp_path)
     assert done.returncode in (0, 1), done.stderr
     assert output.stat().st_size > 0
+
+
+# -- C7: a port out of range -----------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["emulate"], ["demo-server"], ["proxy", "--no-tui"],
+                                     ["tap", "--no-tui", "--upstream", "http://127.0.0.1:9/mcp"]])
+@pytest.mark.parametrize("port", ["70000", "-1"])
+def test_a_port_out_of_range_is_a_usage_error(command: list[str], port: str,
+                                               tmp_path: Path) -> None:
+    done = run_cli([*command, "--port", port], tmp_path)
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert "--port" in last and "0 to 65535" in last, done.stderr

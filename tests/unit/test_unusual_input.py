@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tui.cli import main
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-success.jsonl"
 
@@ -101,3 +103,46 @@ def test_a_port_out_of_range_is_a_usage_error(command: list[str], port: str,
     assert done.returncode == 2, done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert "--port" in last and "0 to 65535" in last, done.stderr
+
+
+# -- C3: Python literals with keys and values JSON has no word for ---------------------------
+
+CREATED = "{'type': 'response.created', 'sequence_number': 0, 'response': {'id': 'resp_1', "
+PYTHON_PASTES = {
+    "tuple key": CREATED + "'status': 'in_progress', (1, 2): 'x'}}",
+    "bytes key": CREATED + "b'k': 1}}",
+    "bytes value": CREATED + "'status': 'in_progress'}}\n"
+                   "{'type': 'response.output_text.delta', 'sequence_number': 1, 'item_id': 'm',"
+                   " 'output_index': 0, 'content_index': 0, 'delta': b'abc'}",
+    "odd keys and values": "{'type': 'response.created', 'k': {1, 2}, 'c': 1j, 'e': ..., "
+                           "'s': '\\ud800', 'response': {None: 1, 1.5: 2, (1,): 3}}",
+    "sdk repr": "ResponseCreatedEvent(type='response.created', sequence_number=0, "
+                "response=Response(id='r', x={(1, 2): b'a'}, y=b'z', z={1, 2}))",
+}
+
+
+@pytest.mark.parametrize("prose", ["", "Here is what my app printed:\n"])
+@pytest.mark.parametrize("name", list(PYTHON_PASTES))
+@pytest.mark.parametrize("command", [["inspect"], ["inspect", "--json"], ["report"]])
+def test_python_literals_with_odd_keys_are_read(command: list[str], name: str, prose: str,
+                                                tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # where a crash would log
+    path = tmp_path / "paste.txt"
+    path.write_text(prose + PYTHON_PASTES[name] + "\n", encoding="utf-8")
+    code = main([*command, str(path)])
+    out, err = capsys.readouterr()
+    assert code == 1, err  # read: the stream never finished
+    if command[-1] == "--json":
+        assert json.loads(out)["files"][0]["events"] >= 1
+
+
+def test_python_literal_values_become_json_data() -> None:
+    from tui.importers import load_text
+
+    loaded = load_text(PYTHON_PASTES["bytes value"] + "\n" + PYTHON_PASTES["odd keys and values"])
+    raws = [event.raw for event in loaded.events]
+    assert raws[1]["delta"] == "abc"
+    assert raws[2]["response"] == {"null": 1, "1.5": 2, "(1,)": 3}
+    assert raws[2]["k"] == [1, 2] and raws[2]["c"] == "1j" and raws[2]["s"] == "\\ud800"
+    json.dumps(raws)  # JSON data, all of it

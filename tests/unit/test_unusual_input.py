@@ -146,3 +146,68 @@ def test_python_literal_values_become_json_data() -> None:
     assert raws[2]["response"] == {"null": 1, "1.5": 2, "(1,)": 3}
     assert raws[2]["k"] == [1, 2] and raws[2]["c"] == "1j" and raws[2]["s"] == "\\ud800"
     json.dumps(raws)  # JSON data, all of it
+
+
+# -- C4, C5: archives with values YAML cannot build and URLs urlsplit refuses ----------------
+
+ARCHIVES = REPO / "tests" / "fixtures" / "archives"
+CASSETTE = (ARCHIVES / "openai-sdk.yaml").read_text(encoding="utf-8")
+FIRST_REQUEST = "interactions:\n- request:\n"
+assert CASSETTE.startswith(FIRST_REQUEST)
+CASSETTES = {
+    # read: a timestamp is kept as its text
+    "month 13": ("recorded_at: 2001-13-45\n" + CASSETTE, 1),
+    "UTC offset +25:00": ("recorded_at: 2001-01-01 10:00:00 +25:00\n" + CASSETTE, 1),
+    "a timestamp key": ("2001-01-01: x\n" + CASSETTE, 1),
+    # refused: one line, exit 2
+    "!!int abc": ("x: !!int abc\n" + CASSETTE, 2),
+    "a 5000-digit int": ("x: " + "9" * 5000 + "\n" + CASSETTE, 2),
+    "an anchor inside itself": ("x: &a [*a]\n" + CASSETTE, 2),
+    "an anchor inside itself, in a request": (
+        FIRST_REQUEST + "    parsed_body: &a {k: [*a]}\n" + CASSETTE[len(FIRST_REQUEST):], 2),
+}
+
+
+def _inspect(path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> tuple[int, str]:
+    code = main(["inspect", *options, str(path)])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", list(CASSETTES))
+def test_a_cassette_with_odd_yaml_is_read_or_refused(name: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    text, expected = CASSETTES[name]
+    path = tmp_path / "cassette.yaml"
+    path.write_text(text, encoding="utf-8")
+    for options in (("--json",), ()):
+        code, err = _inspect(path, capsys, *options)
+        assert code == expected, err
+        assert "internal error" not in err
+    if expected == 2:  # the reason, on one (wrapped) line
+        assert "VCR cassette" in " ".join(err.split())
+
+
+def test_a_har_entry_with_an_invalid_ipv6_url_is_read(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    har = json.loads((ARCHIVES / "app.har").read_text(encoding="utf-8"))
+    har["log"]["entries"][-1]["request"]["url"] = "http://[::1/x"
+    path = tmp_path / "app.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    code, err = _inspect(path, capsys)
+    assert code == 1, err  # the archive's own failures, as without the odd entry
+    har["log"]["entries"] = [har["log"]["entries"][-1]]
+    path.write_text(json.dumps(har), encoding="utf-8")
+    code, err = _inspect(path, capsys)
+    assert code == 2 and "none a Responses API call" in " ".join(err.split()), err
+
+
+def test_split_url_never_raises() -> None:
+    from tui.model.urlsafe import split_url
+
+    assert split_url("http://[::1/x").path == "/x"
+    assert split_url("https://api.openai.com/v1/responses").path == "/v1/responses"
+    assert split_url("http://\uff03x/v1/responses").path.endswith("/v1/responses")

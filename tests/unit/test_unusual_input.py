@@ -211,3 +211,30 @@ def test_split_url_never_raises() -> None:
     assert split_url("http://[::1/x").path == "/x"
     assert split_url("https://api.openai.com/v1/responses").path == "/v1/responses"
     assert split_url("http://\uff03x/v1/responses").path.endswith("/v1/responses")
+
+
+# -- C6: tool arguments that join into deeply nested JSON ------------------------------------
+
+def test_report_on_arguments_nested_5000_deep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = []
+    for line in (REPO / "recordings" / "mcp-timeout-424.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        if entry.get("event", {}).get("type") == "response.mcp_call_arguments.delta":
+            entry["event"]["delta"] = "[" * 5000
+        out.append(json.dumps(entry))
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    code = main(["report", str(path)])
+    report, err = capsys.readouterr()
+    assert code == 1, err  # the call's 424, reported
+    assert "internal error" not in err
+    assert "[" * 5000 in report  # the arguments as sent: not JSON that can be indented
+
+
+def test_a_tapped_error_body_nested_deep_is_no_jsonrpc_error() -> None:
+    from tui.model.wire_evidence import _jsonrpc_error_in
+
+    assert _jsonrpc_error_in({"body": '{"error":' + "[" * 5000}) is None
+    assert _jsonrpc_error_in({"body": '{"error": {"code": -32602}}'}) == {"code": -32602}

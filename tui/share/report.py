@@ -34,6 +34,7 @@ from tui.io.redact import (
 )
 from tui.model.causes import LikelyCause, worth_a_paragraph
 from tui.model.events import Event, is_wire_note
+from tui.model.jsonsafe import loads
 from tui.model.reducer import TERMINAL_TYPES
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
@@ -464,7 +465,7 @@ def pretty_json(value: Any) -> str:
 def pretty(arguments: str) -> str:
     """Arguments as sent, indented when they are JSON."""
     try:
-        return pretty_json(redact(json.loads(arguments)))
+        return pretty_json(redact(loads(arguments)))
     except ValueError:
         return arguments
 

@@ -144,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the tunnel URL (ngrok, cloudflared) at which OpenAI's servers "
                           "reach a tap: once per MCP server, in the request's order; the "
                           f"taps then listen on --tap-port, +1, … (default {TAP_PORT})")
-    run.add_argument("--tap-port", type=int, default=None, metavar="PORT",
+    run.add_argument("--tap-port", type=port_number, default=None, metavar="PORT",
                      help="the first tap's port (default: a free one, or "
                           f"{TAP_PORT} with --tap-public-url)")
 
@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "resume, cancel) is recorded, redacted, one recording per response. The "
                     "app's API key passes through and is never stored. Exit codes with --no-tui "
                     "(after Ctrl+C): 0 no captured response failed, 1 one did, 2 could not start.")
-    proxy.add_argument("--port", type=int, default=PROXY_PORT,
+    proxy.add_argument("--port", type=port_number, default=PROXY_PORT,
                        help=f"port on 127.0.0.1 (default {PROXY_PORT}; 0 for a free one)")
     proxy.add_argument("--upstream", metavar="URL", default=None,
                        help="the API to forward to (default https://api.openai.com/v1; e.g. "
@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     tap.add_argument("--upstream", required=True, metavar="URL",
                      help="the MCP server's URL, as the request's server_url names it, e.g. "
                           "http://127.0.0.1:8765/mcp")
-    tap.add_argument("--port", type=int, default=TAP_PORT,
+    tap.add_argument("--port", type=port_number, default=TAP_PORT,
                      help=f"port on 127.0.0.1 (default {TAP_PORT}; 0 for a free one)")
     tap.add_argument("--record", metavar="FILE", default=None,
                      help="recording file (default mcptui-recordings/<time>-tap.jsonl)")
@@ -317,10 +317,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535, for argparse: anything else is a usage error (exit 2), not an
+    OverflowError from the socket (exit 3)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
+    return port
+
+
 def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
+    parser.add_argument("--port", type=port_number, default=port, help=f"port (default {port})")
 
 
 def add_tap_file(parser: argparse.ArgumentParser) -> None:
@@ -362,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     argv = bare_step(argv)
+    safe_streams()
     args = build_parser().parse_args(argv)
     try:
         return dispatch(args)
@@ -374,6 +387,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.crash import report_crash
 
         return report_crash(exc)
+
+
+def safe_streams() -> None:
+    """A text that cannot be encoded (a lone surrogate, from a file name that is not UTF-8 or
+    a value no reader cleaned) is written as a visible `\\udcff` escape, never raised."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def bare_step(argv: list[str]) -> list[str]:

@@ -29,7 +29,7 @@ def log_crash(exc: BaseException, log: Path = ERROR_LOG) -> Path | None:
              f"{redact_text(' '.join(sys.argv))}\n{redact_text(text)}\n")
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
-        with log.open("a", encoding="utf-8") as out:
+        with log.open("a", encoding="utf-8", errors="backslashreplace") as out:
             out.write(entry)
     except OSError:
         return None

@@ -135,6 +135,10 @@ def _load_text(text: str, source: str) -> Loaded:
         # JSON lines with broken lines. Read it both ways and keep the reading that kept more.
         as_lines = _read_json_lines(lines, source)
         as_paste = _read_pasted(text, text.index("{"), source)
+        if not as_lines.events and not as_paste.events:  # Python dicts as print() shows them?
+            as_text = _read_text_paste(text, source)
+            if as_text.events:
+                return as_text
         return max(as_lines, as_paste, key=lambda r: (len(r.events), -len(r.problems)))
     return _read_text_paste(text, source)
 

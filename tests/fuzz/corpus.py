@@ -14,7 +14,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = sorted((REPO / "tests" / "fixtures" / "upstream").glob("*.chunks.txt")) + \
     sorted((REPO / "recordings").glob("*.jsonl"))
-HOSTILE = "\x1b]0;t\x07\x1b[2J\x9b31m\u202e"
+HOSTILE = "\x1b]0;t\x07\x1b[2J\x9b31m\u202e\ud800"
+"""Terminal escapes, a bidi override and a lone surrogate (the JSON escape `\\ud800` once
+written): none may act on a terminal or stop an output from being encoded."""
 CASES: list[str] = []
 """Names of the cases run, for the tier's summary line."""
 ODD_VALUES: list[object] = [None, 0, -1, 1e308, "", "x" * 300, [], {}, [1, [2]], {"a": {}},

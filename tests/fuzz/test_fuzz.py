@@ -60,8 +60,10 @@ def test_no_exception_escapes_and_nothing_reaches_the_terminal(case: tuple[str, 
     console.print(render(inspection))
     shown = console.file.getvalue()  # type: ignore[attr-defined]
     assert not UNSAFE & set(shown), name
+    shown.encode("utf-8")  # a lone surrogate would stop every terminal and file write
     as_json = json.dumps(to_json([inspection]), ensure_ascii=False, default=str)
     json.loads(as_json)
+    as_json.encode("utf-8")
     assert time.monotonic() - started < SECONDS_PER_CASE, name
     CASES.append(name)
 

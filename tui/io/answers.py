@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from tui.io.recording import json_error_reason
 from tui.io.redact import redact_url
@@ -21,6 +21,7 @@ from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
 from tui.model.reducer import ERROR_NOTE_LEVEL
 from tui.model.sse import parse_sse
+from tui.model.urlsafe import split_url
 
 USEFUL_HEADERS = ("x-request-id", "openai-processing-ms", "openai-version", "openai-model",
                   "openai-organization", "content-type", "retry-after",
@@ -102,7 +103,7 @@ def responses_call(method: str, url: str) -> Call | None:
     """The Responses API call an exchange is (create, retrieve or resume, cancel), or None:
     `/v1/models`, chat completions, `…/responses/input_tokens`, an MCP server's own traffic."""
     method = method.upper()
-    path = urlsplit(url).path
+    path = split_url(url).path
     response_id: str | None = None
     if method == "POST" and (found := _CREATE.search(path)):
         kind = "create"
@@ -112,7 +113,7 @@ def responses_call(method: str, url: str) -> Call | None:
         kind, response_id = "cancel", found.group(1)
     else:
         return None
-    shown = urlsplit(redact_url(url))
+    shown = split_url(redact_url(url))
     what = f"{method} {shown.path}" + (f"?{shown.query}" if shown.query else "")
     streamed = parse_qs(shown.query).get("stream", [""])[-1].lower() in ("true", "1")
     return Call(what, _endpoint(url, found.start()), response_id, creates=kind == "create",
@@ -121,6 +122,6 @@ def responses_call(method: str, url: str) -> Call | None:
 
 def _endpoint(url: str, at: int) -> str:
     """The URL up to and with `/responses` (`at`: where `/responses` starts in the path)."""
-    parts = urlsplit(url)
+    parts = split_url(url)
     path = parts.path[:at] + "/responses"
     return f"{parts.scheme}://{parts.netloc}{path}" if parts.scheme else path

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
-from urllib.parse import urlsplit
 
 import yaml
 
@@ -40,10 +39,12 @@ from tui.io.paste import is_error_body, is_response_object
 from tui.io.recording import Loaded, Problem, Problems, json_error_reason, make_header
 from tui.io.redact import redact, redact_headers, redact_url
 from tui.model.events import Event, note
-from tui.model.jsonsafe import loads
+from tui.model.jsonsafe import MAX_DEPTH, loads, text_without_surrogates
 from tui.model.reducer import ERROR_NOTE_LEVEL
 from tui.model.state import SessionState
 from tui.model.status import request_purpose
+from tui.model.textsafe import one_line
+from tui.model.urlsafe import split_url
 
 ARCHIVE_FORMATS = (
     "a HAR archive (browser DevTools, mitmproxy, Charles, Proxyman)",
@@ -63,6 +64,15 @@ _SHOWN_KINDS = 10
 """Skipped requests are named by method and path, up to this many kinds."""
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """PyYAML's safe loader (its C version when built): never builds Python objects from a file."""
+
+
+class _CassetteLoader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
+    """The safe loader, with timestamps kept as the text they are (`recorded_at: 2001-13-45`
+    or a UTC offset of +25:00 would raise ValueError; JSON has no date anyway)."""
+
+
+_CassetteLoader.add_constructor("tag:yaml.org,2002:timestamp",
+                                lambda loader, node: loader.construct_scalar(node))
 
 
 class BodyError(ValueError):
@@ -181,14 +191,43 @@ def read_vcr_yaml(text: str, source: str = "") -> Loaded | None:
     """A YAML cassette, loaded with the safe loader only: a cassette that needs another
     (`!!python/object` tags) is a problem, never code run from a file."""
     try:
-        cassette = yaml.load(text, Loader=_SAFE_LOADER)  # the safe loader, see above
+        cassette = yaml.load(text, Loader=_CassetteLoader)  # the safe loader, see above
     except yaml.YAMLError as exc:
         return _failed(source, f"VCR cassette that does not load: {_yaml_reason(exc)}")
     except RecursionError:
         return _failed(source, "VCR cassette nested too deep to load")
+    except (ValueError, OverflowError) as exc:  # `!!int abc`, an int of 5000 digits
+        return _failed(source, f"VCR cassette that does not load: a value YAML cannot build "
+                               f"({one_line(str(exc), 200)})")
     if not is_cassette(cassette):
         return None
+    try:
+        cassette = _plain(cassette)
+    except ValueError as exc:
+        return _failed(source, f"VCR cassette that cannot be read: {exc}")
     return read_exchanges(VCR, vcr_exchanges(cassette), source)
+
+
+def _plain(value: Any, depth: int = 1, path: frozenset[int] = frozenset()) -> Any:
+    """A loaded cassette as JSON data and bytes: keys are strings, sets and tuples lists. An
+    anchor used inside itself (`&a [*a]`, a value that contains itself) or nesting deeper than
+    `MAX_DEPTH` is refused (ValueError): every later step walks the value."""
+    if isinstance(value, str):
+        return text_without_surrogates(value)
+    if isinstance(value, bytes | bool | int | float) or value is None:
+        return value
+    if id(value) in path:
+        raise ValueError("a YAML anchor is used inside itself (the value contains itself)")
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    inner = path | {id(value)}
+    if isinstance(value, dict):
+        return {text_without_surrogates(key if isinstance(key, str) else str(key)):
+                _plain(item, depth + 1, inner)
+                for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(item, depth + 1, inner) for item in value]
+    return str(value)
 
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:
@@ -414,7 +453,7 @@ def _proxy_body(body: Any, headers: dict[str, str]) -> Any:
 def skipped_label(exchange: Exchange) -> str:
     """`GET /v1/models`: method and path, token-like path parts redacted (an MCP server's
     `/s/<token>/mcp`)."""
-    path = urlsplit(redact_url(exchange.url, strict=True)).path or "/"
+    path = split_url(redact_url(exchange.url, strict=True)).path or "/"
     return f"{exchange.method.upper() or '?'} {path}"
 
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.model.jsonsafe import raw_decode
+from tui.model.jsonsafe import MAX_DEPTH, raw_decode, text_without_surrogates
 
 SDK_REPR = re.compile(r"\b[A-Z][A-Za-z0-9]*Event\(")
 """Where an SDK event's repr starts: `ResponseCreatedEvent(`, `ResponseMcpCallFailedEvent(`."""
@@ -161,7 +161,7 @@ def _dict_literal(text: str, start: int) -> tuple[tuple[dict[str, Any], int] | N
     if stop is None:
         return None, min(len(text), start + MAX_REPR) - start
     try:
-        value = ast.literal_eval(text[start:stop])
+        value = as_json_data(ast.literal_eval(text[start:stop]))
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None, stop - start
     return ((value, stop) if isinstance(value, dict) else None), stop - start
@@ -176,7 +176,7 @@ def _sdk_repr(text: str, start: int) -> tuple[dict[str, Any] | None, int]:
         return None, min(len(text), opening + MAX_REPR)
     try:
         tree = ast.parse(text[start:stop], mode="eval")
-        value = _from_node(tree.body)
+        value = as_json_data(_from_node(tree.body))
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None, stop
     return (value if isinstance(value, dict) else None), stop
@@ -191,11 +191,43 @@ def _from_node(node: ast.AST) -> Any:
     if isinstance(node, ast.List | ast.Tuple):
         return [_from_node(n) for n in node.elts]
     if isinstance(node, ast.Dict):
-        return {_from_node(k): _from_node(v) for k, v in zip(node.keys, node.values,
-                                                              strict=True) if k is not None}
+        return {_json_key(_from_node(k)): _from_node(v)
+                for k, v in zip(node.keys, node.values, strict=True) if k is not None}
     if isinstance(node, ast.Name | ast.Attribute):
         return None  # a name the repr refers to (an enum member, a constant): not data
     return ast.literal_eval(node)
+
+
+def as_json_data(value: Any, depth: int = 1) -> Any:
+    """A Python literal's value as the JSON data an event is made of: keys are strings (a
+    bytes key its text, any other its JSON spelling or its repr: `(1, 2)`), bytes are text,
+    tuples and sets are lists, what JSON has no word for (`1j`, `...`) is its repr, lone
+    surrogates are visible escapes. Deeper than `MAX_DEPTH` is refused (ValueError), as JSON
+    is (tui/model/jsonsafe.py)."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return text_without_surrogates(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    if isinstance(value, dict):
+        return {_json_key(key): as_json_data(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [as_json_data(item, depth + 1) for item in value]
+    return repr(value)
+
+
+def _json_key(key: Any) -> str:
+    """A dict key as a JSON object's key: what json.dumps would write, else the key's text."""
+    if isinstance(key, str):
+        return text_without_surrogates(key)
+    if isinstance(key, bytes):
+        return key.decode("utf-8", "backslashreplace")
+    if key is None or isinstance(key, bool | int | float):
+        return json.dumps(key)
+    return text_without_surrogates(repr(key))
 
 
 def _balanced(text: str, start: int, opening: str, closing: str,

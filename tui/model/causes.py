@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from tui.model.errors import describe_error
 from tui.model.events import Event
@@ -31,6 +30,7 @@ from tui.model.sdk_messages import (
 )
 from tui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, ResponseState
 from tui.model.timing import likely_timeout_after
+from tui.model.urlsafe import split_url
 from tui.model.wire_evidence import NO_RESULT, RAISED_CODES, WORKED, WireFinding
 
 Confidence = Literal["confirmed", "likely", "possible"]
@@ -707,7 +707,7 @@ def _from_text(matches: _Matches, text: str, server_url: str | None) -> None:
 def is_private_url(url: str | None) -> bool:
     """A URL on this machine or a private network (which OpenAI's servers cannot reach)."""
     try:
-        host = urlsplit(url or "").hostname
+        host = split_url(url or "").hostname
     except ValueError:
         return False
     return bool(host) and _is_private(str(host))
@@ -715,7 +715,7 @@ def is_private_url(url: str | None) -> bool:
 
 def _private_url(matches: _Matches, server_url: str | None) -> None:
     if is_private_url(server_url):
-        host = urlsplit(server_url or "").hostname
+        host = split_url(server_url or "").hostname
         matches.add("unreachable", "likely",
                     f"server_url host {host} is not reachable from OpenAI's servers")
 

@@ -5,6 +5,11 @@ levels and then raises RecursionError; what parses is still a trap for every rec
 after it (redaction, pretty-printing, Rich). So nothing deeper than `MAX_DEPTH` is parsed: it
 is refused like any invalid JSON (`TooDeep` is a `JSONDecodeError`), and the reader keeps the
 line as a problem. The check costs one `str.count` unless a text has that many brackets.
+
+A lone UTF-16 surrogate (`"\\ud800"` in JSON, `'\\ud800'` in a Python literal) is valid to
+the json module but cannot be encoded as UTF-8: every terminal, file and clipboard write would
+raise UnicodeEncodeError. What is read here keeps it as the visible text `\\ud800` instead
+(`without_surrogates`), once, so nothing downstream meets one.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ MAX_DEPTH = 100
 """Deepest nesting accepted: real events nest about 10 levels, tool arguments a few more."""
 
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAY_HOLD_SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+"""A surrogate, or the JSON (or Python) escape of one: only then is a value walked."""
 
 
 class TooDeep(json.JSONDecodeError):
@@ -70,9 +78,10 @@ def loads(text: str | bytes) -> Any:
     if brackets > MAX_DEPTH and (position := too_deep_at(text)) is not None:  # type: ignore[arg-type]
         raise TooDeep(text, position)  # type: ignore[arg-type]
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except RecursionError:
         raise TooDeep(text, 0) from None  # type: ignore[arg-type]
+    return without_surrogates(value) if _MAY_HOLD_SURROGATE.search(text) else value  # type: ignore[arg-type]
 
 
 def loads_shallow(text: bytes) -> Any:
@@ -117,4 +126,33 @@ def raw_decode(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, i
     position = too_deep_at(text, start, end)
     if position is not None:
         raise TooDeep(text, position)
+    if _MAY_HOLD_SURROGATE.search(text, start, end):
+        obj = without_surrogates(obj)
     return obj, end
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def text_without_surrogates(text: str) -> str:
+    """`text` with each surrogate pair joined into its character and each lone surrogate
+    written as the visible escape `\\udXXX`: text that always encodes as UTF-8."""
+    if not _SURROGATE.search(text):
+        return text
+    try:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:  # a lone one: no character to join it into
+        return _SURROGATE.sub(_escape_surrogate, text)
+
+
+def without_surrogates(value: Any) -> Any:
+    """`value` (parsed JSON or a Python literal, nested at most `MAX_DEPTH` deep) with every
+    string, key included, passed through `text_without_surrogates`."""
+    if isinstance(value, str):
+        return text_without_surrogates(value)
+    if isinstance(value, dict):
+        return {without_surrogates(key): without_surrogates(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [without_surrogates(item) for item in value]
+    return value

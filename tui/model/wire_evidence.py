@@ -15,12 +15,12 @@ case per rule, on real server stacks):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tui.model.jsonsafe import loads
 from tui.model.results import bad_blocks, block_problem, fits_schema, structured_problem
 from tui.model.sdk_messages import (
     JSONRPC_CAUSES,
@@ -211,7 +211,7 @@ def _jsonrpc_error_in(failure: dict[str, Any]) -> dict[str, Any] | None:
     body = failure.get("body")
     if isinstance(body, str) and body.startswith("{"):
         try:
-            body = json.loads(body)
+            body = loads(body)  # bounded: a tap keeps any body
         except ValueError:
             return None
     error = body.get("error") if isinstance(body, dict) else None

@@ -563,7 +563,7 @@ def _py_str(text: str) -> str:
 def write_file(path: Path, text: str, *, executable: bool) -> None:
     """Write `text`; a script is made executable where it is readable."""
     try:
-        path.write_text(text, encoding="utf-8", newline="\n")
+        path.write_text(text, encoding="utf-8", errors="backslashreplace", newline="\n")
         if executable:
             mode = path.stat().st_mode
             path.chmod(mode | (mode & 0o444) >> 2)
@@ -578,5 +578,5 @@ def write_stdout(text: str) -> None:
         sys.stdout.write(text)
     else:
         sys.stdout.flush()
-        buffer.write(text.encode("utf-8"))
+        buffer.write(text.encode("utf-8", "backslashreplace"))
         buffer.flush()

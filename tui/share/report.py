@@ -34,6 +34,7 @@ from tui.io.redact import (
 )
 from tui.model.causes import LikelyCause, worth_a_paragraph
 from tui.model.events import Event, is_wire_note
+from tui.model.jsonsafe import loads
 from tui.model.reducer import TERMINAL_TYPES
 from tui.model.state import ItemState, ResponseState
 from tui.model.status import item_status
@@ -87,7 +88,7 @@ def run_report(args: argparse.Namespace) -> int:
         sys.stdout.write(document)
     else:
         try:
-            output.write_text(document, encoding="utf-8")
+            output.write_text(document, encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             return refuse(f"cannot write {output}: {exc.strerror or exc}")
         print(f"mcptui: report written to {shown_path(output)}", file=sys.stderr)
@@ -468,7 +469,7 @@ def pretty_json(value: Any) -> str:
 def pretty(arguments: str) -> str:
     """Arguments as sent, indented when they are JSON."""
     try:
-        return pretty_json(redact(json.loads(arguments)))
+        return pretty_json(redact(loads(arguments)))
     except ValueError:
         return arguments
 

@@ -42,6 +42,10 @@ UPSTREAM_TIMEOUT = httpx2.Timeout(connect=15.0, read=None, write=60.0, pool=None
 
 log = logging.getLogger("mcptui.proxy")
 
+CLIENT_LEFT = "the client disconnected"
+"""How a note of a connection the client closed mid-answer begins (the tap tells it from one
+the upstream broke by this)."""
+
 
 class UpstreamBroke(Exception):
     """Raised after the answer began, so the server drops the client's connection as the
@@ -179,7 +183,7 @@ class RecordingProxy:
             if not watch.disconnected:
                 raise
             asyncio.current_task().uncancel()  # type: ignore[union-attr]
-            broken = "the client disconnected mid-stream; the upstream stream was closed too"
+            broken = f"{CLIENT_LEFT} mid-stream; the upstream stream was closed too"
         except httpx2.HTTPError as exc:
             upstream_broke = True
             broken = f"the upstream connection broke mid-stream: {describe_exception(exc)}"

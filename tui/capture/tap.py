@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tui.capture.relay import chunk_decoder
+from tui.capture.relay import CLIENT_LEFT, chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.recording import RecordingWriter, make_header
 from tui.io.redact import redact_entry, redact_text, url_secrets
@@ -56,8 +56,6 @@ VERSION_META = "io.modelcontextprotocol/protocolVersion"
 ROUTING_HEADERS = ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name")
 """Headers recorded with their values (`mcp_headers`): they route a request, they hold no
 secret."""
-CLIENT_LEFT = "the client disconnected"
-"""How the relay's note of a connection the client closed begins (tui/capture/relay.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,7 +483,8 @@ class TapAnswer:
                           and self.status < 400):
             hub.add(hub._note(exchange, "received", f"✗ {exchange.what}"
                               + (f" ({', '.join(unanswered)})" if unanswered else "")
-                              + f": {broken}", level="warning", kind="disconnect"))
+                              + f": {broken}", level="warning", kind="disconnect",
+                              closed="client" if by_client else "server"))
         elif exchange.method == "GET" and self.status < 400:
             session = f" of session {_short(exchange.session)}" if exchange.session else ""
             hub.add(hub._note(exchange, "received", f"← {exchange.what}: the client closed "

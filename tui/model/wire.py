@@ -196,12 +196,22 @@ def _exchange(index: int, event: Event, **fields: Any) -> WireExchange:
                         http_exchange=number if type(number) is int else None, **fields)
 
 
+def closed_by_client(raw: dict[str, Any]) -> bool:
+    """A tap's note of a connection its client (OpenAI's side) closed, not the server: the
+    note says so (`closed`), or, from a tap before it did, its words."""
+    return raw.get("kind") == "disconnect" and (
+        raw.get("closed") == "client" or CLIENT_LEFT_WORDS in str(raw.get("message", "")))
+
+
+CLIENT_LEFT_WORDS = "client disconnected"
+"""How older taps worded a connection the client closed (tui/capture/relay.py CLIENT_LEFT)."""
+
+
 def _normal_end(raw: dict[str, Any]) -> bool:
     """A note of a tap from before it knew better: the client closing the GET event stream at
     its session's end was recorded as a broken connection. It is not a failure."""
-    return (raw.get("kind") == "disconnect" and not raw.get("ids")
-            and str(raw.get("http", "")).startswith("GET ")
-            and "client disconnected" in str(raw.get("message", "")))
+    return (closed_by_client(raw) and not raw.get("ids")
+            and str(raw.get("http", "")).startswith("GET "))
 
 
 def _key(value: Any) -> Any:

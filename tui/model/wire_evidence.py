@@ -33,7 +33,7 @@ from tui.model.sdk_messages import (
     wraps_a_plain_value,
 )
 from tui.model.state import ItemState, ResponseState
-from tui.model.wire import WireExchange, WireLinks
+from tui.model.wire import WireExchange, WireLinks, closed_by_client
 
 REQUEST_CANCELLED = -32800
 """The JSON-RPC error a server answers a cancelled request with (MCP's cancellation)."""
@@ -46,9 +46,6 @@ RAISED_CODES = (-32603, 0)
 """What low-level servers answer when the tool's handler raises (the TypeScript SDK: -32603
 Internal error; the mcp SDK's low-level server: 0): the tool's own failure, sent as a JSON-RPC
 error instead of an isError result."""
-CALLER_LEFT = "the client disconnected"
-"""The tap's words for a connection its client closed (tui/capture/tap.py CLIENT_LEFT; the
-model does not import the tap)."""
 CLOCK_SKEW = 0.25
 """An answer this soon after the stream's failure is the one the failure reports: a
 standalone tap's file is aligned with the run's by estimate (tui/io/merge.py)."""
@@ -84,7 +81,7 @@ def call_findings(resp: ResponseState, item: ItemState, links: WireLinks,
     if call.failure is not None and not (
             cancel is not None and call.answered_t is not None
             and cancel.sent_t is not None and call.answered_t >= cancel.sent_t):
-        if _caller_left(call.failure):
+        if closed_by_client(call.failure):  # the caller gave up (2026-07-28: how it does)
             waited = (call.answered_t - call.sent_t) if call.answered_t is not None and \
                 call.sent_t is not None else None
             if waited is None or waited < SHORTEST_TIMEOUT:
@@ -217,11 +214,6 @@ def _jsonrpc_error_in(failure: dict[str, Any]) -> dict[str, Any] | None:
     error = body.get("error") if isinstance(body, dict) else None
     return error if isinstance(error, dict) and "code" in error else None
 
-
-def _caller_left(failure: dict[str, Any]) -> bool:
-    """The caller (OpenAI's client) closed the connection, not the server: in the 2026-07-28
-    revision that is how a call is given up."""
-    return failure.get("kind") == "disconnect" and CALLER_LEFT in str(failure.get("message"))
 
 
 def _never_reached(resp: ResponseState, item: ItemState, links: WireLinks

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -241,13 +242,7 @@ def standalone_tap(upstream: str, folder: Path) -> Iterator[tuple[str, Path]]:
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        import socket
-
-        def listening() -> bool:
-            with socket.socket() as sock:
-                return sock.connect_ex(("127.0.0.1", port)) == 0
-
-        wait_for(lambda: listening() or proc.poll() is not None, "the tap to listen")
+        wait_for(lambda: listening(port) or proc.poll() is not None, "the tap to listen")
         assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
         yield f"http://127.0.0.1:{port}/mcp", record
     finally:
@@ -257,6 +252,11 @@ def standalone_tap(upstream: str, folder: Path) -> Iterator[tuple[str, Path]]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 def kill_mid_call(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:

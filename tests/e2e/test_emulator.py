@@ -415,6 +415,45 @@ def test_missing_api_key_is_401_and_bad_json_is_400(servers: Servers):
     assert missing.status_code == 400 and missing.json()["error"]["param"] == "model"
 
 
+HOSTILE_BODIES = {
+    "nested 5000 deep": b'{"model": "m", "input": "x", "metadata": ' + b"[" * 5000 + b"]" * 5000
+                        + b"}",
+    "an array 5000 deep": b"[" * 5000 + b"]" * 5000,
+    "a number past float range": b'{"model": "m", "input": "x", "max_output_tokens": 1e999999}',
+    "NaN": b'{"model": "m", "input": "x", "max_output_tokens": NaN}',
+    "-Infinity": b'{"model": "m", "input": "x", "temperature": -Infinity}',
+    "deep call arguments": b'{"model": "m", "input": "call search ' + b"[" * 3000 + b'"}',
+    "metadata not an object": b'{"model": "m", "input": "x", "metadata": true}',
+    "a tool not an object": b'{"model": "m", "input": "x", "tools": [1]}',
+    "header values not strings": b'{"model": "m", "input": "x", "tools": [{"type": "mcp", '
+                                 b'"server_label": "d", "server_url": "http://127.0.0.1:9/mcp", '
+                                 b'"headers": {"X-Key": 1}}]}',
+    "authorization not a string": b'{"model": "m", "input": "x", "tools": [{"type": "mcp", '
+                                  b'"server_label": "d", "server_url": "http://127.0.0.1:9/m", '
+                                  b'"authorization": 1}]}',
+    "a server_url that is no URL": b'{"model": "m", "input": "x", "tools": [{"type": "mcp", '
+                                   b'"server_label": "d", "server_url": "http://[::1/"}]}',
+    "allowed_tools of numbers": b'{"model": "m", "input": "x", "tools": [{"type": "mcp", '
+                                b'"server_label": "d", "server_url": "http://127.0.0.1:9/m", '
+                                b'"allowed_tools": 1e308}]}',
+}
+
+
+@pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_hostile_body_is_a_400_in_the_api_error_shape(servers: Servers, body: bytes,
+                                                        stream: bool):
+    if stream and body.startswith(b"{"):
+        body = b'{"stream": true, ' + body[1:]
+    with httpx2.Client() as http:
+        answer = http.post(f"{servers.emulator}/responses", content=body,
+                           headers={"Authorization": "Bearer k"})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert set(error) == {"message", "type", "param", "code"}
+    assert error["type"] == "invalid_request_error" and error["message"]
+
+
 def test_sdk_raises_its_own_errors_for_401_and_400(servers: Servers):
     with OpenAI(base_url=servers.emulator, api_key="k", max_retries=0) as sdk, \
             pytest.raises(openai.BadRequestError, match="not valid JSON"):

@@ -132,20 +132,28 @@ class RecordingProxy:
         self.hub.close()
 
     async def _relay(self, scope: Scope, receive: Any, send: Any) -> None:
-        body = await _read_body(receive)
-        if body is None:
-            return  # the client left before it finished sending
         method: str = scope["method"]
         path: str = scope["path"]
         query: bytes = scope.get("query_string", b"")
         target = (scope.get("raw_path") or path.encode()).decode("latin-1")
         if query:
             target += "?" + query.decode("latin-1")
+        if not target.startswith("/"):
+            await _not_relayed(method, target, send)
+            return
+        body = await _read_body(receive)
+        if body is None:
+            return  # the client left before it finished sending
         headers = [(name, value) for name, value in scope["headers"]
                    if name.lower() not in _REQUEST_DROPPED]
         exchange = self.hub.exchange_for(method, path, target, body, headers)
-        request = self.client.build_request(method, self.hub.upstream_url(target),
-                                            headers=headers, content=body)
+        try:
+            request = self.client.build_request(method, self.hub.upstream_url(target),
+                                                headers=headers, content=body)
+        except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
+            await _answer_json(send, 400, _refusal(f"{method} {target}: cannot be relayed: "
+                                                   f"{describe_exception(exc)}"))
+            return
         try:
             upstream = await self.client.send(request, stream=True)
         except httpx2.HTTPError as exc:
@@ -325,11 +333,32 @@ async def _read_body(receive: Any) -> bytes | None:
             return b"".join(chunks)
 
 
-async def _answer_json(send: Any, status: int, body: dict[str, Any]) -> None:
-    data = json.dumps(body).encode()
+ALLOWED = b"GET, POST, DELETE, OPTIONS, HEAD, PUT, PATCH"
+
+
+async def _not_relayed(method: str, target: str, send: Any) -> None:
+    """A request whose target is not a path: `OPTIONS *` asks about the server itself (200
+    with Allow, as HTTP/1.1 says); anything else (`GET *`, an absolute URL) is a 400. Neither
+    is passed on: the upstream is one server, not the whole web, and `*` makes no URL."""
+    if method == "OPTIONS" and target == "*":
+        await _answer_json(send, 200, None, [(b"allow", ALLOWED)])
+        return
+    await _answer_json(send, 400, _refusal(f"{method} {target[:200]}: only a path (/...) can "
+                                           "be relayed"))
+
+
+def _refusal(message: str) -> dict[str, Any]:
+    """The relay's own 400 body, in the shape both of its clients read (an API error)."""
+    return {"error": {"message": f"mcptui: {message}", "type": "invalid_request_error",
+                      "param": None, "code": None}}
+
+
+async def _answer_json(send: Any, status: int, body: dict[str, Any] | None,
+                       headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    data = b"" if body is None else json.dumps(body).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(data)).encode())]})
+                            (b"content-length", str(len(data)).encode()), *(headers or [])]})
     await send({"type": "http.response.body", "body": data, "more_body": False})
 
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
@@ -33,6 +34,7 @@ from tui.emulator.faults import MALFORMED_AFTER, FaultError, Faults, parse_fault
 from tui.emulator.runner import Run, RunConfig
 from tui.emulator.script import ScriptError, input_text, planned_calls
 from tui.emulator.store import KEEP, TERMINAL, Store, StoredResponse
+from tui.model.jsonsafe import loads_request
 from tui.model.timing import TOOL_TIMEOUT_METADATA
 
 log = logging.getLogger("mcptui.emulator")
@@ -141,7 +143,7 @@ class Emulator:
         if (refused := unauthorized(request)) is not None:
             return refused
         try:
-            body = json.loads(await request.body())
+            body = loads_request(await request.body())
         except ValueError as exc:
             return error(400, "We could not parse the JSON body of your request. (HINT: This "
                               f"likely means you aren't using your HTTP library correctly. "
@@ -295,6 +297,51 @@ def not_found(response_id: str) -> Response:
     return error(404, f"Response with id '{response_id}' not found.")
 
 
+def invalid_type(param: str, expected: str) -> Response:
+    return error(400, f"Invalid type for '{param}': expected {expected}.", param=param,
+                 code="invalid_type")
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def validate_mcp_tool(tool: Json, where: str) -> Response | None:
+    """400 for an `mcp` tool the runner could not use: every field it reads has the type
+    the API documents (a header map of numbers was a 500 before), the URL is http(s)."""
+    for name in ("server_label", "server_url"):
+        if not isinstance(tool.get(name), str) or not tool[name]:
+            return error(400, f"Missing required parameter: '{where}.{name}'.",
+                         param=f"{where}.{name}", code="missing_required_parameter")
+    try:
+        parts = urlsplit(tool["server_url"])
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        return error(400, f"Invalid URL for '{where}.server_url': expected an http(s) URL.",
+                     param=f"{where}.server_url", code="invalid_value")
+    headers = tool.get("headers")
+    if headers is not None and not (isinstance(headers, dict) and all(
+            isinstance(value, str) for value in headers.values())):
+        return invalid_type(f"{where}.headers", "an object of strings")
+    if tool.get("authorization") is not None and not isinstance(tool["authorization"], str):
+        return invalid_type(f"{where}.authorization", "a string")
+    rule = tool.get("allowed_tools")
+    if rule is not None and not _strings(rule) and not (
+            isinstance(rule, dict) and (rule.get("tool_names") is None
+                                        or _strings(rule["tool_names"]))):
+        return invalid_type(f"{where}.allowed_tools", "an array of tool names or a filter")
+    approval = tool.get("require_approval")
+    if approval is not None and not isinstance(approval, str) and not (
+            isinstance(approval, dict) and all(
+                isinstance(rule, dict) and (rule.get("tool_names") is None
+                                            or _strings(rule["tool_names"]))
+                for rule in approval.values())):
+        return invalid_type(f"{where}.require_approval", "a string or a filter")
+    return None
+
+
 def validate_request(body: Any) -> Response | None:
     """400 for what the real API refuses before doing anything."""
     if not isinstance(body, dict):
@@ -305,17 +352,18 @@ def validate_request(body: Any) -> Response | None:
         if body.get(name) in (None, ""):
             return error(400, f"Missing required parameter: '{name}'.", param=name,
                          code="missing_required_parameter")
-    tools = body.get("tools") or []
-    if not isinstance(tools, list):
-        return error(400, "Invalid type for 'tools': expected an array.", param="tools")
-    for position, tool in enumerate(tools):
-        if not isinstance(tool, dict) or tool.get("type") != "mcp":
+    for name, kind, expected in (("metadata", dict, "an object"), ("tools", list, "an array"),
+                                 ("model", str, "a string"),
+                                 ("previous_response_id", str, "a string")):
+        if body.get(name) is not None and not isinstance(body[name], kind):
+            return invalid_type(name, expected)
+    for position, tool in enumerate(body.get("tools") or []):
+        if not isinstance(tool, dict):
+            return invalid_type(f"tools[{position}]", "an object")
+        if tool.get("type") != "mcp":
             continue
-        for name in ("server_label", "server_url"):
-            if not isinstance(tool.get(name), str) or not tool[name]:
-                return error(400, f"Missing required parameter: 'tools[{position}].{name}'.",
-                             param=f"tools[{position}].{name}",
-                             code="missing_required_parameter")
+        if (invalid := validate_mcp_tool(tool, f"tools[{position}]")) is not None:
+            return invalid
     try:
         planned_calls(input_text(body.get("input")))
     except ScriptError as exc:

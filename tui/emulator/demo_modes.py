@@ -35,6 +35,8 @@ from mcp.types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tui.model.jsonsafe import loads
+
 ALLOWED_HOSTS = ["localhost", "localhost:*"]
 """With --host-check, the only Host headers accepted: reach the server at 127.0.0.1 (a name
 it does not expect, like a tunnel's public host name) and it answers 421."""
@@ -103,7 +105,7 @@ def replaying(body: bytes, receive: Receive) -> Receive:
 def rpc_methods(body: bytes) -> set[str]:
     """The JSON-RPC methods a POST body carries (one message or a batch)."""
     try:
-        parsed = json.loads(body or b"null")
+        parsed = loads(body or b"null")
     except ValueError:
         return set()
     messages = parsed if isinstance(parsed, list) else [parsed]
@@ -196,7 +198,7 @@ class LegacyOnly:
         body, replay = await read_body(receive)
         version = dict(scope.get("headers") or []).get(VERSION_HEADER, b"").decode("latin-1")
         try:
-            message = json.loads(body or b"null")
+            message = loads(body or b"null")
         except ValueError:
             message = None
         if not isinstance(message, dict) or (message.get("method") != "server/discover"

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from tui.model.jsonsafe import loads_request
+
 CALL_LINE = re.compile(r"^\s*call\s+(\S+)\s*(.*?)\s*$")
 WAIT_LINE = re.compile(r"^\s*wait\s+(\d+(?:\.\d+)?)\s*s?\s*$")
 """`wait S`: the model thinks S seconds before its next call (a server restarted meanwhile
@@ -62,7 +64,7 @@ def planned_calls(text: str) -> list[PlannedCall]:
             continue
         tool, raw = match.groups()
         try:
-            arguments = json.loads(raw or "{}")
+            arguments = loads_request(raw or "{}")
         except ValueError as exc:
             raise ScriptError(f"input line {number}: arguments of `call {tool}` are not valid "
                               f"JSON ({exc})") from None

@@ -15,6 +15,7 @@ raise UnicodeEncodeError. What is read here keeps it as the visible text `\\ud80
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -82,6 +83,36 @@ def loads(text: str | bytes) -> Any:
     except RecursionError:
         raise TooDeep(text, 0) from None  # type: ignore[arg-type]
     return without_surrogates(value) if _MAY_HOLD_SURROGATE.search(text) else value  # type: ignore[arg-type]
+
+
+def loads_request(body: str | bytes) -> Any:
+    """A request body as a server takes it (the emulator, the demo MCP server): strict JSON.
+
+    What `loads` tolerates in a file to show it is refused here, as the real API refuses it,
+    with a `ValueError` whose message says why: nesting deeper than `MAX_DEPTH` (the json module
+    would raise RecursionError past ~1000 levels, a 500), `NaN` and `Infinity` (not JSON), and
+    a number too large for a float (`1e999999` is infinity): an answer echoing either could not
+    be written as JSON at all. Invalid UTF-8 is refused too; lone surrogates are made visible
+    text (`without_surrogates`) so an answer echoing one can be encoded."""
+    text = body.decode("utf-8") if isinstance(body, bytes) else body
+    if (position := too_deep_at(text)) is not None:
+        raise TooDeep(text, position)
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:  # unreachable below MAX_DEPTH; kept as the bound's last guard
+        raise TooDeep(text, 0) from None
+    return without_surrogates(value) if _MAY_HOLD_SURROGATE.search(text) else value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(literal: str) -> float:
+    number = float(literal)
+    if not math.isfinite(number):
+        raise ValueError(f"number out of range: {literal[:40]}")
+    return number
 
 
 def loads_shallow(text: bytes) -> Any:

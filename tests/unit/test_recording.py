@@ -265,3 +265,20 @@ def test_renaming_after_the_response_id_never_overwrites(tmp_path: Path):
     recorder.close()
     assert renamed == existing.with_name(existing.stem + "-2.jsonl")
     assert existing.read_text(encoding="utf-8") == "another run\n"
+
+
+def test_a_lone_surrogate_from_any_parser_is_written_as_its_escape(tmp_path: Path):
+    """An SDK, a header or a Python object can carry `\\ud800` (json.loads keeps it): the
+    line is still written, valid UTF-8, and reads back as the same value."""
+    path = tmp_path / "live.jsonl"
+    header = make_header("live", request={"model": "m", "input": "q \ud800"}, url="x")
+    with RecordingWriter(path, header) as writer:
+        writer.write(Event({"type": "response.output_text.delta", "sequence_number": 0,
+                            "delta": "a\ud800b", "\udc00key": ["\ud83d\ude00"]}))
+        writer.write(note("mcp", "← result", 0.1, jsonrpc={"result": "\udfff"}))
+    lines = path.read_bytes().decode("utf-8").splitlines()  # strict: valid UTF-8
+    assert len(lines) == 3
+    header_back, event, mcp = (json.loads(line) for line in lines)
+    assert header_back["request"]["input"] == "q \ud800"
+    assert event["event"]["delta"] == "a\ud800b" and event["event"]["\udc00key"] == ["😀"]
+    assert mcp["note"]["jsonrpc"]["result"] == "\udfff"

@@ -12,7 +12,6 @@ line passes through `redact` first. The reader keeps every good line and reports
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
@@ -162,7 +161,7 @@ class RecordingWriter:
         if is_device(wanted):  # /dev/null: written to as it is, never "/dev/null-2"
             self.path = wanted
             self._file = wanted.open("w", encoding="utf-8")
-            self._write(json.dumps(redact(header), ensure_ascii=False, separators=(",", ":")))
+            self._write(dumps(redact(header)))
             return
         wanted.parent.mkdir(parents=True, exist_ok=True)
         number = 1
@@ -175,7 +174,7 @@ class RecordingWriter:
                 if not unique:
                     raise
                 number += 1  # "x" mode: a name taken meanwhile by another run is skipped too
-        self._write(json.dumps(redact(header), ensure_ascii=False, separators=(",", ":")))
+        self._write(dumps(redact(header)))
 
     def write(self, event: Event, *, flush: bool = True) -> None:
         """Append one entry; `flush=False` for all but the last of a batch that arrived

@@ -141,11 +141,16 @@ def depth_within(value: Any, limit: int) -> bool:
 
 def dumps(value: Any) -> str:
     """Compact JSON text, non-ASCII kept as is (`json.dumps(value, ensure_ascii=False,
-    separators=(",", ":"), default=str)`), with orjson where it can (about 10x faster)."""
+    separators=(",", ":"), default=str)`), with orjson where it can (about 10x faster).
+
+    The text always encodes as UTF-8: a lone surrogate in a value (from a parser other than
+    `loads`: an SDK, a header, a Python object) is written as its JSON escape `\\ud800`, which
+    reads back as the same string. Every writer of a recording line goes through here."""
     try:
         return orjson.dumps(value, default=str).decode()
-    except (orjson.JSONEncodeError, TypeError):  # integers over 64 bits, NaN-free floats...
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (orjson.JSONEncodeError, TypeError):  # integers over 64 bits, surrogates, NaN...
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return text_without_surrogates(text)
 
 
 def raw_decode(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int]:

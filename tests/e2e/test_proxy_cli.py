@@ -76,3 +76,28 @@ def test_a_folder_that_cannot_hold_recordings_is_refused(tmp_path: Path):
     (tmp_path / "taken").write_text("a file")
     done = run_cli(["proxy", "--no-tui", "--port", "0", "--record", "taken/rec"], tmp_path)
     assert_refused(done, "cannot record in taken/rec")
+
+
+def test_a_failed_call_in_a_json_response_counts_and_exits_1(servers: Servers, tmp_path: Path):
+    """A non-streaming create and a polled background run carry the failed mcp_call in the
+    Response body, not in stream events: the proxy still reports it and exits 1."""
+    process, address = start_proxy(servers, tmp_path)
+    failing = calls("q", ("broken_schema", {"query": "x"}))
+    try:
+        with OpenAI(base_url=f"{address}/v1", api_key=API_KEY, max_retries=0) as app:
+            created = app.responses.create(model="gpt-5-mini", tools=[servers.tool()],
+                                           input=failing)
+            background = app.responses.create(model="gpt-5-mini", tools=[servers.tool()],
+                                              input=failing, background=True)
+            while background.status in ("queued", "in_progress"):
+                background = app.responses.retrieve(background.id)
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    failed = [item for response in (created, background) for item in response.output
+              if item.type == "mcp_call" and item.error]
+    assert len(failed) == 2  # what the app got: each response holds a failed call
+    assert "Traceback" not in out + err, err
+    assert "2 responses captured, 2 with failures" in out.splitlines()[-1], out + err
+    assert process.returncode == 1, out + err
+    assert out.count("✗ mcp_call broken_schema") == 2, out

@@ -269,8 +269,25 @@ class ExchangeRecorder:
 
 
 def is_failure_signal(event: Event) -> bool:
-    """A failed event or item, an incomplete response, an error-level note."""
-    return is_failure_event(event) or event.type == "response.incomplete"
+    """A failed event or item, an incomplete response, an error-level note; or a note that
+    carries a Response (a non-streaming create, a poll, a cancel) that failed or holds a failed
+    item: there the failure is in the body, never in an event."""
+    if is_failure_event(event) or event.type == "response.incomplete":
+        return True
+    response = event.raw.get("response") if event.is_note else None
+    return type(response) is dict and response_holds_failure(response)
+
+
+def response_holds_failure(response: dict[str, Any]) -> bool:
+    """A Response body that failed or was cut short, or whose output holds an item that
+    failed (an `mcp_call` with an error or status failed)."""
+    if response.get("status") in ("failed", "incomplete") or response.get("error"):
+        return True
+    output = response.get("output")
+    return isinstance(output, list) and any(
+        isinstance(item, dict) and (item.get("status") == "failed"
+                                    or item.get("error") not in (None, ""))
+        for item in output)
 
 
 class CaptureHub:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -264,3 +266,34 @@ def test_when_recording_fails_the_apps_traffic_still_flows(servers: Servers, tmp
         assert len(problems) == 1 and "POST /v1/responses: could not record it" in problems[0]
     finally:
         proxy.server.stop()
+
+
+def test_a_resumed_stream_is_recorded_once_as_the_client_saw_it(servers: Servers, proxy: Proxy,
+                                                                  tmp_path: Path):
+    """The SDK stops reading at its first text delta and resumes with `starting_after` it:
+    the proxy had already relayed (and recorded) later events, which the resume sends again. The
+    client saw each once; so does the recording, and `inspect --strict` finds no duplicate."""
+    body = {"model": "gpt-5-mini", "tools": [servers.tool()], "background": True,
+            "input": calls("q", ("search", {"query": "x"}))}
+    with proxy.client() as through:
+        seen, response_id = [], ""
+        with through.responses.create(stream=True, **body) as first:
+            for event in first:
+                seen.append(event.sequence_number)
+                if event.type == "response.created":
+                    response_id = event.response.id
+                if event.type == "response.output_text.delta":
+                    break  # mid-burst: the proxy has relayed more than the client read
+        proxy.wait_idle()
+        (recording,) = proxy.recordings()
+        resumed = through.responses.retrieve(response_id, stream=True,
+                                             starting_after=seen[-1])
+        seen += [event.sequence_number for event in resumed]
+    proxy.wait_idle()
+    assert seen == list(range(len(seen)))  # the client: each event once, in order
+    numbers = [e["sequence_number"] for e in recorded_events(recording)]
+    assert numbers == seen
+    done = subprocess.run([sys.executable, "-m", "tui", "inspect", "--strict", str(recording)],
+                          capture_output=True, text=True, timeout=60)
+    assert "sequence_duplicate" not in done.stdout, done.stdout
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -88,6 +88,10 @@ class Capture:
         self.status: str | None = None
         self.background = False
         self.secrets: list[str] = []
+        self.highest: int | None = None
+        """The highest sequence number recorded."""
+        self.floor: int | None = None
+        """`highest` when the current exchange began: what a resume sends again."""
         self.exchanges = 0
         self.flowing = 0
         """Exchanges of it under way: its file is open only while one is."""
@@ -119,6 +123,7 @@ class Capture:
         """The answer to an exchange has begun: the recording's header, or a `request` note."""
         self.exchanges += 1
         self.flowing += 1
+        self.floor = self.highest
         self.failed_exchange = False
         self.http_status = status
         if exchange.request is not None:
@@ -158,7 +163,20 @@ class Capture:
 
     def add(self, event: Event, *, flush: bool = True) -> None:
         """Keep, record and show one entry (redacted first, as a live run does); `flush`
-        False for all but the last entry of a chunk."""
+        False for all but the last entry of a chunk.
+
+        In a later exchange (a resume, a retrieve stream), an event numbered at or below the
+        highest recorded before it began is left out: `starting_after=N` sends again what the
+        proxy relayed after N before the client stopped reading, and the client saw each
+        event once. (Within one exchange every event is kept: a server's own duplicates are
+        for `inspect` to find.)"""
+        if not event.is_note:
+            number = event.sequence_number
+            if number is not None:
+                if self.floor is not None and number <= self.floor:
+                    return
+                if self.highest is None or number > self.highest:
+                    self.highest = number
         redact_entry(event, self.secrets)
         response = event.raw.get("response")
         if type(response) is dict:

@@ -573,7 +573,9 @@ def run_request(args: argparse.Namespace) -> int:
     else:
         code = run_live(session, live, None, no_tui=args.no_tui,
                         attach=(args.response_id, args.after))
-    if session.recording_path:
+    if recorder.failure is not None:
+        print(f"mcptui: {visible(recorder.failure)}", file=sys.stderr)
+    elif session.recording_path:
         print(f"mcptui: recorded to {shown_path(session.recording_path)}", file=sys.stderr)
     return code
 

@@ -514,3 +514,38 @@ def test_attach_after_a_sequence_number(tmp_path: Path, servers: Servers):
     assert found[0]["sequence_number"] == 4
     assert numbers(entries) == list(range(4, 4 + len(found)))
     assert found[-1]["type"] == "response.completed"
+
+
+def _file_size_limit(limit: int) -> Any:
+    def apply() -> None:  # in the child: a write past `limit` fails with EFBIG, no signal
+        import resource
+        import signal
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+@pytest.mark.parametrize("where", ["ulimit -f", "/dev/full"])
+def test_a_recording_that_cannot_be_written_is_said_and_cut_at_a_whole_line(
+        tmp_path: Path, servers: Servers, where: str):
+    """A full disk mid-run: the stream goes on on screen, stderr says which file and why in
+    one line, the file holds only whole lines, and the run exits 1 (README: a failure)."""
+    write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
+    record = "/dev/full" if where == "/dev/full" else str(tmp_path / "rec.jsonl")
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "run", "request.json", "--no-tui", "--base-url",
+         servers.emulator, "--record", record], cwd=tmp_path, env=cli_env(),
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        preexec_fn=_file_size_limit(4000) if where == "ulimit -f" else None)
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr
+    said = done.stderr.strip().splitlines()
+    assert said[-1].startswith(f"mcptui: could not write the recording {record}: ")
+    assert ("File too large" if where == "ulimit -f" else "No space left") in said[-1]
+    assert "response.completed" in done.stdout  # the stream went on after the failure
+    if where == "ulimit -f":
+        text = Path(record).read_text()
+        assert 0 < len(text) <= 4000 and text.endswith("\n")
+        header, entries = read_recording(Path(record))  # every line whole JSON
+        assert header["source"]["kind"] == "live" and entries

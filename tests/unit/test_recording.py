@@ -282,3 +282,38 @@ def test_a_lone_surrogate_from_any_parser_is_written_as_its_escape(tmp_path: Pat
     assert header_back["request"]["input"] == "q \ud800"
     assert event["event"]["delta"] == "a\ud800b" and event["event"]["\udc00key"] == ["😀"]
     assert mcp["note"]["jsonrpc"]["result"] == "\udfff"
+
+
+FULL_DISK_SCRIPT = """
+import resource, signal, sys
+from tui.capture.tap import TapHub
+from tui.model.events import note
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (5000, 5000))
+hub = TapHub("http://127.0.0.1:9/mcp", sys.argv[1])
+told = []
+hub.on_problem = told.append
+for n in range(200):
+    hub.add(note("mcp", "x" * 97, n * 0.1, number=n), flush=n % 3 == 0)
+hub.close()
+print(len(told))
+print(told[0])
+"""
+
+
+def test_a_full_disk_leaves_the_tap_recording_whole_lines_and_says_so_once(tmp_path: Path):
+    """The tap (and the proxy, through the same writer) under `ulimit -f`: the file is cut
+    back to its last whole line, the problem is told once, the tap goes on."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "tap.jsonl"
+    done = subprocess.run([sys.executable, "-c", FULL_DISK_SCRIPT, str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    count, message = done.stdout.splitlines()
+    assert count == "1" and f"could not write the recording {path}: File too large" in message
+    text = path.read_text()
+    assert 0 < len(text) <= 5000 and text.endswith("\n")
+    loaded = load_path(str(path))
+    assert not loaded.problems and loaded.events

@@ -368,6 +368,8 @@ class CaptureHub:
             recorder = None
             if self.record_dir is not None:
                 recorder = Recorder(folder=self.record_dir, response_id=exchange.response_id)
+                recorder.on_failure = lambda message, what=exchange.what: self._told(
+                    f"{what}: could not record it: {message}; the app's traffic is unaffected")
             capture = Capture(self, len(self.captures), recorder)
             self.captures.append(capture)
             if exchange.response_id is not None:
@@ -384,6 +386,10 @@ class CaptureHub:
         capture.add(note("connection_error", f"{exchange.what}: {message}", capture.now(),
                          level=ERROR_NOTE_LEVEL))
         return capture
+
+    def _told(self, message: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(message)
 
     def recording_failed(self, exchange: Exchange, exc: BaseException) -> None:
         """Recording broke (a full disk, a folder that cannot be written): the exchange is

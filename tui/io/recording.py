@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from tui import __version__
 from tui.io.redact import needs_redaction, redact, redact_headers, redact_text
@@ -149,31 +149,46 @@ def is_device(path: Path) -> bool:
         return False
 
 
+class RecordingFailed(OSError):
+    """The recording could not be written (a full disk, a file size limit, a device that
+    takes nothing): the file was cut back to its last whole line and is closed. The message
+    names the file and the cause."""
+
+
 class RecordingWriter:
     """Appends a recording line by line; each line is flushed as soon as it is written.
 
     An existing file is never overwritten: it is an error, or with `unique` the next free
-    numbered name is taken (two runs in the same second, a --record path used twice)."""
+    numbered name is taken (two runs in the same second, a --record path used twice).
+
+    Only whole lines ever stay in the file: the bytes go out with `os.write` (no hidden
+    buffer to flush later), and when a write fails (ENOSPC, EFBIG under `ulimit -f`) the file
+    is truncated back to the end of the last line written whole and `RecordingFailed` is
+    raised; the writer is closed from then on. So the file stays a valid recording of
+    everything before the failure."""
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any], *,
                  unique: bool = False) -> None:
         wanted = Path(path)
+        self._fd: int | None = None
+        self._pending: list[bytes] = []
+        self._good = 0
+        """Bytes of the file that are whole lines: where a failed write is cut back to."""
         if is_device(wanted):  # /dev/null: written to as it is, never "/dev/null-2"
             self.path = wanted
-            self._file = wanted.open("w", encoding="utf-8")
-            self._write(dumps(redact(header)))
-            return
-        wanted.parent.mkdir(parents=True, exist_ok=True)
-        number = 1
-        while True:
-            self.path = numbered(wanted, number)
-            try:
-                self._file: IO[str] | None = self.path.open("x", encoding="utf-8")
-                break
-            except FileExistsError:
-                if not unique:
-                    raise
-                number += 1  # "x" mode: a name taken meanwhile by another run is skipped too
+            self._fd = os.open(wanted, os.O_WRONLY)
+        else:
+            wanted.parent.mkdir(parents=True, exist_ok=True)
+            number = 1
+            while True:
+                self.path = numbered(wanted, number)
+                try:  # O_EXCL: a name taken meanwhile by another run is skipped too
+                    self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                    break
+                except FileExistsError:
+                    if not unique:
+                        raise
+                    number += 1
         self._write(dumps(redact(header)))
 
     def write(self, event: Event, *, flush: bool = True) -> None:
@@ -182,30 +197,62 @@ class RecordingWriter:
         self._write(event_line(event), flush=flush)
 
     def flush(self) -> None:
-        if self._file is not None:
-            self._file.flush()
+        """Write what is pending; on failure cut the file back to its last whole line."""
+        if self._fd is None or not self._pending:
+            return
+        data = b"".join(self._pending)
+        self._pending = []
+        view, written = memoryview(data), 0
+        try:
+            while written < len(data):
+                written += os.write(self._fd, view[written:])
+        except OSError as exc:
+            whole = data.rfind(b"\n", 0, written) + 1  # the lines that went out whole
+            self._fail(self._good + whole, exc)
+        self._good += written
 
     def write_all(self, events: Iterable[Event]) -> None:
         for event in events:
             self.write(event)
 
     def _write(self, line: str, *, flush: bool = True) -> None:
-        if self._file is None:
+        if self._fd is None:
             raise ValueError(f"recording {self.path} is closed")
-        self._file.write(line + "\n")
+        self._pending.append((line + "\n").encode("utf-8", "backslashreplace"))
         if flush:
-            self._file.flush()
+            self.flush()
+
+    def _fail(self, keep: int, exc: OSError) -> None:
+        fd, self._fd = self._fd, None
+        try:
+            if fd is not None and not is_device(self.path):
+                os.ftruncate(fd, keep)
+        except OSError:
+            pass  # nothing more can be done; the reader skips a cut last line
+        finally:
+            if fd is not None:
+                os.close(fd)
+        kept = "" if is_device(self.path) else "; it holds every whole line before this"
+        failed = RecordingFailed(f"could not write the recording {self.path}: "
+                                 f"{exc.strerror or exc}{kept}")
+        failed.errno = exc.errno
+        raise failed from exc
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._fd is not None:
+            try:
+                self.flush()
+            finally:
+                if self._fd is not None:
+                    os.close(self._fd)
+                    self._fd = None
 
     def reopen(self) -> None:
         """Append again after `close`: a proxy keeps a response's file open only while an
         exchange of it flows (a proxy left running all day would run out of descriptors)."""
-        if self._file is None:
-            self._file = self.path.open("a", encoding="utf-8")
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._good = os.fstat(self._fd).st_size
 
     def __enter__(self) -> RecordingWriter:
         return self

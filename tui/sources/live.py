@@ -29,6 +29,7 @@ from tui.exceptions import describe_exception
 from tui.io.answers import kept_headers
 from tui.io.recording import (
     DEFAULT_RECORD_DIR,
+    RecordingFailed,
     RecordingWriter,
     make_header,
     recording_name,
@@ -38,6 +39,7 @@ from tui.io.redact import redact, redact_entry, redact_headers, redact_text, req
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
+from tui.model.reducer import ERROR_NOTE_LEVEL
 from tui.model.state import TERMINAL_STATUSES
 from tui.model.status import request_purpose
 from tui.model.timeline import Timeline
@@ -57,7 +59,11 @@ def split_request(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
 
 
 class Recorder:
-    """The live recording: opened at the first answer, named after the response once known."""
+    """The live recording: opened at the first answer, named after the response once known.
+
+    A recording that cannot be written (a full disk, `ulimit -f`, /dev/full) never stops the
+    run: the file keeps every whole line before the failure (RecordingWriter), `failure` says
+    what happened, `on_failure` is told once, and later entries are shown but not written."""
 
     def __init__(self, path: Path | None = None, folder: Path = DEFAULT_RECORD_DIR, *,
                  response_id: str | None = None) -> None:
@@ -70,32 +76,54 @@ class Recorder:
         self.response_id = response_id
         """Known before the first answer (`attach`): the file is named after it at once."""
         self._named = path is not None or response_id is not None
+        self.failure: str | None = None
+        """Why the recording stopped short (one line naming the file), or None."""
+        self.on_failure: Callable[[str], None] | None = None
 
     @property
     def path(self) -> Path | None:
         return self.writer.path if self.writer else None
 
+    def _guarded(self, step: Callable[[RecordingWriter], Any]) -> Any:
+        """One step on the open file; a failure closes the recording for good."""
+        if self.writer is None:
+            return None
+        try:
+            return step(self.writer)
+        except OSError as exc:
+            self._failed(exc, self.writer.path)
+            return None
+
+    def _failed(self, exc: OSError, path: Path) -> None:
+        self.writer, self.waiting = None, []
+        self.failure = str(exc) if isinstance(exc, RecordingFailed) else (
+            f"could not write the recording {path}: {describe_exception(exc)}")
+        if self.on_failure is not None:
+            self.on_failure(self.failure)
+
     def open(self, header: dict[str, Any]) -> Path:
         """Create the file; never over an existing one (a numbered name is taken instead)."""
-        if self.writer is None:
-            path = self.fixed_path or self.folder / recording_name(self.response_id,
-                                                                   self.started)
-            self.writer = RecordingWriter(path, header, unique=True)
-            for event in self.waiting:
-                self.writer.write(event, flush=False)
-            self.waiting = []
-            self.writer.flush()
-        return self.writer.path
+        path = self.fixed_path or self.folder / recording_name(self.response_id, self.started)
+        if self.writer is None and self.failure is None:
+            try:
+                self.writer = RecordingWriter(path, header, unique=True)
+            except OSError as exc:
+                self._failed(exc, path)
+                return path
+            waiting, self.waiting = self.waiting, []
+            for event in waiting:
+                self._guarded(lambda writer, event=event: writer.write(event, flush=False))
+            self._guarded(RecordingWriter.flush)
+        return self.writer.path if self.writer is not None else path
 
     def write(self, event: Event, *, flush: bool = True) -> None:
         if self.writer is not None:
-            self.writer.write(event, flush=flush)
-        else:
+            self._guarded(lambda writer: writer.write(event, flush=flush))
+        elif self.failure is None:
             self.waiting.append(event)
 
     def flush(self) -> None:
-        if self.writer is not None:
-            self.writer.flush()
+        self._guarded(RecordingWriter.flush)
 
     def name_after(self, response_id: str) -> Path | None:
         """Rename an automatically named file to `<time>-<response id>.jsonl`, once."""
@@ -109,13 +137,11 @@ class Recorder:
         return target
 
     def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+        self._guarded(RecordingWriter.close)
 
     def reopen(self) -> None:
         """Write again after `close` (the file, and its name, stay)."""
-        if self.writer is not None:
-            self.writer.reopen()
+        self._guarded(RecordingWriter.reopen)
 
 
 MAX_RESUMES = 5
@@ -174,6 +200,9 @@ class LiveRun:
         self.session = session
         self.client = client
         self.recorder = recorder
+        if recorder is not None:  # shown, and counted as a failure: the file is incomplete
+            recorder.on_failure = lambda message: self._note("recording", message,
+                                                             level=ERROR_NOTE_LEVEL)
         self.idle_timeout = idle_timeout
         self.clock = clock
         self.start = clock()

@@ -35,6 +35,8 @@ CLIENT_HEADERS = ("user-agent", "x-stainless-lang", "x-stainless-package-version
 
 MAX_JSON_BODY = 32 * 1024 * 1024
 """A JSON answer larger than this is passed on but not kept (a Response is far smaller)."""
+MAX_REQUEST_BODY = 16 * 1024 * 1024
+"""A request body larger than this is streamed on, not recorded (its header says so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class Exchange:
     """A create's JSON body, as sent (redacted before it is kept)."""
     client: dict[str, str] = field(default_factory=dict)
     """The client's identifying headers (`CLIENT_HEADERS`)."""
+    unrecorded_body: bool = False
+    """Its body was over `MAX_REQUEST_BODY`: relayed, not recorded."""
 
     @property
     def what(self) -> str:
@@ -134,7 +138,14 @@ class Capture:
             if self.recorder is not None:
                 self.recorder.reopen()
             self.add(self._request_note(exchange, status, kept))
-            return
+        else:
+            self._first_exchange(exchange, status, kept)
+        if exchange.unrecorded_body:
+            self.add(note("body", f"{exchange.what}: a request body over {MAX_REQUEST_BODY} "
+                          "bytes is relayed, not recorded", self.now(), level="warning"))
+
+    def _first_exchange(self, exchange: Exchange, status: int | None,
+                        kept: dict[str, str]) -> None:
         self.first = exchange
         self.opening = self._request_note(exchange, status, kept)
         source: dict[str, Any] = {"client": exchange.client} if exchange.client else {}
@@ -314,6 +325,7 @@ class CaptureHub:
 
     record_first = False
     """The app's bytes never wait for the recording (tui/capture/relay.py)."""
+    request_cap = MAX_REQUEST_BODY
 
     def __init__(self, upstream: str, record_dir: Path | None = DEFAULT_RECORD_DIR, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -336,7 +348,7 @@ class CaptureHub:
     def upstream_url(self, target: str) -> str:
         return self.upstream + upstream_path(target)
 
-    def exchange_for(self, method: str, path: str, target: str, body: bytes,
+    def exchange_for(self, method: str, path: str, target: str, body: bytes | None,
                      headers: list[tuple[bytes, bytes]]) -> Exchange | None:
         """A Responses API call to record, with a create's request; None for the rest."""
         found = classify(method, path)
@@ -344,7 +356,7 @@ class CaptureHub:
             return None
         kind, response_id = found
         request = None
-        if kind == "create":
+        if kind == "create" and body is not None:
             try:
                 parsed = loads(body.decode("utf-8", errors="replace"))
             except ValueError:
@@ -352,7 +364,8 @@ class CaptureHub:
             request = parsed if isinstance(parsed, dict) else None
         named = {name.decode("latin-1").lower(): value.decode("latin-1")
                  for name, value in headers}
-        return Exchange(method, target, kind, response_id, request, client_headers(named))
+        return Exchange(method, target, kind, response_id, request, client_headers(named),
+                        unrecorded_body=body is None)
 
     @staticmethod
     def unreachable_answer(message: str) -> dict[str, Any]:

@@ -41,6 +41,8 @@ UPSTREAM_TIMEOUT = httpx2.Timeout(connect=15.0, read=None, write=60.0, pool=None
 """No read timeout: a slow tool or a long background stream is the client's to give up on."""
 
 log = logging.getLogger("mcptui.proxy")
+MAX_QUEUED_CHUNKS = 256
+"""Upstream chunks read ahead of the client (each at most 64 KB): a few MB at most."""
 
 CLIENT_LEFT = "the client disconnected"
 """How a note of a connection the client closed mid-answer begins (the tap tells it from one
@@ -77,15 +79,19 @@ class RelayHub(Protocol):
     (tui/capture/captures.py), the tap's MCP messages (tui/capture/tap.py)."""
 
     upstream: str
+    request_cap: int
+    """The largest request body recorded: a larger one is streamed on, never held, and
+    `exchange_for` gets None for its body."""
     record_first: bool
     """Record each chunk before passing it on (the tap: what the server answered is in the
     timeline before whatever the client does with it), or after (the proxy: the app's bytes
     never wait for the recording)."""
 
     def upstream_url(self, target: str) -> str: ...
-    def exchange_for(self, method: str, path: str, target: str, body: bytes,
+    def exchange_for(self, method: str, path: str, target: str, body: bytes | None,
                      headers: list[tuple[bytes, bytes]]) -> Any | None:
-        """What to record of this request (None: pass it through unrecorded)."""
+        """What to record of this request (None: pass it through unrecorded); `body` None
+        for one over `request_cap`."""
     def unreachable_answer(self, message: str) -> dict[str, Any]:
         """The 502 body the client gets when the upstream cannot be reached."""
     def exchange_started(self) -> None: ...
@@ -141,21 +147,34 @@ class RecordingProxy:
         if not target.startswith("/"):
             await _not_relayed(method, target, send)
             return
-        body = await _read_body(receive)
-        if body is None:
+        head = await _read_head(receive, self.hub.request_cap)
+        if head is None:
             return  # the client left before it finished sending
+        chunks, complete = head
         headers = [(name, value) for name, value in scope["headers"]
                    if name.lower() not in _REQUEST_DROPPED]
+        # A body over the cap is streamed on as it arrives, never held whole: the hub is
+        # told it is too large to record (None) and keeps a note of that instead.
+        body = b"".join(chunks) if complete else None
         exchange = self.hub.exchange_for(method, path, target, body, headers)
+        content: bytes | AsyncIterator[bytes]
+        if body is not None:
+            content = body
+        else:
+            content = _rest_of_body(chunks, receive)
+            headers += [(name, value) for name, value in scope["headers"]
+                        if name.lower() == b"content-length"]  # else it goes chunked
         try:
             request = self.client.build_request(method, self.hub.upstream_url(target),
-                                                headers=headers, content=body)
+                                                headers=headers, content=content)
         except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
             await _answer_json(send, 400, _refusal(f"{method} {target}: cannot be relayed: "
                                                    f"{describe_exception(exc)}"))
             return
         try:
             upstream = await self.client.send(request, stream=True)
+        except _ClientLeftUpload:
+            return  # mid-upload: nobody to answer
         except httpx2.HTTPError as exc:
             message = f"could not reach the upstream {self.hub.upstream}: " \
                       f"{describe_exception(exc)}"
@@ -258,7 +277,10 @@ class _Coalesced:
     since the last one, so nothing waits for more: a lone event goes on at once."""
 
     def __init__(self, chunks: AsyncIterator[bytes]) -> None:
-        self._queue: asyncio.Queue[bytes | BaseException | None] = asyncio.Queue()
+        # Bounded: a client slower than the upstream holds back the upstream (TCP), not
+        # the relay's memory.
+        self._queue: asyncio.Queue[bytes | BaseException | None] = asyncio.Queue(
+            MAX_QUEUED_CHUNKS)
         self._ended = False
         self._last: BaseException | None = None
         """What ended the stream: None for a clean end."""
@@ -267,11 +289,11 @@ class _Coalesced:
     async def _read(self, chunks: AsyncIterator[bytes]) -> None:
         try:
             async for chunk in chunks:
-                self._queue.put_nowait(chunk)
+                await self._queue.put(chunk)
         except Exception as exc:  # handed to the relaying task, which decides what it means
-            self._queue.put_nowait(exc)
+            await self._queue.put(exc)
         else:
-            self._queue.put_nowait(None)
+            await self._queue.put(None)
 
     async def next(self) -> bytes | None:
         """The next bytes (None at the end); raises what broke the upstream's stream."""
@@ -322,15 +344,40 @@ class _DisconnectWatch:
         self._task.cancel()
 
 
-async def _read_body(receive: Any) -> bytes | None:
-    chunks = []
+class _ClientLeftUpload(Exception):
+    """The client disconnected while its request body was being streamed upstream."""
+
+
+async def _read_head(receive: Any, cap: int) -> tuple[list[bytes], bool] | None:
+    """The request body's chunks up to `cap` bytes, and whether that is all of it (None: the
+    client left). A body past the cap is left in `receive` for `_rest_of_body`."""
+    chunks: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
-        chunks.append(message.get("body", b""))
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
         if not message.get("more_body"):
-            return b"".join(chunks)
+            return chunks, True
+        if size > cap:
+            return chunks, False
+
+
+async def _rest_of_body(head: list[bytes], receive: Any) -> AsyncIterator[bytes]:
+    """A large body as it arrives: the chunks already read, then the rest, each passed on
+    and let go (uvicorn stops reading from the client while one waits)."""
+    while head:
+        yield head.pop(0)
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise _ClientLeftUpload
+        yield message.get("body", b"")
+        if not message.get("more_body"):
+            return
 
 
 ALLOWED = b"GET, POST, DELETE, OPTIONS, HEAD, PUT, PATCH"

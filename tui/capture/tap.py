@@ -131,6 +131,8 @@ def messages_of(body: Any) -> list[dict[str, Any]]:
 class TapHub:
     """The tap's one recording: every message through it, in arrival order."""
 
+    request_cap = MAX_BODY
+    """A larger request body is streamed on and noted, not recorded."""
     record_first = True
     """An answer is in the timeline before whatever the client (OpenAI's servers, the
     emulator) does with it: its stream's `mcp_call.failed` comes after the result it
@@ -193,7 +195,7 @@ class TapHub:
 
     # -- the relay's hub protocol (tui/capture/relay.py RelayHub) ----------------------------
 
-    def exchange_for(self, method: str, path: str, target: str, body: bytes,
+    def exchange_for(self, method: str, path: str, target: str, body: bytes | None,
                      headers: list[tuple[bytes, bytes]]) -> TapExchange:
         named = {name.decode("latin-1").lower(): value.decode("latin-1")
                  for name, value in headers}
@@ -205,7 +207,10 @@ class TapHub:
         self.exchanges += 1
         exchange = TapExchange(method, target, transport, session, number=self.exchanges,
                                routing=routing, era=era_of(named, ()))
-        if body:
+        if body is None:
+            self.add(self._note(exchange, "sent", f"→ {exchange.what}: a body over {MAX_BODY} "
+                                "bytes: relayed, not recorded", level="warning"))
+        elif body:
             try:
                 parsed = loads(body.decode("utf-8", errors="replace"))
             except ValueError as exc:

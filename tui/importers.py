@@ -61,20 +61,21 @@ def load_path(path: str, max_bytes: int = MAX_BYTES) -> Loaded:
         data = read_source(path, max_bytes)
     except InputError as exc:
         return _failed(source, str(exc))
-    return load_bytes(data, source=source)
+    return load_bytes(data, source=source, max_bytes=max_bytes)
 
 
-def load_bytes(data: bytes, source: str = "") -> Loaded:
+def load_bytes(data: bytes, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded:
     if b"\x00" in data[:4096] and not data.lstrip().startswith((b"{", b"[")):
         return _failed(source, "binary data, not a text stream dump; " + _accepted())
-    return load_text(data.decode("utf-8", errors="replace"), source=source)
+    return load_text(data.decode("utf-8", errors="replace"), source=source, max_bytes=max_bytes)
 
 
-def load_text(text: str, source: str = "") -> Loaded:
+def load_text(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded:
     """Sniff the format of `text` and parse it; credentials in it are redacted on the way in,
-    so the screen, a copy, a save and a screenshot show them as a recording would."""
+    so the screen, a copy, a save and a screenshot show them as a recording would. What an
+    archive's compressed bodies decompress to is bounded by `max_bytes` too."""
     with collector_paused():
-        loaded = _load_text(text, source)
+        loaded = _load_text(text, source, max_bytes)
         known = _known_secrets(loaded)
         for event in loaded.events:
             event.raw = redact_event(event.raw, known)
@@ -94,12 +95,12 @@ def _known_secrets(loaded: Loaded) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
-def _load_text(text: str, source: str) -> Loaded:
+def _load_text(text: str, source: str, max_bytes: int) -> Loaded:
     text = text.removeprefix("\ufeff")
     stripped = text.strip()
     if not stripped:
         return _failed(source, "the file is empty")
-    archive = read_archive(text, source)
+    archive = read_archive(text, source, max_bytes)
     if archive is not None:
         return archive
 

@@ -21,9 +21,10 @@ openai SDK's types, thread stacks and malloc arenas are reserved, not resident).
 TIMEOUT = 120
 
 
-def capped_cli(args: list[str], cwd: Path, input_size: int) -> subprocess.CompletedProcess[str]:
-    """`mcptui ARGS` with its address space capped at BASE + 3x the input's size."""
-    cap = BASE + 3 * input_size
+def capped_cli(args: list[str], cwd: Path, input_size: int, base: int = BASE
+               ) -> subprocess.CompletedProcess[str]:
+    """`mcptui ARGS` with its address space capped at `base` + 3x the input's size."""
+    cap = base + 3 * input_size
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
@@ -155,3 +156,17 @@ def test_a_listing_of_many_tools_is_checked_in_bounded_memory(tmp_path: Path):
     shown = json.loads(done.stdout)
     assert shown["files"][0]["events"] == 3
     assert shown["responses"][0]["items"][0]["type"] == "mcp_list_tools"
+
+
+def test_a_small_dump_is_read_without_reserving_max_bytes(tmp_path: Path):
+    """`read(max_bytes + 1)` reserved 256 MiB for any file that is not a recording: a tiny SSE
+    dump died of MemoryError (exit 3) under a 250 MB address-space cap."""
+    path = tmp_path / "tiny.sse"
+    path.write_text('data: {"type": "response.created", "sequence_number": 0, "response": '
+                    '{"id": "resp_1", "status": "in_progress", "output": []}}\n\n')
+
+    done = capped_cli(["inspect", "--json", path.name], tmp_path, path.stat().st_size,
+                      base=250 << 20)
+
+    assert done.returncode in (0, 1), done.stderr
+    assert json.loads(done.stdout)["files"][0]["events"] == 1

@@ -78,8 +78,10 @@ def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float = WAIT_SECON
     if stat.S_ISREG(info.st_mode):
         if info.st_size > max_bytes:
             raise too_big(f"{path} ({size_text(info.st_size)})", max_bytes)
-        with open(path, "rb") as file:
-            data = file.read(max_bytes + 1)
+        with open(path, "rb") as file:  # read(n) reserves n bytes: ask for what is there
+            data = file.read(min(info.st_size, max_bytes) + 1)
+            if len(data) > info.st_size:  # it grew since
+                data += file.read(max_bytes + 1 - len(data))
         if len(data) > max_bytes:  # it grew since
             raise too_big(path, max_bytes)
         return data

@@ -19,6 +19,18 @@ input's size.
 Goal (issue 35): time linear with a small constant, memory within 3x the file beyond a fixed
 base (the anchor's own base is ~15 MB).
 
+Measured on the shared 2-core development machine (busy: the anchors ran 2-10x slow),
+`--cap-gb 4 --timeout 120`, seconds and peak RSS, before (e2bd2a9) and after this branch:
+  deep+long JSONL 10 MB     6.2 s  1294 MB              10.9 s  114 MB
+  30 MB delta export        9.8 s  3445 MB (killed)      5.7 s  292 MB
+  url 2,000 segments        8.8 s   742 MB               2.8 s   27 MB
+  url 20,000 segments     >120 s   1848 MB (timeout)    10.3 s   61 MB
+  gzip bomb (1 GB zeros)   17.8 s  2089 MB              11.6 s  552 MB  (refused, exit 2)
+  3M empty SSE events     >120 s   1359 MB (timeout)   >120 s  1117 MB  (not yet bounded)
+  200k tools               83.6 s  3323 MB (aborted)    11.1 s  274 MB
+(A run of the base on /tmp/base: `git archive e2bd2a9 tui | tar -x -C /tmp/base`, then run
+this script from /tmp/base: `python -m tui` imports the tui of the working directory.)
+
 Run: `.venv/bin/python bench/hostile_bounds.py [--scale S] [--cap-gb G] [--timeout T]`
 (`--scale 0.1` for a quick look; the files are regenerated when the scale changes).
 """

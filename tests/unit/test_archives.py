@@ -11,6 +11,7 @@ import base64
 import copy
 import gzip
 import json
+import zlib
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -494,3 +495,35 @@ def test_probe_finds_the_mcp_server_the_archive_request_names():
 def test_the_accepted_formats_name_the_archives():
     listed = " ".join(ACCEPTED_FORMATS)
     assert all(word in listed for word in ("HAR", "VCR cassette", "test-proxy"))
+
+
+def test_compressed_bodies_decompress_to_no_more_than_max_bytes_in_all():
+    """A compression bomb (or many bodies) stops at the input limit: the archive is refused
+    with a problem naming the limit and the flag, as a file too big is."""
+    cassette = raw_cassette()
+    stream = next(i for i in cassette["interactions"]
+                  if i["request"]["uri"].endswith("/v1/responses"))["response"]["body"]["string"]
+    text = with_stream_body(cassette, gzip.compress(stream.encode()), "gzip")
+
+    assert streamed(load_text(text, max_bytes=len(stream))) == EXPECTED["vcr"]["streamed"]
+    refused = load_text(text, max_bytes=len(stream) - 1)
+    assert problems(refused) == [
+        f"the response body of interaction 6 (gzip) decompresses to more than --max-bytes "
+        f"{len(stream) - 1:,} ({len(stream) - 1:,} bytes) (a compression bomb?): pass a larger "
+        "--max-bytes to read it"]
+    assert not refused.events and not refused.usable
+
+
+@pytest.mark.parametrize("packed", [
+    lambda data: gzip.compress(data[:100]) + gzip.compress(data[100:]),  # two members
+    zlib.compress,  # deflate as the RFC says: zlib framing
+    lambda data: zlib.compress(data, wbits=-zlib.MAX_WBITS),  # raw deflate, as some send it
+], ids=["gzip-members", "deflate", "raw-deflate"])
+def test_every_gzip_member_and_both_deflate_framings_are_read(packed: Any):
+    cassette = raw_cassette()
+    stream = next(i for i in cassette["interactions"]
+                  if i["request"]["uri"].endswith("/v1/responses"))["response"]["body"]["string"]
+    encoding = "gzip" if packed(b"x")[:2] == b"\x1f\x8b" else "deflate"
+    text = with_stream_body(cassette, packed(stream.encode()), encoding)
+
+    assert streamed(load_text(text)) == EXPECTED["vcr"]["streamed"]

@@ -20,7 +20,7 @@ from tui.model.errors import describe_error
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
 from tui.model.reducer import ERROR_NOTE_LEVEL
-from tui.model.sse import parse_sse
+from tui.model.sse import iter_sse
 from tui.model.urlsafe import split_url
 
 USEFUL_HEADERS = ("x-request-id", "openai-processing-ms", "openai-version", "openai-model",
@@ -61,7 +61,7 @@ def stream_entries(text: str) -> Iterator[tuple[int, dict[str, Any] | None, str 
     An event without a `type` is kept, with a problem saying so; data that is not a JSON
     object gives no event and a problem that says why; `[DONE]` is skipped.
     """
-    for message in parse_sse(text):
+    for message in iter_sse(text):
         if message.error is not None:
             yield message.line, None, message.error
             continue

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import re
 import zlib
 from collections import Counter
@@ -36,6 +35,7 @@ import yaml
 
 from tui.io.answers import Call, http_error_note, kept_headers, responses_call, stream_entries
 from tui.io.paste import is_error_body, is_response_object
+from tui.io.reading import MAX_BYTES, InputError, size_text
 from tui.io.recording import Loaded, Problem, Problems, json_error_reason, make_header
 from tui.io.redact import redact, redact_headers, redact_url
 from tui.model.events import Event, note
@@ -77,6 +77,21 @@ _CassetteLoader.add_constructor("tag:yaml.org,2002:timestamp",
 
 class BodyError(ValueError):
     """A body that cannot be read; the message says why, for the entry's problem."""
+
+
+class Inflated:
+    """What the compressed bodies of one archive may decompress to, all together: the input's
+    own limit (`--max-bytes`). A 7.7 MB gzip body of zeros decompressed to gigabytes and the
+    reader died of MemoryError; past the limit the archive is refused like a file too big."""
+
+    def __init__(self, limit: int = MAX_BYTES) -> None:
+        self.limit = limit
+        self.left = limit
+
+    def refuse(self, what: str) -> InputError:
+        return InputError(f"{what} decompresses to more than --max-bytes {self.limit:,} "
+                          f"({size_text(self.limit)}) (a compression bomb?): pass a larger "
+                          "--max-bytes to read it")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +143,14 @@ class Exchange:
 # -- sniffing -----------------------------------------------------------------------------------
 
 
-def read_archive(text: str, source: str = "") -> Loaded | None:
+def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:
     """`text` read as an HTTP archive, or None when it is none.
 
     Sniffed cheaply: a JSON object that opens with an archive's key (`{"log": {…`,
     `{"Entries": [`, `{"interactions": [`), or YAML with a top-level `interactions:` list
     of requests and responses. Anything else costs a regex over its first 64 KiB.
+    Compressed bodies decompress to at most `max_bytes` in all, or the archive is refused with
+    a problem that says so.
     """
     head = text[:_SNIFF].lstrip()
     if head.startswith("{"):
@@ -149,21 +166,30 @@ def read_archive(text: str, source: str = "") -> Loaded | None:
             where = f" of line {line}" if line > 1 else ""
             return _failed(source, f"{kind.name} that is not valid JSON "
                                   f"({json_error_reason(exc)}{where}): is it cut off?")
-        return read_parsed(whole, source)
+        return read_parsed(whole, source, max_bytes)
     if _VCR_YAML.search(head) and "request:" in head and "response:" in head:
-        return read_vcr_yaml(text, source)
+        return read_vcr_yaml(text, source, max_bytes)
     return None
 
 
-def read_parsed(whole: Any, source: str = "") -> Loaded | None:
+def read_parsed(whole: Any, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:
     """An already parsed JSON archive, or None when `whole` is none."""
     if is_har(whole):
         return read_exchanges(HAR, har_exchanges(whole), source)
     if is_test_proxy(whole):
         return read_exchanges(TEST_PROXY, proxy_exchanges(whole), source)
     if is_cassette(whole):
-        return read_exchanges(VCR, vcr_exchanges(whole), source)
+        return _read_bounded(VCR, vcr_exchanges(whole, Inflated(max_bytes)), source)
     return None
+
+
+def _read_bounded(kind: Kind, found: Iterable[Exchange | Problem], source: str) -> Loaded:
+    """`read_exchanges`, or the one problem of an archive whose bodies inflate past the
+    limit."""
+    try:
+        return read_exchanges(kind, found, source)
+    except InputError as exc:
+        return _failed(source, str(exc))
 
 
 def is_har(obj: Any) -> bool:
@@ -187,7 +213,7 @@ def _json_kind(head: str) -> tuple[Kind, str]:
         key, (VCR, '"uri"'))
 
 
-def read_vcr_yaml(text: str, source: str = "") -> Loaded | None:
+def read_vcr_yaml(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:
     """A YAML cassette, loaded with the safe loader only: a cassette that needs another
     (`!!python/object` tags) is a problem, never code run from a file."""
     try:
@@ -205,7 +231,7 @@ def read_vcr_yaml(text: str, source: str = "") -> Loaded | None:
         cassette = _plain(cassette)
     except ValueError as exc:
         return _failed(source, f"VCR cassette that cannot be read: {exc}")
-    return read_exchanges(VCR, vcr_exchanges(cassette), source)
+    return _read_bounded(VCR, vcr_exchanges(cassette, Inflated(max_bytes)), source)
 
 
 def _plain(value: Any, depth: int = 1, path: frozenset[int] = frozenset()) -> Any:
@@ -276,9 +302,12 @@ def har_exchanges(har: dict[str, Any]) -> Iterator[Exchange | Problem]:
             failure=failure if isinstance(failure, str) and failure else None)
 
 
-def vcr_exchanges(cassette: dict[str, Any]) -> Iterator[Exchange | Problem]:
+def vcr_exchanges(cassette: dict[str, Any], inflated: Inflated | None = None
+                  ) -> Iterator[Exchange | Problem]:
     """vcrpy interactions: `body.string` as text or bytes (compressed as `Content-Encoding`
-    says), or an already parsed `parsed_body` (pydantic-ai's serializer). No times."""
+    says, decompressed within `inflated`), or an already parsed `parsed_body` (pydantic-ai's
+    serializer). No times."""
+    inflated = inflated or Inflated()
     for number, interaction in enumerate(cassette["interactions"], 1):
         if not isinstance(interaction, dict):
             yield Problem(None, f"interaction {number} is not a mapping")
@@ -290,8 +319,10 @@ def vcr_exchanges(cassette: dict[str, Any]) -> Iterator[Exchange | Problem]:
         yield Exchange(
             number, str(request.get("method") or ""), str(request.get("uri") or ""),
             _status(status.get("code") if isinstance(status, dict) else status), headers,
-            request_body=partial(_vcr_body, request, request_headers),
-            response_body=partial(_vcr_body, response, headers),
+            request_body=partial(_vcr_body, request, request_headers, inflated,
+                                 f"the request body of interaction {number}"),
+            response_body=partial(_vcr_body, response, headers, inflated,
+                                  f"the response body of interaction {number}"),
             user_agent=request_headers.get("user-agent"))
 
 
@@ -397,9 +428,10 @@ def _har_content(content: dict[str, Any]) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def _vcr_body(part: dict[str, Any], headers: dict[str, str]) -> Any:
-    """A cassette's request or response body; `parsed_body` (beside `body`, or in it) is
-    already parsed JSON."""
+def _vcr_body(part: dict[str, Any], headers: dict[str, str], inflated: Inflated, what: str
+              ) -> Any:
+    """A cassette's request or response body (`what`, for a refusal); `parsed_body` (beside
+    `body`, or in it) is already parsed JSON."""
     if "parsed_body" in part:
         return part["parsed_body"]
     body = part.get("body")
@@ -408,26 +440,30 @@ def _vcr_body(part: dict[str, Any], headers: dict[str, str]) -> Any:
             return body["parsed_body"]
         body = body.get("string")
     if isinstance(body, bytes):
-        return decompressed(body, headers.get("content-encoding"))
+        return decompressed(body, headers.get("content-encoding"), inflated, what)
     return body
 
 
-def decompressed(data: bytes, encoding: str | None) -> str:
+def decompressed(raw: bytes, encoding: str | None, inflated: Inflated | None = None,
+                 what: str = "a body") -> str:
     """Body bytes as text, decompressed as `Content-Encoding` says (gzip also when only its
-    magic number does). brotli and zstd need packages the standard library lacks."""
+    magic number does), to no more than `inflated` has left (InputError past it). brotli and
+    zstd need packages the standard library lacks."""
+    inflated = inflated or Inflated()
     coding = (encoding or "").strip().lower()
-    if coding in ("gzip", "x-gzip") or data[:2] == b"\x1f\x8b":
+    data: bytes | bytearray = raw
+    if coding in ("gzip", "x-gzip") or raw[:2] == b"\x1f\x8b":
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error):
+            data = _inflate(raw, 16 + zlib.MAX_WBITS, inflated, f"{what} (gzip)")
+        except (EOFError, zlib.error):
             raise BodyError("gzip body does not decompress") from None
     elif coding == "deflate":
         try:
-            data = zlib.decompress(data)
-        except zlib.error:
-            try:
-                data = zlib.decompress(data, -zlib.MAX_WBITS)  # raw deflate, as some send it
-            except zlib.error:
+            data = _inflate(raw, zlib.MAX_WBITS, inflated, f"{what} (deflate)")
+        except (EOFError, zlib.error):
+            try:  # raw deflate, as some send it
+                data = _inflate(raw, -zlib.MAX_WBITS, inflated, f"{what} (deflate)")
+            except (EOFError, zlib.error):
                 raise BodyError("deflate body does not decompress") from None
     elif coding in ("br", "zstd"):
         name = "brotli" if coding == "br" else "zstd"
@@ -437,6 +473,31 @@ def decompressed(data: bytes, encoding: str | None) -> str:
     elif coding not in ("", "identity"):
         raise BodyError(f"body has Content-Encoding {coding!r}, which mcptui cannot decode")
     return data.decode("utf-8", errors="replace")
+
+
+def _inflate(data: bytes, wbits: int, inflated: Inflated, what: str) -> bytearray:
+    """`data` decompressed (every gzip member, as `gzip.decompress` reads them), never more
+    than `inflated.left` bytes of it: each step asks zlib for at most one byte past that.
+    EOFError when the data ends before its end marker, zlib.error when it is not valid."""
+    out = bytearray()  # grown in place: no list of chunks joined into a second copy
+    left = inflated.left
+    while data:
+        inflater = zlib.decompressobj(wbits)
+        pending = data
+        while True:
+            chunk = inflater.decompress(pending, left + 1)
+            left -= len(chunk)
+            if left < 0:
+                raise inflated.refuse(what)
+            out += chunk
+            pending = inflater.unconsumed_tail
+            if inflater.eof:
+                break
+            if not pending and not chunk:
+                raise EOFError("compressed data ends before its end marker")
+        data = inflater.unused_data.lstrip(b"\0") if wbits > 16 else b""
+    inflated.left = left
+    return out
 
 
 def _proxy_body(body: Any, headers: dict[str, str]) -> Any:

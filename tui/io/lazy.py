@@ -66,7 +66,11 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
     """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
     recording's header; None for anything else (the whole-file readers take it)."""
     try:
-        file = open(path, "rb")  # noqa: SIM115 -- kept open by the reader, or closed here
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # never opened: opening a FIFO blocks until a writer comes, and
+            # closing it again loses what its writer sent (the whole-file reader takes it)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # replaced by a FIFO since?
+        file = os.fdopen(descriptor, "rb")  # kept open by the reader, or closed here
     except OSError:
         return None
     try:

@@ -1,9 +1,10 @@
 """Read an input file with bounds: a size limit, and a timeout for special files.
 
-`/dev/zero` or an endless FIFO grew memory by gigabytes a second, and a FIFO with no writer
-blocked forever. A regular file larger than the limit is refused before reading; anything else
-(a FIFO, a device, standard input) is read in chunks up to the limit, waiting at most
-`timeout` seconds for each chunk.
+`/dev/zero` or an endless FIFO grew memory by gigabytes a second, a FIFO with no writer
+blocked forever, and one that dripped a byte every 5 s was read forever. A regular file larger
+than the limit is refused before reading; anything else (a FIFO, a device, standard input) is
+read in chunks up to the limit until its end, and given up when `wait` seconds pass with less
+than `TRICKLE` bytes read: nothing at all, or a drip.
 """
 
 from __future__ import annotations
@@ -21,8 +22,22 @@ from pathlib import Path
 
 MAX_BYTES = 256 << 20
 """Default input limit (256 MiB; `--max-bytes` raises it). A 200k-event stream is ~50 MB."""
-WAIT_SECONDS = 10.0
-"""How long a FIFO or device may keep us waiting for its next bytes."""
+WAIT_ENV = "MCPTUI_INPUT_WAIT"
+
+
+def _wait_seconds() -> float:
+    try:
+        seconds = float(os.environ.get(WAIT_ENV, ""))
+    except ValueError:
+        return 10.0
+    return seconds if 0 < seconds < 1e6 else 10.0
+
+
+WAIT_SECONDS = _wait_seconds()
+"""How long a FIFO or device may keep us waiting for its next bytes: 10 s (`MCPTUI_INPUT_WAIT`
+sets another, for tests)."""
+TRICKLE = 256
+"""Fewer bytes than this in `wait` seconds is no progress: the read is given up."""
 CHUNK = 1 << 20
 
 
@@ -63,8 +78,10 @@ def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float = WAIT_SECON
     if stat.S_ISREG(info.st_mode):
         if info.st_size > max_bytes:
             raise too_big(f"{path} ({size_text(info.st_size)})", max_bytes)
-        with open(path, "rb") as file:
-            data = file.read(max_bytes + 1)
+        with open(path, "rb") as file:  # read(n) reserves n bytes: ask for what is there
+            data = file.read(min(info.st_size, max_bytes) + 1)
+            if len(data) > info.st_size:  # it grew since
+                data += file.read(max_bytes + 1 - len(data))
         if len(data) > max_bytes:  # it grew since
             raise too_big(path, max_bytes)
         return data
@@ -92,18 +109,25 @@ def _read_stdin(max_bytes: int, wait: float) -> bytes:
 
 
 def _read_stream(descriptor: int, name: str, max_bytes: int, wait: float) -> bytes:
-    """Chunks until end of file, each awaited at most `wait` seconds."""
+    """Chunks until end of file; given up when a window of `wait` seconds brings fewer than
+    `TRICKLE` bytes (nothing, or a drip that would never end)."""
     if stat.S_ISFIFO(os.fstat(descriptor).st_mode) and not _data_within(descriptor, wait):
         # Opened without a writer, a FIFO reads as end-of-file at once: wait for bytes.
         raise InputError(f"{name}: nothing was written to it in {wait:g} s (a FIFO with no "
                          "writer?)")
     chunks: list[bytes] = []
     total = 0
+    window_end, window_start_total = time.monotonic() + wait, 0
     while True:
-        ready, _, _ = select.select([descriptor], [], [], wait)
+        left = window_end - time.monotonic()
+        if left <= 0:
+            if total - window_start_total < TRICKLE:
+                raise _stalled(name, total, total - window_start_total, wait)
+            window_end, window_start_total = time.monotonic() + wait, total
+            continue
+        ready, _, _ = select.select([descriptor], [], [], left)
         if not ready:
-            what = "no data" if total == 0 else f"no more data after {size_text(total)}"
-            raise InputError(f"{name}: {what} in {wait:g} s (a pipe nobody writes to?)")
+            continue  # the window is over: judged above
         try:
             chunk = os.read(descriptor, min(CHUNK, max_bytes + 1 - total))
         except BlockingIOError:
@@ -114,6 +138,16 @@ def _read_stream(descriptor: int, name: str, max_bytes: int, wait: float) -> byt
         total += len(chunk)
         if total > max_bytes:
             raise too_big(name, max_bytes)
+
+
+def _stalled(name: str, total: int, recent: int, wait: float) -> InputError:
+    if total == 0:
+        return InputError(f"{name}: no data in {wait:g} s (a pipe nobody writes to?)")
+    if recent == 0:
+        return InputError(f"{name}: no more data after {size_text(total)} in {wait:g} s "
+                          "(a pipe nobody writes to?)")
+    return InputError(f"{name}: only {recent:,} bytes in the last {wait:g} s after "
+                      f"{size_text(total)}: given up (a pipe that never ends?)")
 
 
 def _data_within(descriptor: int, wait: float) -> bool:

@@ -69,7 +69,7 @@ def read_input(path: str, max_bytes: int = MAX_BYTES) -> ProbeInput:
     source, text = read.source, read.text
     if read.is_request:
         return ProbeInput(_request(text, source))
-    loaded = load_bytes(read.data, source=source)
+    loaded = load_bytes(read.data, source=source, max_bytes=max_bytes)
     if not loaded.usable:
         if text.lstrip().startswith("{"):
             _request(text, source)  # a request that is not JSON: say where it breaks

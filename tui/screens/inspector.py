@@ -20,6 +20,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Tree
 from textual.widgets.tree import TreeNode
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from tui.io.recording import (
     DEFAULT_RECORD_DIR,
@@ -427,9 +428,32 @@ class InspectorScreen(PlaybackMixin, ClockMixin, DiagnosisMixin, LiveActionsMixi
     def _filter_submitted(self, event: Input.Submitted) -> None:
         self.filter_text = event.value.strip()
         event.input.display = False
-        self.tree.set_filter(self.filter_text)
         self.tree.focus()
+        if not self.filter_text:
+            self._apply_filter("")
+            return
+        # The events' texts are written in a thread: the app answers keys (q) meanwhile.
+        wanted = self.filter_text
+        tree = self.tree
+
+        def prepare() -> str | None:
+            worker = get_current_worker()
+            return wanted if tree.prepare_filter(lambda: worker.is_cancelled) else None
+
+        self.run_worker(prepare, thread=True, group="filter", exclusive=True,
+                        exit_on_error=False)
+
+    @on(Worker.StateChanged)
+    def _filter_prepared(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "filter" or event.state != WorkerState.SUCCESS:
+            return
+        if worker.result is not None and worker.result == self.filter_text:
+            self._apply_filter(worker.result)
+
+    def _apply_filter(self, text: str) -> None:
+        self.tree.set_filter(text)
         self.refresh_header()
-        if self.filter_text:
+        if text:
             shown = self.tree.filter_matches
-            self.notify(Text(f"{shown:,} events match {visible(self.filter_text)!r}"))
+            self.notify(Text(f"{shown:,} events match {visible(text)!r}"))

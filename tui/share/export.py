@@ -206,7 +206,7 @@ def load_exportable(path: str, max_bytes: int = MAX_BYTES) -> Exportable:
     if read.is_request:
         request = request_as_sent(whole, "request file")
         return Exportable(request_file_template(request), None, source)
-    loaded = load_bytes(read.data, source=source)
+    loaded = load_bytes(read.data, source=source, max_bytes=max_bytes)
     header = loaded.header or {}
     template = _header_template(header)
     if template is not None:
@@ -296,8 +296,14 @@ def _header_lines(template: Template, endpoint: str | None, source: str | None, 
     rows = [(API_KEY_VARIABLE, "your OpenAI API key")]
     if not _base_known(base):
         rows.append((BASE_URL_VARIABLE, "the API base URL (…/v1)"))
+    first_of: dict[str, str] = {}  # a URL with many secrets is shown once, at its first
     for var in listed(template.variables):
-        text = var.meaning + (f": {var.where}" if var.where else "")
+        if var.where in first_of:
+            text = f"{var.meaning}: see {first_of[var.where]}"
+        else:
+            text = var.meaning + (f": {var.where}" if var.where else "")
+            if var.where:
+                first_of[var.where] = var.name
         if var.default is not None:
             text = f"optional (default {var.default}): {text}"
         rows.append((var.name, text))

@@ -173,11 +173,13 @@ def build_template(request: dict[str, Any], *,
     for found in sorted(builder.holes, key=lambda h: _KIND_ORDER[h.kind]):
         prefix = "REQUEST_" if found.kind == "other" else "MCP_"
         found.variable = Variable(_claim(_wanted_name(found), taken, prefix), _meaning(found))
+    shown: dict[int, str] = {}  # one text per URL, however many holes it has (id of parts)
     for found in builder.holes:
         assert found.variable is not None
         if found.kind == "url":
-            found.variable = Variable(found.variable.name, found.variable.meaning,
-                                      where=_as_request_text(_resolved(found.parts)))
+            if (where := shown.get(id(found.parts))) is None:
+                where = shown[id(found.parts)] = _as_request_text(_resolved(found.parts))
+            found.variable = Variable(found.variable.name, found.variable.meaning, where=where)
     variables: list[Variable] = []
     resolved = _resolve(tree, variables)
     return Template(resolved, variables)

@@ -89,6 +89,13 @@ def json_view(value: Any, limit: int = MAX_JSON_CHARS) -> RenderableType:
     return Group(syntax, more_note(None)) if more else syntax
 
 
+def _cut_line(text: str, limit: int) -> RenderableType:
+    """One long line (200,000 tool names) up to `limit` characters: wrapping all of it froze
+    the app for seconds on every repaint."""
+    shown = Text(visible(text[:limit]))
+    return Group(shown, more_note(len(text) - limit)) if len(text) > limit else shown
+
+
 class TextLine:
     """One line of a text from the stream. The pane keeps its lines by the string, so the
     `Text` (which copies and scans the string) is made only when the line is drawn anew."""
@@ -412,8 +419,9 @@ class DetailPane(ScrollView, can_focus=True):
                       json_view(parse_json_text(output) if isinstance(output, str) else output,
                                 self.limit)]
         if item.type == "mcp_list_tools":
-            parts += [Text(""), Text(f"tools ({len(item.tool_names)})", "dim"),
-                      Text(visible(", ".join(item.tool_names)))]
+            names = item.tool_names
+            parts += [Text(""), Text(f"tools ({len(names):,})", "dim"),
+                      _cut_line(", ".join(names), self.limit)]
         if item.text:
             parts += [Text(""), Text("text", "dim"), long_text(item.text, self.limit)]
         if item.reasoning:

@@ -10,7 +10,7 @@ its error on a line of its own, its first child, so no width cuts it off behind 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
@@ -558,12 +558,27 @@ class EventTree(Tree[NodeRef]):
     MAX_FILTERED_NODES = 5000
 
     def _matches(self, index: int) -> bool:
+        return self.filter_text in self._haystack(index)
+
+    def _haystack(self, index: int) -> str:
         haystack = self._haystacks.get(index)
         if haystack is None:
             event = self.timeline.events[index]
             haystack = json.dumps(event.raw, ensure_ascii=False).lower()
             self._haystacks[index] = haystack
-        return self.filter_text in haystack
+        return haystack
+
+    def prepare_filter(self, cancelled: Callable[[], bool]) -> bool:
+        """Write the text each applied event is searched in (its JSON, lower-cased), off the
+        event loop: a filter over 3M events or one listing 200,000 tools froze the app for
+        seconds, keys typed meanwhile landing in the filter box and `q` unanswered. Stops
+        when `cancelled()` says so (the app quits, another filter is asked for); whether it
+        got through all of them."""
+        for index in range(self.timeline.position):
+            if index & 255 == 0 and cancelled():
+                return False
+            self._haystack(index)
+        return True
 
     def _build_filtered(self) -> None:
         """Only the events (applied so far) whose type or JSON contains the filter text."""

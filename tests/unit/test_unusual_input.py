@@ -238,3 +238,17 @@ def test_a_tapped_error_body_nested_deep_is_no_jsonrpc_error() -> None:
 
     assert _jsonrpc_error_in({"body": '{"error":' + "[" * 5000}) is None
     assert _jsonrpc_error_in({"body": '{"error": {"code": -32602}}'}) == {"code": -32602}
+
+
+# -- the HTML report's title: a file name with controls ---------------------------------------
+
+@pytest.mark.skipif(sys.platform != "linux", reason="control characters in a file name")
+def test_html_report_title_shows_a_file_names_controls_escaped(tmp_path: Path) -> None:
+    odd = tmp_path / "odd\x1b[31m\x07\x9b\u202e.jsonl"
+    odd.write_bytes(SAMPLE.read_bytes())
+    output = tmp_path / "report.html"
+    done = run_cli(["report", str(odd), "--format", "html", "-o", str(output)], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    text = output.read_text(encoding="utf-8")
+    assert not {"\x1b", "\x07", "\x9b", "\u202e"} & set(text)
+    assert "odd\\x1b[31m\\x07\\x9b\\u202e.jsonl" in text

@@ -252,3 +252,32 @@ def test_html_report_title_shows_a_file_names_controls_escaped(tmp_path: Path) -
     text = output.read_text(encoding="utf-8")
     assert not {"\x1b", "\x07", "\x9b", "\u202e"} & set(text)
     assert "odd\\x1b[31m\\x07\\x9b\\u202e.jsonl" in text
+
+
+# -- a VCR cassette whose aliases expand exponentially (a "billion laughs") --------------------
+
+def _alias_bomb() -> str:
+    lines = ["a0: &a0 [lol]"]
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]" for n in range(1, 10)]
+    return "\n".join(lines) + "\ninteractions:\n- request: *a9\n  response: *a9\n"
+
+
+def test_a_yaml_alias_bomb_is_refused_not_expanded(tmp_path: Path) -> None:
+    cassette = tmp_path / "bomb.yaml"
+    cassette.write_text(_alias_bomb(), encoding="utf-8")
+    done = run_cli(["inspect", str(cassette)], tmp_path)  # ran for minutes: 10^9 nodes
+    assert done.returncode == 2, done.stderr
+    assert "alias bomb" in done.stderr
+
+
+def test_a_cassette_with_ordinary_aliases_still_loads(tmp_path: Path) -> None:
+    fixture = REPO / "tests" / "fixtures" / "archives" / "openai-sdk.yaml"
+    text = fixture.read_text(encoding="utf-8")
+    aliased = text.replace("interactions:\n", "shared: &h {x: [1, 2, 3]}\nalso: [*h, *h, *h]\n"
+                           "interactions:\n", 1)
+    cassette = tmp_path / "aliased.yaml"
+    cassette.write_text(aliased, encoding="utf-8")
+    done = run_cli(["inspect", "--json", str(cassette)], tmp_path)
+    plain = run_cli(["inspect", "--json", str(fixture)], tmp_path)
+    assert done.returncode == plain.returncode, done.stderr
+    assert json.loads(done.stdout)["responses"] == json.loads(plain.stdout)["responses"]

@@ -87,11 +87,18 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     parser.add_argument("--memory-gb", type=float, default=4.0, help="RLIMIT_AS per run")
     parser.add_argument("--only", default="", help="comma-separated case name prefixes")
+    parser.add_argument("--also", default="", help="with --per-format: these case name "
+                        "prefixes too (comma-separated)")
     parser.add_argument("--commands", default=",".join(COMMANDS))
     parser.add_argument("--json", metavar="OUT", help="write every run's result here")
     args = parser.parse_args()
 
-    cases = sample(generate(), args.per_format, args.seed)
+    everything = generate()
+    cases = sample(everything, args.per_format, args.seed)
+    if args.also:
+        more = [c for c in everything if c.name.startswith(tuple(args.also.split(",")))
+                and c not in cases]
+        cases = sorted(cases + more, key=everything.index)
     if args.only:
         cases = [c for c in cases if c.name.startswith(tuple(args.only.split(",")))]
     commands = args.commands.split(",")

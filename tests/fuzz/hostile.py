@@ -573,6 +573,9 @@ def good_recording() -> bytes:
 
 # ---- running the commands -------------------------------------------------------------------
 
+BIG_RSS_KB = 1 << 20
+"""1 GiB: no input here is over 12 MB, so a run past it has run away (issue 35's table)."""
+
 COMMANDS: dict[str, list[str]] = {
     "inspect": ["inspect", "{IN}"],
     "inspect-json": ["inspect", "--json", "{IN}"],
@@ -712,6 +715,8 @@ def run(case: Case, command: str, work: Path, mcptui: str, *, timeout: float = 6
         result.problems.append(f"exit {code}: {said[0][:300] if said else ''}")
     if b"MemoryError" in stderr:
         result.problems.append("MemoryError")
+    if rss > BIG_RSS_KB:
+        result.problems.append(f"peak RSS {rss >> 10} MB")
     result.problems += check("stdout", (work / ".stdout").read_bytes())
     result.problems += check("stderr", stderr)
     skip = {Path(os.fsdecode(path)), good}

@@ -238,3 +238,46 @@ def test_a_tapped_error_body_nested_deep_is_no_jsonrpc_error() -> None:
 
     assert _jsonrpc_error_in({"body": '{"error":' + "[" * 5000}) is None
     assert _jsonrpc_error_in({"body": '{"error": {"code": -32602}}'}) == {"code": -32602}
+
+
+# -- the HTML report's title: a file name with controls ---------------------------------------
+
+@pytest.mark.skipif(sys.platform != "linux", reason="control characters in a file name")
+def test_html_report_title_shows_a_file_names_controls_escaped(tmp_path: Path) -> None:
+    odd = tmp_path / "odd\x1b[31m\x07\x9b\u202e.jsonl"
+    odd.write_bytes(SAMPLE.read_bytes())
+    output = tmp_path / "report.html"
+    done = run_cli(["report", str(odd), "--format", "html", "-o", str(output)], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    text = output.read_text(encoding="utf-8")
+    assert not {"\x1b", "\x07", "\x9b", "\u202e"} & set(text)
+    assert "odd\\x1b[31m\\x07\\x9b\\u202e.jsonl" in text
+
+
+# -- a VCR cassette whose aliases expand exponentially (a "billion laughs") --------------------
+
+def _alias_bomb() -> str:
+    lines = ["a0: &a0 [lol]"]
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]" for n in range(1, 10)]
+    return "\n".join(lines) + "\ninteractions:\n- request: *a9\n  response: *a9\n"
+
+
+def test_a_yaml_alias_bomb_is_refused_not_expanded(tmp_path: Path) -> None:
+    cassette = tmp_path / "bomb.yaml"
+    cassette.write_text(_alias_bomb(), encoding="utf-8")
+    done = run_cli(["inspect", str(cassette)], tmp_path)  # ran for minutes: 10^9 nodes
+    assert done.returncode == 2, done.stderr
+    assert "alias bomb" in done.stderr
+
+
+def test_a_cassette_with_ordinary_aliases_still_loads(tmp_path: Path) -> None:
+    fixture = REPO / "tests" / "fixtures" / "archives" / "openai-sdk.yaml"
+    text = fixture.read_text(encoding="utf-8")
+    aliased = text.replace("interactions:\n", "shared: &h {x: [1, 2, 3]}\nalso: [*h, *h, *h]\n"
+                           "interactions:\n", 1)
+    cassette = tmp_path / "aliased.yaml"
+    cassette.write_text(aliased, encoding="utf-8")
+    done = run_cli(["inspect", "--json", str(cassette)], tmp_path)
+    plain = run_cli(["inspect", "--json", str(fixture)], tmp_path)
+    assert done.returncode == plain.returncode, done.stderr
+    assert json.loads(done.stdout)["responses"] == json.loads(plain.stdout)["responses"]

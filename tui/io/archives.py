@@ -228,16 +228,33 @@ def read_vcr_yaml(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Lo
     if not is_cassette(cassette):
         return None
     try:
-        cassette = _plain(cassette)
+        cassette = _plain(cassette, _Budget(len(text)))
     except ValueError as exc:
         return _failed(source, f"VCR cassette that cannot be read: {exc}")
     return _read_bounded(VCR, vcr_exchanges(cassette, Inflated(max_bytes)), source)
 
 
-def _plain(value: Any, depth: int = 1, path: frozenset[int] = frozenset()) -> Any:
+class _Budget:
+    """How much more `_plain` may build: a cassette's nodes and text, at most about its own
+    size. Without aliases nothing can exceed it; nine nested aliases (`&a9 [*a8, *a8, …]`,
+    a "billion laughs") expand a 1 KB file to 10^9 nodes, which every later step would walk."""
+
+    def __init__(self, text_size: int) -> None:
+        self.left = 2 * text_size + 10_000
+
+    def spend(self, amount: int) -> None:
+        self.left -= amount
+        if self.left < 0:
+            raise ValueError("its YAML aliases expand it far beyond its size (an alias bomb)")
+
+
+def _plain(value: Any, budget: _Budget, depth: int = 1,
+           path: frozenset[int] = frozenset()) -> Any:
     """A loaded cassette as JSON data and bytes: keys are strings, sets and tuples lists. An
-    anchor used inside itself (`&a [*a]`, a value that contains itself) or nesting deeper than
-    `MAX_DEPTH` is refused (ValueError): every later step walks the value."""
+    anchor used inside itself (`&a [*a]`, a value that contains itself), nesting deeper than
+    `MAX_DEPTH` or aliases that expand past the budget are refused (ValueError): every later
+    step walks the value."""
+    budget.spend(1 + (len(value) if isinstance(value, str | bytes) else 0))
     if isinstance(value, str):
         return text_without_surrogates(value)
     if isinstance(value, bytes | bool | int | float) or value is None:
@@ -249,10 +266,10 @@ def _plain(value: Any, depth: int = 1, path: frozenset[int] = frozenset()) -> An
     inner = path | {id(value)}
     if isinstance(value, dict):
         return {text_without_surrogates(key if isinstance(key, str) else str(key)):
-                _plain(item, depth + 1, inner)
+                _plain(item, budget, depth + 1, inner)
                 for key, item in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
-        return [_plain(item, depth + 1, inner) for item in value]
+        return [_plain(item, budget, depth + 1, inner) for item in value]
     return str(value)
 
 

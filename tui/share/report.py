@@ -511,7 +511,9 @@ sub { color: #59636e; }
 
 
 def html_report(markdown: str, *, title: str) -> str:
-    """One HTML file: the Markdown rendered (tables, fences, details), CSS inline."""
+    """One HTML file: the Markdown rendered (tables, fences, details), CSS inline. The title
+    (file names) is made one safe line like every text in the body: an ESC or CSI in a file
+    name would otherwise sit raw in the file, to act on the terminal of whoever cats it."""
     import html
 
     from markdown_it import MarkdownIt
@@ -520,5 +522,6 @@ def html_report(markdown: str, *, title: str) -> str:
     body = renderer.render(markdown)
     return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n"
+            f"<title>{html.escape(one_line(md.scrub(title), 300))}</title>\n"
+            f"<style>{STYLE}</style>\n</head>\n"
             f"<body>\n{body}</body>\n</html>\n")

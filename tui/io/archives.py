@@ -27,7 +27,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -37,7 +37,15 @@ import yaml
 from tui.io.answers import Call, http_error_note, kept_headers, responses_call, stream_entries
 from tui.io.paste import is_error_body, is_response_object
 from tui.io.recording import Loaded, Problem, Problems, json_error_reason, make_header
-from tui.io.redact import redact, redact_headers, redact_url
+from tui.io.redact import (
+    header_secrets,
+    merge_secrets,
+    redact,
+    redact_headers,
+    redact_url,
+    request_secrets,
+    text_url_secrets,
+)
 from tui.model.events import Event, note
 from tui.model.jsonsafe import MAX_DEPTH, loads, text_without_surrogates
 from tui.model.reducer import ERROR_NOTE_LEVEL
@@ -123,6 +131,9 @@ class Exchange:
     """Seconds from `start` to the answer's last byte."""
     failure: str | None = None
     """Why no answer came, where the archive says (HAR's `_error`)."""
+    secrets: list[str] = field(default_factory=list)
+    """The request's credentials (its `Authorization`, an `?api_key=` in its URL): hidden
+    wherever the archive's stream echoes them."""
 
 
 # -- sniffing -----------------------------------------------------------------------------------
@@ -273,7 +284,8 @@ def har_exchanges(har: dict[str, Any]) -> Iterator[Exchange | Problem]:
             user_agent=_named_headers(request.get("headers")).get("user-agent"),
             start=None if started is None or zero is None else started - zero,
             first_byte=first_byte, end=end,
-            failure=failure if isinstance(failure, str) and failure else None)
+            failure=failure if isinstance(failure, str) and failure else None,
+            secrets=_request_secrets(request.get("url"), _named_headers(request.get("headers"))))
 
 
 def vcr_exchanges(cassette: dict[str, Any]) -> Iterator[Exchange | Problem]:
@@ -292,7 +304,8 @@ def vcr_exchanges(cassette: dict[str, Any]) -> Iterator[Exchange | Problem]:
             _status(status.get("code") if isinstance(status, dict) else status), headers,
             request_body=partial(_vcr_body, request, request_headers),
             response_body=partial(_vcr_body, response, headers),
-            user_agent=request_headers.get("user-agent"))
+            user_agent=request_headers.get("user-agent"),
+            secrets=_request_secrets(request.get("uri"), request_headers))
 
 
 def proxy_exchanges(record: dict[str, Any]) -> Iterator[Exchange | Problem]:
@@ -308,7 +321,15 @@ def proxy_exchanges(record: dict[str, Any]) -> Iterator[Exchange | Problem]:
             _status(entry.get("StatusCode")), headers,
             request_body=partial(_proxy_body, entry.get("RequestBody"), {}),
             response_body=partial(_proxy_body, entry.get("ResponseBody"), headers),
-            user_agent=_listed_headers(entry.get("RequestHeaders")).get("user-agent"))
+            user_agent=_listed_headers(entry.get("RequestHeaders")).get("user-agent"),
+            secrets=_request_secrets(entry.get("RequestUri"),
+                                     _listed_headers(entry.get("RequestHeaders"))))
+
+
+def _request_secrets(url: Any, headers: dict[str, str]) -> list[str]:
+    """An archived request's credentials: its credential headers and its URL's secrets."""
+    return merge_secrets(header_secrets(headers),
+                         text_url_secrets(url) if isinstance(url, str) else [])
 
 
 
@@ -555,6 +576,8 @@ class _CallReader:
         self.calls += 1
         start, first, last = _span(exchange)
         request = self.request_of(exchange) if call.creates else None
+        self.loaded.secrets = merge_secrets(self.loaded.secrets, exchange.secrets,
+                                            request_secrets(request))
         headers = kept_headers(exchange.headers)
         self.opened(exchange, call, request, headers, start)
         status = exchange.status

@@ -37,7 +37,8 @@ from tui.io.ahead import (
     starts_of,
 )
 from tui.io.recording import Loaded, is_header, read_record
-from tui.io.redact import SharedTexts, redact, redact_event, request_secrets
+from tui.io.redact import SharedTexts, hide_known, redact, redact_event, request_secrets
+from tui.io.scrub import scrub_events
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
@@ -382,7 +383,7 @@ class RecordingReader:
             if loaded.header is not None and not self._header_read:
                 self._header_read = True  # its secrets first, then it is redacted
                 self._learn(loaded.header.get("request"))
-                loaded.header = redact(loaded.header)
+                loaded.header = hide_known(redact(loaded.header), self.lines.known)
             return None
         if event.is_note:
             self._learn(event.raw.get("request"))
@@ -406,3 +407,5 @@ class RecordingReader:
             if len(known) > known_then:  # secrets are only ever added
                 event.raw = redact_event(event.raw, known)
         self._eager.clear()
+        if self.collect:  # every secret known now: those split across deltas, or echoed early
+            scrub_events(self.loaded.events, known)

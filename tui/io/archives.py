@@ -131,7 +131,7 @@ class Exchange:
     """Seconds from `start` to the answer's last byte."""
     failure: str | None = None
     """Why no answer came, where the archive says (HAR's `_error`)."""
-    secrets: list[str] = field(default_factory=list)
+    secrets: list[str] = field(default_factory=list, repr=False)
     """The request's credentials (its `Authorization`, an `?api_key=` in its URL): hidden
     wherever the archive's stream echoes them."""
 

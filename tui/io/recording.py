@@ -83,7 +83,7 @@ class Loaded:
     problems: Problems = field(default_factory=Problems)
     format: str = "unknown"
     source: str = ""
-    secrets: list[str] = field(default_factory=list)
+    secrets: list[str] = field(default_factory=list, repr=False)
     """Secrets the source named that its redacted header no longer shows (an archive's
     request, its API key): hidden wherever its events echo them."""
 

@@ -19,18 +19,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tui.io.redact import REDACTED, hide_known, redact_text
+from tui.io.redact import REDACTED, SECRET_QUERY_NAME, hide_known, redact_text
 from tui.model.events import Event
 from tui.model.lite import TEXT_DELTA
 
 MAX_HELD = 8192
 """Characters of an item's text held back at most (a URL longer than this is cut)."""
-CONTEXT = 64
+CONTEXT = 512
 """Characters of an item's text already written, read before a piece to judge where a
 pattern starts (`https` written, `://…` in the next delta)."""
 _SPACE = frozenset(" \t\r\n\"'<>`")
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _SCHEMES = ("Bearer", "Basic", "bearer")
+_APOSTROPHES = ("'", "\u2019")
 _BLANK = " \t\r\n\f\v"
 
 
@@ -84,7 +85,7 @@ def _secret_prefix(text: str, known: Sequence[str]) -> int:
 
 def _risky_run(text: str, context: str) -> int:
     """Where the end of `text` that a pattern may still grow from starts (len: none): the
-    last word when it holds a `:` (a URL), an API key run (`sk-…`, or `s`/`sk` that may
+    last word when it is a URL (`://` in it), an API key run (`sk-…`, or `s`/`sk` that may
     start one), or the word after `Bearer`/`Basic`. (A word already written before these
     is read back from `context`: `https` then `://…`, `Bea` then `rer abc…`.)"""
     end = len(text)
@@ -96,8 +97,10 @@ def _risky_run(text: str, context: str) -> int:
     if not run:  # `Bearer ` at the end: its blank is held (redaction makes it one space)
         word = len(text.rstrip(_BLANK))
         return word if (context + text[:word]).endswith(_SCHEMES) else end
-    if ":" in run:
-        return start
+    if ":" in run or start == 0:
+        lead = _trailing_run(context) if start == 0 else ""
+        if _open_url(lead + run):
+            return start
     before = text[start - 1] if start > 0 else (context[-1] if context else "")
     key = run.rfind("sk-")
     while key >= 0:
@@ -109,7 +112,8 @@ def _risky_run(text: str, context: str) -> int:
         if run.endswith(tail):
             at = len(run) - len(tail)
             ahead = run[at - 1] if at > 0 else before
-            if ahead not in _KEY_CHARS:
+            # (a lone `s` after an apostrophe is English, `it’s`, and everywhere)
+            if ahead not in _KEY_CHARS and (tail == "sk" or ahead not in _APOSTROPHES):
                 return end - len(tail)
             break
     if before in _BLANK:
@@ -117,6 +121,34 @@ def _risky_run(text: str, context: str) -> int:
         if (context + text[:word]).endswith(_SCHEMES):
             return word
     return end
+
+
+def _open_url(word: str) -> bool:
+    """A word that is a URL still going on whose end redaction may yet change: the value of
+    a secret-named query parameter (`?token=ab…`), or an authority not ended yet that holds a
+    user part (`user:pa…`). A path, or another parameter, is passed on as it comes: what
+    follows it is redacted with it in view (`redact_piece`), and a name is never changed."""
+    at = word.find("://")
+    if at < 0:
+        return False
+    rest = word[at + 3:]
+    authority_ends = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#"))
+                          if i >= 0), default=-1)
+    if authority_ends < 0:
+        return ":" in rest or "@" in rest
+    query = max(rest.rfind("?"), rest.rfind("#"))
+    if query < 0:
+        return False
+    name, equals, _value = rest[query + 1:].rpartition("&")[2].partition("=")
+    return bool(equals) and SECRET_QUERY_NAME.search(name) is not None
+
+
+def _trailing_run(text: str) -> str:
+    """The last word of `text` (what a word at the start of the next piece continues)."""
+    start = len(text)
+    while start > 0 and text[start - 1] not in _SPACE:
+        start -= 1
+    return text[start:]
 
 
 def safe_cut(text: str, known: Sequence[str], context: str = "") -> int:
@@ -183,7 +215,8 @@ class DeltaScrubber:
         context = self._context
         cut = safe_cut(text, known, context)
         if cut == len(text):
-            if pending or _needs(context[-5:] + text, known):
+            if pending or _needs(context[-5:] + text, known) or (
+                    not context.endswith(tuple(_SPACE)) and "://" in _trailing_run(context)):
                 _set_delta(event, redact_piece(context, text, known))
             self._context = (context + text)[-CONTEXT:]
             ready.append(event)

@@ -171,3 +171,30 @@ def test_the_crash_log_hides_header_values_and_url_tokens(tmp_path: Path,
     assert "mcptui probe https://user:" in text and "--header X-Api-Key=<redacted>" in text
     assert pieces_of(text) == []
     assert set(argv_secrets(argv)) >= {HEADER, COOKIE, BARE, KEY, PATH, QUERY, PASSWORD}
+
+
+def test_a_recording_read_a_piece_at_a_time_hides_split_and_early_echoed_secrets(
+        tmp_path: Path):
+    """The app's reader (and `inspect`'s, for a recording): a key split across deltas, and
+    a token echoed before the `request` note that names it (S7), are hidden from the first
+    piece on, and the deltas still join into the `.done` text."""
+    from tui.sources.replay import open_session
+
+    text = f"the key is {KEY} and the late token {PATH}."
+    at = text.index(KEY)
+    events = split_stream(text, [at + 5, at + 14, text.index(PATH) + 3])
+    late = {"kind": "request", "level": "info", "message": "POST /responses: HTTP 200",
+            "request": {"tools": [{"type": "mcp", "server_label": "x",
+                                   "server_url": f"https://mcp.example.com/s/{PATH}/mcp"}]}}
+    lines = [{"mcptui": "recording", "format": 1, "request": {"model": "m", "input": "q"}}]
+    lines += [{"t": 0.01 * n, "event": e} for n, e in enumerate(events)]
+    lines.append({"t": 1.0, "note": late})
+    path = tmp_path / "late.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    session = open_session(str(path), whole=True)
+    deltas = [e.raw["delta"] for e in session.timeline.events
+              if e.kind == "response.output_text.delta"]
+    assert pieces_of(" | ".join(deltas)) == []
+    assert "".join(deltas) == f"the key is {REDACTED} and the late token {REDACTED}."
+    assert [f for f in check_stream(session.timeline.events, session.timeline.state)
+            if f.code == "delta_mismatch"] == []

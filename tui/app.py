@@ -166,7 +166,8 @@ class McptuiApp(SafeApp):
         request = header.get("request") if isinstance(header, dict) else None
         known = request_secrets(request) if request else []
         live = getattr(self, "live", None)
-        return merge_secrets(known, live.secrets if live is not None else [])
+        return merge_secrets(known, session.secrets if session is not None else [],
+                             live.secrets if live is not None else [])
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -76,7 +76,7 @@ def load_text(text: str, source: str = "") -> Loaded:
     so the screen, a copy, a save and a screenshot show them as a recording would."""
     with collector_paused():
         loaded = _load_text(text, source)
-        known = _known_secrets(loaded)
+        known = loaded.secrets = _known_secrets(loaded)
         scrub_events(loaded.events, known)
         for event in loaded.events:
             event.raw = redact_event(event.raw, known)

@@ -226,7 +226,7 @@ class Written:
         found = []
         for where, text in texts.items():
             # A bare stream names no secret: only what looks like one can be hidden in it.
-            for secret in (API_KEY,) if where.startswith("stream") else SECRETS:
+            for secret in (API_KEY,) if "stream" in where.split(":")[0] else SECRETS:
                 hit = next((piece for piece in pieces(secret) if piece in text), None)
                 if hit is not None:
                     found.append(f"{where}: {secret} ({hit})")
@@ -310,15 +310,20 @@ def run_tap(written: Written) -> None:
             host = mcp.url.removeprefix("http://")
             tapped["server_url"] = (f"http://user:{PASSWORD}@{host}/s/{PATH_TOKEN}/mcp"
                                     f"?token={QUERY_TOKEN}&api_key={API_QUERY}")
+            # Two calls, each echoing half the secrets with no hits: the scripted model clips
+            # a long output at 160 characters (a secret cut in two is not one to find).
+            halves = (" ".join(SECRETS[:4]), " ".join(SECRETS[4:]))
             body = {"model": "gpt-5-mini", "tools": [tapped],
-                    "input": calls(f"echo {ECHO}", ("search", {"query": ECHO}))}
+                    "input": calls(f"echo {ECHO}", *(("search", {"query": half, "limit": 0})
+                                                     for half in halves))}
             (folder / "tapped.json").write_text(json.dumps(body))
             written.keep("run --tap", run_cli(
                 ["run", "tapped.json", "--no-tui", "--tap", "--base-url", f"{found.group(1)}/v1",
                  "--record", "tap-run.jsonl"], folder, cli_env(api_key=API_KEY)))
             written.keep("probe", run_cli(
                 ["probe", tapped["server_url"], "--header", f"X-Api-Key={HEADER_KEY}",
-                 "--header", f"Cookie=sid={COOKIE}", "--tool", "search", "--args",
+                 "--header", f"Cookie=sid={COOKIE}", "--header", f"Authorization={BARE_BEARER}",
+                 "--tool", "search", "--args",
                  json.dumps({"query": ECHO})], folder))
             # An MCP URL whose listing fails: the emulator logs it.
             broken = {**tapped,

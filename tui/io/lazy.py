@@ -238,6 +238,7 @@ class RecordingReader:
         """Pieces the helper has read."""
         self._scrubber = DeltaScrubber()
         self.lines.learn(set(noted_secrets(file)))
+        self.loaded.secrets = self.lines.known  # the same list: `learn` adds to it in place
         self._eager: list[tuple[Event, int]] = []
         """Entries read whole (notes, odd lines), each with how many secrets were known when
         it was redacted: redacted again at the end when more are known by then (a final

@@ -25,7 +25,7 @@ from tui.model.lite import TEXT_DELTA
 
 MAX_HELD = 8192
 """Characters of an item's text held back at most (a URL longer than this is cut)."""
-CONTEXT = 512
+CONTEXT = 64
 """Characters of an item's text already written, read before a piece to judge where a
 pattern starts (`https` written, `://…` in the next delta)."""
 _SPACE = frozenset(" \t\r\n\"'<>`")
@@ -83,7 +83,7 @@ def _secret_prefix(text: str, known: Sequence[str]) -> int:
     return longest
 
 
-def _risky_run(text: str, context: str) -> int:
+def _risky_run(text: str, context: str, lead: str = "") -> int:
     """Where the end of `text` that a pattern may still grow from starts (len: none): the
     last word when it is a URL (`://` in it), an API key run (`sk-…`, or `s`/`sk` that may
     start one), or the word after `Bearer`/`Basic`. (A word already written before these
@@ -97,9 +97,8 @@ def _risky_run(text: str, context: str) -> int:
     if not run:  # `Bearer ` at the end: its blank is held (redaction makes it one space)
         word = len(text.rstrip(_BLANK))
         return word if (context + text[:word]).endswith(_SCHEMES) else end
-    if ":" in run or start == 0:
-        lead = _trailing_run(context) if start == 0 else ""
-        if _open_url(lead + run):
+    if ":" in run or (start == 0 and "://" in lead):
+        if _open_url((lead if start == 0 else "") + run):
             return start
     before = text[start - 1] if start > 0 else (context[-1] if context else "")
     key = run.rfind("sk-")
@@ -143,18 +142,11 @@ def _open_url(word: str) -> bool:
     return bool(equals) and SECRET_QUERY_NAME.search(name) is not None
 
 
-def _trailing_run(text: str) -> str:
-    """The last word of `text` (what a word at the start of the next piece continues)."""
-    start = len(text)
-    while start > 0 and text[start - 1] not in _SPACE:
-        start -= 1
-    return text[start:]
-
-
-def safe_cut(text: str, known: Sequence[str], context: str = "") -> int:
+def safe_cut(text: str, known: Sequence[str], context: str = "", lead: str = "") -> int:
     """How much of an item's text so far may be written now: the rest may still turn into a
-    secret with what comes next."""
-    cut = min(len(text) - _secret_prefix(text, known), _risky_run(text, context))
+    secret with what comes next. `context`: the end of the text written before it; `lead`:
+    the last word of it (a URL begun before)."""
+    cut = min(len(text) - _secret_prefix(text, known), _risky_run(text, context, lead))
     moved = True
     while moved:  # a known secret whole in `text` across the cut: cut before it
         moved = False
@@ -189,6 +181,26 @@ class DeltaScrubber:
         self._key: Any = None
         self._context = ""
         """The end of the current item's text already passed on (raw)."""
+        self._lead = ""
+        """The last word of it, however long (up to `MAX_HELD`): a URL begun before."""
+
+    def _passed(self, text: str) -> None:
+        """`text` of the current item is passed on: what the next piece reads after."""
+        if not text:
+            return
+        self._context = (self._context + text)[-CONTEXT:]
+        start = len(text)
+        while start > 0 and text[start - 1] not in _SPACE:
+            start -= 1
+        self._lead = text[start:] if start > 0 or text[0] in _SPACE else \
+            (self._lead + text)[-MAX_HELD:]
+
+    def _before(self) -> str:
+        """What a piece is redacted after: the longer of the two ends kept."""
+        return self._lead if len(self._lead) > len(self._context) else self._context
+
+    def _reset(self) -> None:
+        self._context = self._lead = ""
 
     def push(self, event: Event, known: Sequence[str]) -> list[Event]:
         found = delta_text(event)
@@ -196,7 +208,7 @@ class DeltaScrubber:
         if found is None:
             ready = self.release(known)
             self._key = None
-            self._context = ""
+            self._reset()
             ready.append(event)
             return ready
         key, delta = found
@@ -209,22 +221,21 @@ class DeltaScrubber:
             self._held = None
         elif held is not None or key != self._key:
             ready = self.release(known)
-            self._context = ""
+            self._reset()
         self._key = key
         text = pending + delta
-        context = self._context
-        cut = safe_cut(text, known, context)
+        context, lead = self._context, self._lead
+        cut = safe_cut(text, known, context, lead)
         if cut == len(text):
-            if pending or _needs(context[-5:] + text, known) or (
-                    not context.endswith(tuple(_SPACE)) and "://" in _trailing_run(context)):
-                _set_delta(event, redact_piece(context, text, known))
-            self._context = (context + text)[-CONTEXT:]
+            if pending or _needs(context[-5:] + text, known) or "://" in lead:
+                _set_delta(event, redact_piece(self._before(), text, known))
+            self._passed(text)
             ready.append(event)
             return ready
         piece = text[:cut]
-        written = redact_piece(context, piece, known) if piece else ""
-        self._context = (context + piece)[-CONTEXT:]
-        self._held = _Held(key, event, written, text[cut:], self._context)
+        written = redact_piece(self._before(), piece, known) if piece else ""
+        self._passed(piece)
+        self._held = _Held(key, event, written, text[cut:], self._before())
         return ready
 
     def release(self, known: Sequence[str]) -> list[Event]:
@@ -234,7 +245,7 @@ class DeltaScrubber:
             return []
         self._held = None
         _set_delta(held.event, held.written + redact_piece(held.context, held.text, known))
-        self._context = (held.context + held.text)[-CONTEXT:]
+        self._passed(held.text)
         return [held.event]
 
 

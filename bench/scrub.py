@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ingest import build_stream  # noqa: E402
+from ingest import build_stream
 
-from tui.io.scrub import DeltaScrubber  # noqa: E402
-from tui.model.ingest import StreamIngester  # noqa: E402
+from tui.io.scrub import DeltaScrubber
+from tui.model.ingest import StreamIngester
 
 KNOWN = ["sk-proj-LIVEk3y9Qw7Zx2Vb5Nm", "xak7Hq2Lm9Pz4Wd6", "pthT0k3nA1b2C3d4"]
 

@@ -97,9 +97,9 @@ def _risky_run(text: str, context: str, lead: str = "") -> int:
     if not run:  # `Bearer ` at the end: its blank is held (redaction makes it one space)
         word = len(text.rstrip(_BLANK))
         return word if (context + text[:word]).endswith(_SCHEMES) else end
-    if ":" in run or (start == 0 and "://" in lead):
-        if _open_url((lead if start == 0 else "") + run):
-            return start
+    if (":" in run or (start == 0 and "://" in lead)) and \
+            _open_url((lead if start == 0 else "") + run):
+        return start
     before = text[start - 1] if start > 0 else (context[-1] if context else "")
     key = run.rfind("sk-")
     while key >= 0:

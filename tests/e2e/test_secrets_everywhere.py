@@ -382,8 +382,9 @@ def test_no_planted_secret_in_any_output(written: Written):
 
 def test_a_clean_stream_with_split_secrets_passes_strict(written: Written):
     """Hiding a secret split across deltas keeps deltas and `.done` consistent."""
-    strict = {label: code for label, code in written.codes.items()
-              if label.startswith("inspect --strict") and "failed" not in label}
+    strict = {label: code for label, code in written.codes.items()  # the refused one aside
+              if label.startswith("inspect --strict") and "failed" not in label
+              and "pending" not in label}
     assert strict and all(code == 0 for code in strict.values()), strict
 
 

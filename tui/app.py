@@ -13,7 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from tui.io.redact import hide_known, redact_text, request_secrets
+from tui.io.redact import hide_known, merge_secrets, redact_text, request_secrets
 from tui.report import EXIT_CLEAN, EXIT_FAILURE
 from tui.screens.inspector import InspectorScreen, OpenAt
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
@@ -161,9 +161,13 @@ class McptuiApp(SafeApp):
         return hide_known(redact_text(self.export_screenshot()), self.session_secrets())
 
     def session_secrets(self) -> list[str]:
-        request = self.session.header.get("request") if self.session.header else None
+        session = getattr(self, "session", None)
+        header = session.header if session is not None else None
+        request = header.get("request") if isinstance(header, dict) else None
         known = request_secrets(request) if request else []
-        return known + (self.live.secrets if self.live is not None else [])
+        live = getattr(self, "live", None)
+        return merge_secrets(known, session.secrets if session is not None else [],
+                             live.secrets if live is not None else [])
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -489,8 +489,21 @@ def run_emulate(host: str, port: int, tool_timeout: float, keep: int = 1000, *,
     from tui.emulator.app import Emulator
     from tui.emulator.runner import RunConfig
     from tui.emulator.serve import serve_forever
+    from tui.io.redact import redact_text
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+
+    class Hidden(logging.Filter):
+        """Every log line (httpx names each MCP URL it posts to) with its server URLs'
+        tokens and credentials hidden."""
+
+        def filter(self, record: logging.LogRecord) -> bool:
+            record.msg = redact_text(record.getMessage(), strict_urls=True)
+            record.args = None
+            return True
+
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(Hidden())
     banner = ("mcptui emulator: {url}/v1  (export OPENAI_BASE_URL={url}/v1; any API key works; "
               "Ctrl+C stops)")
     config = RunConfig(tool_timeout=tool_timeout, mcp_protocol=mcp_protocol)
@@ -761,15 +774,23 @@ def probe_timeout(args: argparse.Namespace, recording: Loaded | None,
 def print_probe(target: ProbeInput, args: argparse.Namespace,
                 arguments: dict[str, Any] | None) -> int:
     import asyncio
+    import io
     import json
 
     from rich.console import Console
 
+    from tui.io.redact import hide_known, redact_text, request_secrets
     from tui.probe.probing import Check, probe
     from tui.probe.view import render
 
+    known = request_secrets(target.request)
+
+    def hidden(text: str) -> str:
+        """What the probe prints: its servers' URLs and headers are the user's secrets."""
+        return hide_known(redact_text(text, strict_urls=True), known)
+
     def progress(line: str) -> None:
-        print(f"mcptui: {line}", file=sys.stderr, flush=True)
+        print(f"mcptui: {hidden(line)}", file=sys.stderr, flush=True)
 
     timeout, note = probe_timeout(args, target.recording, arguments)
     try:
@@ -789,13 +810,15 @@ def print_probe(target: ProbeInput, args: argparse.Namespace,
                                           "from --header (values hidden): "
                                           + ", ".join(target.supplied)))
     if args.json:
-        print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+        print(hidden(json.dumps(report.as_json(), indent=2, ensure_ascii=False)))
     elif report.exit_code == 2:  # nothing was probed: say why, like the other refusals
         for problem in report.problems:
-            print(f"mcptui: {visible(str(problem))}", file=sys.stderr)
+            print(f"mcptui: {hidden(visible(str(problem)))}", file=sys.stderr)
     else:
-        Console(highlight=False, width=None if sys.stdout.isatty() else 1000).print(
-            render(report))
+        shown = io.StringIO()
+        Console(file=shown, highlight=False, force_terminal=sys.stdout.isatty(),
+                width=Console().width if sys.stdout.isatty() else 1000).print(render(report))
+        sys.stdout.write(hidden(shown.getvalue()))
     return report.exit_code
 
 

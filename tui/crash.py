@@ -15,7 +15,7 @@ from pathlib import Path
 from tui import __version__
 from tui.exceptions import describe_exception
 from tui.io.recording import DEFAULT_RECORD_DIR
-from tui.io.redact import redact_text
+from tui.io.redact import argv_secrets, hide_known, redact_argv, redact_text
 from tui.model.textsafe import one_line
 
 EXIT_INTERNAL = 3
@@ -25,8 +25,9 @@ ERROR_LOG = DEFAULT_RECORD_DIR / "mcptui-error.log"
 def log_crash(exc: BaseException, log: Path = ERROR_LOG) -> Path | None:
     """Append the redacted traceback to `log`; the path, or None when it cannot be written."""
     text = "".join(traceback.format_exception(exc))
+    known = argv_secrets(sys.argv)
     entry = (f"--- {datetime.now().isoformat(timespec='seconds')}  mcptui {__version__}  "
-             f"{redact_text(' '.join(sys.argv))}\n{redact_text(text)}\n")
+             f"{redact_argv(sys.argv)}\n{hide_known(redact_text(text), known)}\n")
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a", encoding="utf-8", errors="backslashreplace") as out:
@@ -39,7 +40,8 @@ def log_crash(exc: BaseException, log: Path = ERROR_LOG) -> Path | None:
 def crash_line(exc: BaseException, log: Path | None) -> str:
     """`mcptui: internal error: RuntimeError: boom (traceback in …)`: one safe line."""
     where = f"the traceback is in {log}" if log else "the traceback could not be written"
-    return one_line(f"mcptui: internal error: {redact_text(describe_exception(exc))} "
+    said = hide_known(redact_text(describe_exception(exc)), argv_secrets(sys.argv))
+    return one_line(f"mcptui: internal error: {said} "
                     f"({where}; please attach it to a bug report)", 400)
 
 

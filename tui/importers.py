@@ -28,7 +28,8 @@ from tui.io.recording import (
     json_error_reason,
     read_recording,
 )
-from tui.io.redact import redact, redact_event, request_secrets
+from tui.io.redact import hide_known, merge_secrets, redact, redact_event, request_secrets
+from tui.io.scrub import scrub_events
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import TooDeep, loads, raw_decode
@@ -76,12 +77,13 @@ def load_text(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded
     archive's compressed bodies decompress to is bounded by `max_bytes` too."""
     with collector_paused():
         loaded = _load_text(text, source, max_bytes)
-        known = _known_secrets(loaded)
+        known = loaded.secrets = _known_secrets(loaded)
+        scrub_events(loaded.events, known)
         for event in loaded.events:
             event.raw = redact_event(event.raw, known)
-    loaded.snapshots = [redact(snapshot) for snapshot in loaded.snapshots]
+    loaded.snapshots = [hide_known(redact(snapshot), known) for snapshot in loaded.snapshots]
     if loaded.header is not None:
-        loaded.header = redact(loaded.header)
+        loaded.header = hide_known(redact(loaded.header), known)
     return loaded
 
 
@@ -91,8 +93,7 @@ def _known_secrets(loaded: Loaded) -> list[str]:
     requests = [(loaded.header or {}).get("request")]
     requests += [event.raw.get("request") for event in loaded.events
                  if event.is_note and "request" in event.raw]
-    found = {secret for request in requests for secret in request_secrets(request)}
-    return sorted(found, key=len, reverse=True)
+    return merge_secrets(loaded.secrets, *(request_secrets(request) for request in requests))
 
 
 def _load_text(text: str, source: str, max_bytes: int) -> Loaded:

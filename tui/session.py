@@ -37,6 +37,9 @@ class Session:
     """What the header says before the first response (where to point an app)."""
     loading: RecordingReader | None = None
     """A recording still being read (tui/io/lazy.py): `load_more` takes the next piece."""
+    secrets: list[str] = field(default_factory=list, repr=False)
+    """What its source named as secrets (a file's requests, an archive's API key): hidden in
+    toasts, reports and screenshots as in its events."""
     _request_notes: list[tuple[int, str]] = field(default_factory=list, repr=False)
     """(timeline index, x-request-id) of the `request` notes seen so far."""
     _scanned: int = field(default=0, repr=False)
@@ -47,7 +50,8 @@ class Session:
         timeline = Timeline(loaded.events, loaded.snapshots)
         player = Player(speed=speed, instant=instant)
         player.extend(timeline.events)
-        return cls(timeline, loaded.source, loaded.header, list(loaded.problems), player)
+        return cls(timeline, loaded.source, loaded.header, list(loaded.problems), player,
+                   secrets=loaded.secrets)
 
     @classmethod
     def reading(cls, reader: RecordingReader, *, speed: float = 1.0, instant: bool = False

@@ -5,6 +5,7 @@ curl, Python and a request file), all redacted."""
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
@@ -149,3 +150,59 @@ def test_a_screenshot_never_replaces_the_file_replayed(tmp_path, capsys):
     assert main(["replay", str(copy), "--screenshot", str(copy)]) == 2
     assert "is the file replayed" in capsys.readouterr().err
     assert copy.read_bytes() == SAMPLE_424.read_bytes()
+
+
+# -- secrets in toasts and in what R and s write (issue 35) -------------------------------------
+
+SPLIT_TOKEN = "pthT0k3nA1b2C3d4"
+SPLIT_HEADER = "xak7Hq2Lm9Pz4Wd6"
+
+
+def split_secrets_recording(folder: Path) -> Path:
+    """Someone else's recording: its request names a URL token and an MCP header value (in
+    clear), and the message's text echoes both, split across its deltas."""
+    text = f"token {SPLIT_TOKEN} header {SPLIT_HEADER} done"
+    cuts = [text.index(SPLIT_TOKEN) + 5, text.index(SPLIT_HEADER) + 6]
+    pieces = [text[:cuts[0]], text[cuts[0]:cuts[1]], text[cuts[1]:]]
+    request = {"model": "m", "input": "q", "tools": [{
+        "type": "mcp", "server_label": "s", "headers": {"X-Api-Key": SPLIT_HEADER},
+        "server_url": f"https://mcp.example.com/s/{SPLIT_TOKEN}/mcp"}]}
+    item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    events = [{"type": "response.created", "response": {"id": "resp_1", "status": "in_progress",
+                                                        "output": []}},
+              {"type": "response.output_item.added", "output_index": 0,
+               "item": {**item, "status": "in_progress", "content": []}}]
+    events += [{"type": "response.output_text.delta", "output_index": 0, "item_id": "msg_1",
+                "content_index": 0, "delta": piece} for piece in pieces]
+    events += [{"type": "response.output_text.done", "output_index": 0, "item_id": "msg_1",
+                "content_index": 0, "text": text},
+               {"type": "response.output_item.done", "output_index": 0, "item": item},
+               {"type": "response.completed", "response": {"id": "resp_1",
+                                                           "status": "completed",
+                                                           "output": [item]}}]
+    lines = [{"mcptui": "recording", "format": 1, "request": request}]
+    lines += [{"t": 0.01 * n, "event": {**e, "sequence_number": n}}
+              for n, e in enumerate(events)]
+    path = folder / "split.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def pieces_in(text: str) -> list[str]:
+    return [s[at:at + 6] for s in (SPLIT_TOKEN, SPLIT_HEADER) for at in range(len(s) - 5)
+            if s[at:at + 6] in text]
+
+
+async def test_r_and_a_toast_never_show_a_secret_split_across_deltas(tmp_path):
+    source = split_secrets_recording(tmp_path / "src") if (tmp_path / "src").mkdir() is None \
+        else None
+    assert source is not None
+    text = await report_from_r(tmp_path, source)
+    assert "done" in text and pieces_in(text) == []
+    app = McptuiApp(open_session(str(source), instant=True), paused=True, open_at="end")
+    async with app.run_test(size=SIZE) as pilot:
+        app.notify(f"Could not reach https://mcp.example.com/s/{SPLIT_TOKEN}/mcp: "
+                   f"{SPLIT_HEADER} refused", severity="error")
+        assert await wait_until(pilot, lambda: any("refused" in t for t in toasts(pilot)))
+        assert pieces_in("\n".join(toasts(pilot))) == []

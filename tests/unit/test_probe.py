@@ -512,7 +512,9 @@ async def test_progress_lines_carry_no_terminal_escapes(fake_link: type[FakeLink
     hostile = "\x1b[31mred\x1b[0m"
     fake_link.listed = [tool(f"run{hostile}", description="d")]
     lines: list[str] = []
-    await probe({"tools": [fake_entry(hostile, server_url=f"http://127.0.0.1:1/{hostile}")]},
+    # (in the URL, a path segment of its own: `x\x1b[31mred…` reads as a token, and a
+    # token of the server's URL is hidden wherever it is echoed, the label too)
+    await probe({"tools": [fake_entry(hostile, server_url=f"http://127.0.0.1:1/q/x{hostile}")]},
                 tool=f"run{hostile}", on_progress=lines.append)
     assert len(lines) == 4  # connecting, listing, calling; asking for the modern era
     assert not any("\x1b" in line for line in lines), lines

@@ -21,7 +21,17 @@ from tui.capture.relay import chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.answers import http_error_note, kept_headers, responses_call
 from tui.io.recording import DEFAULT_RECORD_DIR, make_header
-from tui.io.redact import redact, redact_entry, redact_headers, request_secrets
+from tui.io.redact import (
+    header_secrets,
+    merge_secrets,
+    redact,
+    redact_entry,
+    redact_headers,
+    redact_target,
+    request_secrets,
+    text_url_secrets,
+)
+from tui.io.scrub import DeltaScrubber
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.jsonsafe import loads
@@ -55,10 +65,12 @@ class Exchange:
     """The client's identifying headers (`CLIENT_HEADERS`)."""
     unrecorded_body: bool = False
     """Its body was over `MAX_REQUEST_BODY`: relayed, not recorded."""
+    secrets: list[str] = field(default_factory=list)
+    """The client's credentials (its API key, an `?api_key=`): hidden wherever echoed."""
 
     @property
     def what(self) -> str:
-        return f"{self.method} {self.target}"
+        return f"{self.method} {redact_target(self.target)}"
 
 
 def classify(method: str, path: str) -> tuple[str, str | None] | None:
@@ -96,6 +108,8 @@ class Capture:
         """The highest sequence number recorded."""
         self.floor: int | None = None
         """`highest` when the current exchange began: what a resume sends again."""
+        self.scrubber = DeltaScrubber()
+        """Secrets split across deltas: hidden on each item's joined text."""
         self.exchanges = 0
         self.flowing = 0
         """Exchanges of it under way: its file is open only while one is."""
@@ -130,9 +144,8 @@ class Capture:
         self.floor = self.highest
         self.failed_exchange = False
         self.http_status = status
-        if exchange.request is not None:
-            self.secrets = sorted({*self.secrets, *request_secrets(exchange.request)},
-                                  key=len, reverse=True)
+        self.secrets = merge_secrets(self.secrets, exchange.secrets,
+                                     request_secrets(exchange.request))
         kept = kept_headers(headers)
         if self.exchanges > 1:
             if self.recorder is not None:
@@ -153,7 +166,8 @@ class Capture:
             source["attached"] = exchange.response_id
         self.header = make_header("proxy", request=exchange.request,
                                   endpoint=self.hub.upstream_url(exchange.target),
-                                  http_status=status, http_headers=kept, **source)
+                                  http_status=status, http_headers=kept,
+                                  secrets=self.secrets, **source)
         if self.recorder is not None:
             self.recorder.open(self.header)
         if self.hub.on_open is not None:
@@ -188,6 +202,16 @@ class Capture:
                     return
                 if self.highest is None or number > self.highest:
                     self.highest = number
+        for ready in self.scrubber.push(event, self.secrets):
+            self._add(ready, flush=flush)
+
+    def release_held(self) -> None:
+        """An answer's body is over: the delta held back (a possible secret's start) goes
+        out."""
+        for ready in self.scrubber.release(self.secrets):
+            self._add(ready)
+
+    def _add(self, event: Event, *, flush: bool = True) -> None:
         redact_entry(event, self.secrets)
         response = event.raw.get("response")
         if type(response) is dict:
@@ -259,6 +283,7 @@ class ExchangeRecorder:
         capture = self.capture
         if self.streamed and self.status < 400:
             self._add_all(self.ingester.finish())
+            capture.release_held()
         elif self.decoder is not None:
             self._add_body()
         if broken is not None:
@@ -364,8 +389,9 @@ class CaptureHub:
             request = parsed if isinstance(parsed, dict) else None
         named = {name.decode("latin-1").lower(): value.decode("latin-1")
                  for name, value in headers}
+        secrets = merge_secrets(header_secrets(named), text_url_secrets("http://-" + target))
         return Exchange(method, target, kind, response_id, request, client_headers(named),
-                        unrecorded_body=body is None)
+                        secrets, unrecorded_body=body is None)
 
     @staticmethod
     def unreachable_answer(message: str) -> dict[str, Any]:

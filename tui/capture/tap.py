@@ -39,7 +39,14 @@ from urllib.parse import parse_qs, urlsplit
 from tui.capture.relay import CLIENT_LEFT, chunk_decoder
 from tui.exceptions import describe_exception
 from tui.io.recording import RecordingWriter, make_header
-from tui.io.redact import redact_entry, redact_text, url_secrets
+from tui.io.redact import (
+    header_secrets,
+    merge_secrets,
+    redact_entry,
+    redact_text,
+    text_url_secrets,
+    url_secrets,
+)
 from tui.model.events import Event, note
 from tui.model.jsonsafe import loads
 from tui.model.sse import SSEDecoder
@@ -199,6 +206,11 @@ class TapHub:
                      headers: list[tuple[bytes, bytes]]) -> TapExchange:
         named = {name.decode("latin-1").lower(): value.decode("latin-1")
                  for name, value in headers}
+        # The MCP client's credentials (`Authorization`, `X-Api-Key`, a cookie) and its
+        # target's secrets: hidden wherever a message echoes them.
+        learnt = [*header_secrets(named), *text_url_secrets(self.origin + target)]
+        if learnt:
+            self.secrets = merge_secrets(self.secrets, learnt)
         transport = transport_of(path, target)
         session = named.get("mcp-session-id") or (
             sse_session(target) if transport == "sse" else None)

@@ -25,7 +25,7 @@ from tui.emulator.script import (
     planned_calls,
 )
 from tui.emulator.store import Store, StoredResponse
-from tui.io.redact import redact_text
+from tui.io.redact import hide_known, redact_text, request_secrets
 from tui.mcpclient import McpLink, McpUnavailable, request_headers, tool_entry
 from tui.model.status import approval_responses
 
@@ -174,6 +174,11 @@ class Run:
         self.b.error_event("insufficient_quota", QUOTA_MESSAGE)
         self.b.finish("failed", error={"code": "insufficient_quota", "message": QUOTA_MESSAGE})
 
+    def _hidden(self, line: str) -> str:
+        """A log line: the request's MCP URLs and credentials are the caller's secrets."""
+        return hide_known(redact_text(line, strict_urls=True),
+                          request_secrets(self.b.request))
+
     async def _connect(self, server: Server, stack: AsyncExitStack) -> None:
         url = server.spec.get("server_url")
         headers = request_headers(server.spec.get("headers"), server.spec.get("authorization"))
@@ -183,8 +188,8 @@ class Run:
             await stack.enter_async_context(link)
             tools = await link.list_tools()
         except McpUnavailable as exc:
-            log.warning("emulator: listing tools of %r at %s failed: %s", server.label,
-                        redact_text(str(url), strict_urls=True), exc.cause)
+            log.warning(self._hidden(f"emulator: listing tools of {server.label!r} at {url} "
+                                     f"failed: {exc.cause}"))
             server.error = tool_list_message(server.label)
             return
         server.link = link
@@ -268,8 +273,9 @@ class Run:
         outcome = await server.link.call(call.tool, _loads(call.arguments),
                                          timeout=self.config.tool_timeout)
         if outcome.error is not None:
-            log.warning("emulator: %s on %r failed after %.2f s: %s (cause: %s)", call.tool,
-                        server.label, outcome.seconds, outcome.error, outcome.cause)
+            log.warning(self._hidden(
+                f"emulator: {call.tool} on {server.label!r} failed after "
+                f"{outcome.seconds:.2f} s: {outcome.error} (cause: {outcome.cause})"))
         b.call_ended(index, output=outcome.output, error=outcome.error)
         self.outcomes.append((call.tool, outcome.output, outcome.error))
 

@@ -26,7 +26,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -37,7 +37,15 @@ from tui.io.answers import Call, http_error_note, kept_headers, responses_call, 
 from tui.io.paste import is_error_body, is_response_object
 from tui.io.reading import MAX_BYTES, InputError, size_text
 from tui.io.recording import Loaded, Problem, Problems, json_error_reason, make_header
-from tui.io.redact import redact, redact_headers, redact_url
+from tui.io.redact import (
+    header_secrets,
+    merge_secrets,
+    redact,
+    redact_headers,
+    redact_url,
+    request_secrets,
+    text_url_secrets,
+)
 from tui.model.events import Event, note
 from tui.model.jsonsafe import MAX_DEPTH, loads, text_without_surrogates
 from tui.model.reducer import ERROR_NOTE_LEVEL
@@ -138,6 +146,9 @@ class Exchange:
     """Seconds from `start` to the answer's last byte."""
     failure: str | None = None
     """Why no answer came, where the archive says (HAR's `_error`)."""
+    secrets: list[str] = field(default_factory=list, repr=False)
+    """The request's credentials (its `Authorization`, an `?api_key=` in its URL): hidden
+    wherever the archive's stream echoes them."""
 
 
 # -- sniffing -----------------------------------------------------------------------------------
@@ -316,7 +327,8 @@ def har_exchanges(har: dict[str, Any]) -> Iterator[Exchange | Problem]:
             user_agent=_named_headers(request.get("headers")).get("user-agent"),
             start=None if started is None or zero is None else started - zero,
             first_byte=first_byte, end=end,
-            failure=failure if isinstance(failure, str) and failure else None)
+            failure=failure if isinstance(failure, str) and failure else None,
+            secrets=_request_secrets(request.get("url"), _named_headers(request.get("headers"))))
 
 
 def vcr_exchanges(cassette: dict[str, Any], inflated: Inflated | None = None
@@ -340,7 +352,8 @@ def vcr_exchanges(cassette: dict[str, Any], inflated: Inflated | None = None
                                  f"the request body of interaction {number}"),
             response_body=partial(_vcr_body, response, headers, inflated,
                                   f"the response body of interaction {number}"),
-            user_agent=request_headers.get("user-agent"))
+            user_agent=request_headers.get("user-agent"),
+            secrets=_request_secrets(request.get("uri"), request_headers))
 
 
 def proxy_exchanges(record: dict[str, Any]) -> Iterator[Exchange | Problem]:
@@ -356,7 +369,15 @@ def proxy_exchanges(record: dict[str, Any]) -> Iterator[Exchange | Problem]:
             _status(entry.get("StatusCode")), headers,
             request_body=partial(_proxy_body, entry.get("RequestBody"), {}),
             response_body=partial(_proxy_body, entry.get("ResponseBody"), headers),
-            user_agent=_listed_headers(entry.get("RequestHeaders")).get("user-agent"))
+            user_agent=_listed_headers(entry.get("RequestHeaders")).get("user-agent"),
+            secrets=_request_secrets(entry.get("RequestUri"),
+                                     _listed_headers(entry.get("RequestHeaders"))))
+
+
+def _request_secrets(url: Any, headers: dict[str, str]) -> list[str]:
+    """An archived request's credentials: its credential headers and its URL's secrets."""
+    return merge_secrets(header_secrets(headers),
+                         text_url_secrets(url) if isinstance(url, str) else [])
 
 
 
@@ -633,6 +654,8 @@ class _CallReader:
         self.calls += 1
         start, first, last = _span(exchange)
         request = self.request_of(exchange) if call.creates else None
+        self.loaded.secrets = merge_secrets(self.loaded.secrets, exchange.secrets,
+                                            request_secrets(request))
         headers = kept_headers(exchange.headers)
         self.opened(exchange, call, request, headers, start)
         status = exchange.status

@@ -37,7 +37,8 @@ from tui.io.ahead import (
     starts_of,
 )
 from tui.io.recording import Loaded, is_header, read_record
-from tui.io.redact import SharedTexts, redact, redact_event, request_secrets
+from tui.io.redact import SharedTexts, hide_known, redact, redact_event, request_secrets
+from tui.io.scrub import DeltaScrubber
 from tui.model.events import Event
 from tui.model.ingest import collector_paused
 from tui.model.jsonsafe import loads
@@ -82,6 +83,49 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
         pass
     file.close()
     return None
+
+
+NOTED = b'"request"'
+"""What the header and a `request` note hold their request under (in an event's text a
+quote is escaped: `\\"request\\"`)."""
+
+
+def noted_secrets(file: BinaryIO) -> list[str]:
+    """The secrets of every request a recording holds (its header's and its `request`
+    notes'), found before any event is read: a delta that echoes a token before the note
+    that names it is hidden too. One pass of a byte search over the file; only the lines
+    holding a request are decoded."""
+    found: list[str] = []
+    descriptor = file.fileno()
+    size = os.fstat(descriptor).st_size
+    offset = 0
+    carry = b""
+    while offset < size:
+        block = carry + os.pread(descriptor, BLOCK, offset)
+        offset += BLOCK
+        cut = block.rfind(b"\n") + 1 if offset < size else len(block)
+        whole, carry = block[:cut], block[cut:]
+        if len(carry) > BLOCK * 64:
+            carry = b""  # a line this long is read (and redacted) the ordinary way
+        at = whole.find(NOTED)
+        while at >= 0:
+            start = whole.rfind(b"\n", 0, at) + 1
+            end = whole.find(b"\n", at)
+            end = len(whole) if end < 0 else end
+            found += _request_secrets_in(whole[start:end])
+            at = whole.find(NOTED, end)
+    return found
+
+
+def _request_secrets_in(line: bytes) -> list[str]:
+    try:
+        record = loads(line)
+    except ValueError:
+        return []
+    if not isinstance(record, dict):
+        return []
+    body = record.get("note") if isinstance(record.get("note"), dict) else record
+    return request_secrets(body.get("request")) if isinstance(body, dict) else []
 
 
 def is_recording_start(head: bytes) -> bool:
@@ -196,6 +240,9 @@ class RecordingReader:
         """Bytes the helper reads at a time."""
         self.helped = 0
         """Pieces the helper has read."""
+        self._scrubber = DeltaScrubber()
+        self.lines.learn(set(noted_secrets(file)))
+        self.loaded.secrets = self.lines.known  # the same list: `learn` adds to it in place
         self._eager: list[tuple[Event, int]] = []
         """Entries read whole (notes, odd lines), each with how many secrets were known when
         it was redacted: redacted again at the end when more are known by then (a final
@@ -215,7 +262,19 @@ class RecordingReader:
     def read(self, size: int = PIECE, *, wait: bool = True) -> list[Event]:
         """The entries of the next `size` bytes (all of them at the end of the file); a
         helper's next piece instead, once one is reading ahead (none while it is `waiting`,
-        unless `wait`)."""
+        unless `wait`). Each item's deltas are redacted on their joined text (a secret split
+        across them; tui/io/scrub.py): a delta's tail held back is put back in it with the
+        next delta, before anything shows it."""
+        out = self._read(size, wait=wait)
+        known = self.lines.known
+        push = self._scrubber.push
+        for event in out:
+            push(event, known)
+        if self.done:
+            self._scrubber.release(known)
+        return out
+
+    def _read(self, size: int, *, wait: bool) -> list[Event]:
         self.others = []
         if self.done or (not wait and self.waiting):
             return []
@@ -386,7 +445,7 @@ class RecordingReader:
             if loaded.header is not None and not self._header_read:
                 self._header_read = True  # its secrets first, then it is redacted
                 self._learn(loaded.header.get("request"))
-                loaded.header = redact(loaded.header)
+                loaded.header = hide_known(redact(loaded.header), self.lines.known)
             return None
         if event.is_note:
             self._learn(event.raw.get("request"))

@@ -15,14 +15,22 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tui import __version__
-from tui.io.redact import needs_redaction, redact, redact_headers, redact_text
+from tui.io.redact import (
+    hide_known,
+    merge_secrets,
+    needs_redaction,
+    redact,
+    redact_headers,
+    redact_text,
+    request_secrets,
+)
 from tui.model.events import Event
 from tui.model.jsonsafe import dumps, loads
 
@@ -74,6 +82,9 @@ class Loaded:
     problems: Problems = field(default_factory=Problems)
     format: str = "unknown"
     source: str = ""
+    secrets: list[str] = field(default_factory=list, repr=False)
+    """Secrets the source named that its redacted header no longer shows (an archive's
+    request, its API key): hidden wherever its events echo them."""
 
     @property
     def usable(self) -> bool:
@@ -87,9 +98,12 @@ def make_header(
     endpoint: str | None = None,
     http_status: int | None = None,
     http_headers: dict[str, str] | None = None,
+    secrets: Sequence[str] = (),
     **source: Any,
 ) -> dict[str, Any]:
-    """A recording's first line, with the request and headers redacted."""
+    """A recording's first line, with the request and headers redacted, and every secret
+    the request names (and `secrets`: an API key, a proxied client's credentials) hidden
+    wherever else in it they appear: a token of a server URL echoed in the `input`."""
     header: dict[str, Any] = {
         "mcptui": FORMAT_NAME,
         "format": FORMAT_VERSION,
@@ -103,7 +117,8 @@ def make_header(
         header["endpoint"] = redact_text(endpoint)
     if http_status is not None or http_headers:
         header["http"] = {"status": http_status, "headers": redact_headers(http_headers or {})}
-    return header
+    known = merge_secrets(secrets, request_secrets(request))
+    return hide_known(header, known) if known else header
 
 
 def event_line(event: Event) -> str:

@@ -129,14 +129,15 @@ def looks_secret(part: str) -> bool:
         any(c.isalpha() for c in part) and not _VERSION.fullmatch(part)
 
 
-def url_secrets(url: str) -> list[str]:
-    """The parts of a server's URL that strict redaction hides, as written in it."""
-    redacted = redact_url(url, strict=True)
+def url_secrets(url: str, *, strict: bool = True) -> list[str]:
+    """The parts of a server's URL that strict redaction hides, as written in it (with
+    `strict` False: those any URL's redaction hides, a password and secret query values)."""
+    redacted = redact_url(url, strict=strict)
     if redacted == url:
         return []
     kept = set(re.split(r"[/?&=#:@]", redacted))
     return [part for part in re.split(r"[/?&=#:@]", url)
-            if part and part not in kept and len(part) >= 4]
+            if part and part not in kept and len(part) >= 4 and REDACTED not in part]
 
 
 def redact_url(url: str, *, strict: bool = False) -> str:
@@ -160,6 +161,43 @@ def redact_url(url: str, *, strict: bool = False) -> str:
     if fragment and "=" in fragment:
         fragment = "&".join(_redact_parameter(pair, strict) for pair in fragment.split("&"))
     return f"{scheme}{sep}{authority}{slash}{path}{question}{query}{hash_sign}{fragment}"
+
+
+_HEADER_FLAGS = frozenset({"--header", "-H"})
+_SECRET_FLAG = re.compile(r"^--?[\w-]*(key|token|secret|passw|auth|cookie|credential)[\w-]*$",
+                          re.IGNORECASE)
+
+
+def argv_secrets(argv: Sequence[str]) -> list[str]:
+    """The secrets a command line holds: values of `--header NAME=VALUE` (`-H`), of flags
+    named like a credential (`--api-key`, `--token`), and the secret parts of its URLs."""
+    found: list[str] = []
+    expects = ""
+    for arg in argv:
+        flag, equals, inline = arg.partition("=") if arg.startswith("-") else ("", "", "")
+        if expects in _HEADER_FLAGS or (equals and flag in _HEADER_FLAGS):
+            value = inline if equals and flag in _HEADER_FLAGS else arg
+            name, _, header_value = value.partition("=")
+            found += value_secrets(header_value) or ([header_value] if header_value else [])
+            found += value_secrets(name.partition(":")[2])
+        elif _SECRET_FLAG.match(expects) or (equals and _SECRET_FLAG.match(flag)):
+            found += value_secrets(inline if equals else arg) or [inline if equals else arg]
+        found += url_secrets(arg) if "://" in arg else []
+        expects = arg if arg.startswith("-") and not equals else ""
+    return merge_secrets(found)
+
+
+def redact_argv(argv: Sequence[str]) -> str:
+    """A command line as it may be logged: its secrets (`argv_secrets`) hidden."""
+    return hide_known(redact_text(" ".join(argv), strict_urls=True), argv_secrets(argv))
+
+
+def redact_target(target: str) -> str:
+    """An HTTP request target (`/v1/responses?api_key=…`) with its secret query values
+    hidden, for a line that names the request."""
+    if "?" not in target and "#" not in target:
+        return target
+    return redact_url("http://-" + target).removeprefix("http://-")
 
 
 def _redact_parameter(pair: str, strict: bool) -> str:
@@ -385,16 +423,88 @@ def _redact_leaf(value: Any) -> Any:
     return REDACTED
 
 
-def request_secrets(request: Any) -> list[str]:
-    """The secret parts of a request's MCP server URLs (`url_secrets`), to hide wherever they
-    are echoed (an error message, a tool's output)."""
-    tools = request.get("tools") if isinstance(request, dict) else None
+MIN_SECRET = 6
+"""Characters a value needs to be hidden wherever it appears: a header valued `1` or `yes`
+would otherwise hide every `1` and `yes` of a stream."""
+_AUTH_SCHEME = re.compile(r"^\s*(?:Bearer|Basic|Token|Digest|ApiKey)\s+(\S+)\s*$", re.IGNORECASE)
+
+
+def value_secrets(value: Any) -> list[str]:
+    """A credential's value as it may be echoed: whole, the token after an auth scheme
+    (`Bearer abc…` → `abc…`), and each value of a cookie (`sid=abc…; lang=en` → `abc…`).
+    Values already hidden, and those too short to be told from ordinary text, are none."""
+    if not isinstance(value, str):
+        return []
+    text = value.strip()
+    if len(text) < MIN_SECRET or REDACTED in text:
+        return []
+    found = [text]
+    scheme = _AUTH_SCHEME.match(text)
+    if scheme is not None:
+        found.append(scheme.group(1))
+    if "=" in text:
+        for pair in re.split(r"[;,&]", text):
+            found.append(pair.partition("=")[2].strip())
+    return [part for part in found if len(part) >= MIN_SECRET]
+
+
+def header_secrets(headers: Any) -> list[str]:
+    """The values of credential-named HTTP headers (`Authorization`, `X-Api-Key`, `Cookie`…),
+    to hide wherever they are echoed."""
     found: list[str] = []
-    for tool in tools if isinstance(tools, list) else []:
-        url = tool.get("server_url") if isinstance(tool, dict) else None
-        if isinstance(url, str):
-            found += url_secrets(url)
+    items = headers.items() if hasattr(headers, "items") else headers or ()
+    for name, value in items:
+        if str(name).lower() in CREDENTIAL_KEYS:
+            found += value_secrets(value)
+    return found
+
+
+def text_url_secrets(text: str) -> list[str]:
+    """What redaction hides in the URLs of a free text (a password, a secret query value)."""
+    found: list[str] = []
+    if "://" in text:
+        for start, end in url_spans(text):
+            found += url_secrets(text[start:end], strict=False)
+    return found
+
+
+def request_secrets(request: Any) -> list[str]:
+    """Every secret a request names, to hide wherever it is echoed (an error message, a
+    tool's arguments or output, the request's own `input`): the secret parts of its MCP
+    server URLs (`url_secrets`), its MCP tools' header values and `authorization`, values
+    under credential-named keys anywhere, and passwords and secret query values of any URL.
+    Longest first, so that a secret holding another is hidden whole."""
+    found: list[str] = []
+
+    def walk(node: Any, in_headers: bool) -> None:
+        if isinstance(node, dict):
+            is_tool = node.get("type") == "mcp" or "server_url" in node
+            for key, item in node.items():
+                lowered = key.lower() if isinstance(key, str) else key
+                if isinstance(item, str):
+                    if in_headers or lowered in CREDENTIAL_KEYS:
+                        found.extend(value_secrets(item))
+                    elif lowered in STRICT_URL_KEYS:
+                        found.extend(url_secrets(item))
+                    else:
+                        found.extend(text_url_secrets(item))
+                else:
+                    walk(item, in_headers or (lowered == "headers" and is_tool))
+        elif isinstance(node, list):
+            for item in node:
+                if isinstance(item, str):
+                    found.extend(value_secrets(item) if in_headers else text_url_secrets(item))
+                else:
+                    walk(item, in_headers)
+
+    walk(request, False)
     return sorted(set(found), key=len, reverse=True)
+
+
+def merge_secrets(*groups: Sequence[str]) -> list[str]:
+    """Known secrets from several places, each once, longest first (`hide_known` order)."""
+    return sorted({s for group in groups for s in group if len(s) >= 4 and REDACTED not in s},
+                  key=len, reverse=True)
 
 
 def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, Any]:

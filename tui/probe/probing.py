@@ -37,7 +37,7 @@ import mcp.types
 
 from tui.exceptions import describe_exception
 from tui.io.recording import Loaded
-from tui.io.redact import REDACTED, hide_known, redact_text
+from tui.io.redact import REDACTED, hide_known, redact_text, url_secrets, value_secrets
 from tui.mcpclient import (
     ERA_METHODS,
     ERA_VERSIONS,
@@ -385,13 +385,16 @@ class _Scrub:
     stores from the network or the request goes through here first.
     """
 
-    def __init__(self, secrets: Iterable[str]) -> None:
+    def __init__(self, secrets: Iterable[str], urls: Iterable[Any] = ()) -> None:
         words = set()
         for secret in secrets:
             secret = secret.strip()
             words.add(secret)
             if secret.lower().startswith("bearer "):
                 words.add(secret[7:].strip())
+            words.update(value_secrets(secret))
+        for url in urls:  # a token in a server's URL, echoed in an error or a listing
+            words.update(url_secrets(url) if isinstance(url, str) else ())
         self.secrets = sorted((w for w in words if len(w) >= 4), key=len, reverse=True)
 
     def text(self, value: str) -> str:
@@ -563,7 +566,8 @@ async def probe(request: Mapping[str, Any], *, recording: Loaded | None = None,
         report.problems.append('the request has no MCP tools (tools[] entries with "type": '
                                '"mcp"): nothing to probe')
         return report
-    scrub = _Scrub(v for entry in entries for v in entry_headers(entry)[0].values())
+    scrub = _Scrub((v for entry in entries for v in entry_headers(entry)[0].values()),
+                   (entry.get("server_url") for entry in entries))
     notes: list[str] = []
     unmatched: list[str] = []
     plans = plan_calls(entries, recording=recording, tool=tool, arguments=arguments,
@@ -714,9 +718,10 @@ async def _probe_entry(entry: Mapping[str, Any], planned: list[PlannedCall],
                        protocol: str = "auto") -> ServerReport:
     url = entry.get("server_url")
     headers, redacted = entry_headers(entry)
-    scrub = _Scrub(headers.values())
+    scrub = _Scrub(headers.values(), (url,))
     server = ServerReport(server_label=scrub.text(str(entry.get("server_label") or "?")),
-                          url=scrub.text(url) if isinstance(url, str) else None,
+                          url=redact_text(scrub.text(url), strict_urls=True)
+                          if isinstance(url, str) else None,
                           headers=sorted(headers))
     if redacted:
         server.checks.append(Check(

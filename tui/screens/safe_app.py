@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import App
 from textual.notifications import SeverityLevel
 
+from tui.io.redact import hide_known, redact_text
 from tui.model.textsafe import visible
 
 
@@ -33,7 +34,14 @@ class SafeApp(App[None]):
                severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = False) -> None:
         """Every toast as literal text: a path like `x[/b]y` or an event's content is shown
-        as typed (Textual would read it as markup, and it cannot render a rich Text)."""
+        as typed (Textual would read it as markup, and it cannot render a rich Text); and
+        redacted, as a recording is (an error message may echo a secret)."""
         plain = message.plain if isinstance(message, Text) else str(message)
+        known = self.session_secrets()
+        plain, title = (hide_known(redact_text(text), known) for text in (plain, title))
         super().notify(visible(plain), title=visible(title), severity=severity,
                        timeout=timeout, markup=False)
+
+    def session_secrets(self) -> list[str]:
+        """Secrets to hide in every toast (an error may echo a request's URL or header)."""
+        return []

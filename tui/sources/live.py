@@ -35,7 +35,17 @@ from tui.io.recording import (
     recording_name,
     unused_path,
 )
-from tui.io.redact import redact, redact_entry, redact_headers, redact_text, request_secrets
+from tui.io.redact import (
+    merge_secrets,
+    redact,
+    redact_entry,
+    redact_headers,
+    redact_text,
+    request_secrets,
+    text_url_secrets,
+    value_secrets,
+)
+from tui.io.scrub import DeltaScrubber
 from tui.model.events import Event, note
 from tui.model.ingest import StreamIngester
 from tui.model.player import Player
@@ -215,8 +225,13 @@ class LiveRun:
         """Every response sent for, in order: which request started which response."""
         self._turn: asyncio.Lock | None = None
         """One send at a time: concurrent streams would interleave in one timeline."""
-        self.secrets: list[str] = []
-        """Secret parts of the requests' MCP server URLs: hidden wherever they are echoed."""
+        self.secrets: list[str] = merge_secrets(value_secrets(getattr(client, "api_key", None)),
+                                                text_url_secrets(str(getattr(client, "base_url",
+                                                                             ""))))
+        """What the requests name as secrets (request_secrets) and the API key: hidden
+        wherever they are echoed."""
+        self.scrubber = DeltaScrubber()
+        """Secrets split across deltas: hidden on each item's joined text."""
         self.taps = taps
         """`--tap`: requests go out with the taps' server URLs (recorded with their own), and
         the MCP messages join this run's timeline."""
@@ -236,6 +251,15 @@ class LiveRun:
         """Timeline, recording, listener: in that order, for every entry; redacted first, so
         what is shown, copied and saved is what the recording holds. `flush=False`: the
         caller flushes the recording once after a batch (at least once per chunk read)."""
+        for ready in self.scrubber.push(event, self.secrets):
+            self._add(ready, flush=flush)
+
+    def release_held(self) -> None:
+        """The stream ended: the delta held back (a possible secret's start) goes out."""
+        for ready in self.scrubber.release(self.secrets):
+            self._add(ready)
+
+    def _add(self, event: Event, *, flush: bool = True) -> None:
         redact_entry(event, self.secrets)
         self.session.timeline.append(event, follow=False)
         if self.recorder is not None:
@@ -268,7 +292,8 @@ class LiveRun:
         if self.taps is not None:
             source["taps"] = self.taps.describe()
         header = make_header("live", request=request, endpoint=self.endpoint,
-                             http_status=status, http_headers=headers, **source)
+                             http_status=status, http_headers=headers, secrets=self.secrets,
+                             **source)
         self.session.header = header
         if self.recorder is not None:
             self.session.recording_path = str(self.recorder.open(header))
@@ -303,7 +328,7 @@ class LiveRun:
     async def _send(self, request: dict[str, Any]) -> str | None:
         if self.first_request is None:
             self.first_request = request
-        self.secrets = sorted({*self.secrets, *request_secrets(request)}, key=len, reverse=True)
+        self.secrets = merge_secrets(self.secrets, request_secrets(request))
         tracked = self.current = Tracked(background=bool(request.get("background")),
                                          request=request)
         self.followed.append(tracked)
@@ -524,6 +549,7 @@ class LiveRun:
             return "end"
         finally:
             backlog.parse(None)  # cancelled mid-stream: keep what arrived
+            self.release_held()
             self.backlog = None
 
     async def _next_chunk(self, iterator: AsyncIterator[bytes], backlog: _Backlog) -> bytes:

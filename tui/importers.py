@@ -89,10 +89,16 @@ def load_text(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded
 
 def _known_secrets(loaded: Loaded) -> list[str]:
     """The secret parts of the server URLs of every request the file holds: the header's and
-    those of later requests' notes (an archive or a live run with several requests)."""
+    those of later requests' notes (an archive or a live run with several requests), and of
+    the `tools` every Response object echoes (a dump with no request still names its MCP
+    servers' URLs in `response.created`)."""
     requests = [(loaded.header or {}).get("request")]
     requests += [event.raw.get("request") for event in loaded.events
                  if event.is_note and "request" in event.raw]
+    requests += [event.raw.get("response") for event in loaded.events
+                 if event.lite is None and (event.kind or "").startswith("response.")
+                 and not (event.kind or "").endswith(".delta")]
+    requests += loaded.snapshots
     return merge_secrets(loaded.secrets, *(request_secrets(request) for request in requests))
 
 

@@ -10,17 +10,15 @@ CI runs a seeded, stratified sample: one input per format, one or two commands e
 commands in turn (well under a minute on two cores). `--fuzz-long` runs every input through
 every command (bench/audit_hostile.py prints the same as a table).
 
-Known failures that other work fixes (known_failures.json) are marked xfail(strict=True) with
-their item in issue 35: when that work is merged the entry must go (an XPASS fails the run).
-A FIFO's are not strict: whether it is read as empty depends on the load (T5).
+A FIFO with no writer is given up after `MCPTUI_INPUT_WAIT` seconds (README's 10 s, 2 here).
 """
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,17 +27,11 @@ from hostile import COMMANDS, Case, Result, generate, run
 
 MCPTUI = str(Path(sys.executable).with_name("mcptui"))
 SEED = 35
+INPUT_WAIT = "2"
 TIMEOUT = 45.0
 """A runaway guard (a run takes seconds): a FIFO no one writes to must be given up in 10 s."""
 MEMORY = 3 << 30
 """RLIMIT_AS of each run: a runaway guard, not a target (the largest input is 8 MB)."""
-LONG_ONLY = {"fifo"}
-"""Formats in the long tier only: a FIFO waits README's 10 s (and, issue 35 T5, one with a
-writer is read as empty under load, so its outcome depends on the machine)."""
-KNOWN = json.loads((Path(__file__).with_name("known_failures.json")).read_text())
-"""Failures seen on this branch, by "case command", each an issue 35 item other work fixes:
-`crash` (exit, time, control characters) and `leak` (a planted secret). Remove an entry when
-its fix is merged (an XPASS fails the run). Long-tier runs not listed were not observed."""
 
 
 def ci_sample() -> list[tuple[Case, str]]:
@@ -48,8 +40,7 @@ def ci_sample() -> list[tuple[Case, str]]:
     rng = random.Random(SEED)
     by_format: dict[str, list[Case]] = {}
     for case in generate():
-        if case.fmt not in LONG_ONLY:
-            by_format.setdefault(case.fmt, []).append(case)
+        by_format.setdefault(case.fmt, []).append(case)
     commands = list(COMMANDS)
     rng.shuffle(commands)
     chosen: list[tuple[Case, str]] = []
@@ -72,27 +63,27 @@ def selected(config: pytest.Config) -> list[tuple[Case, str]]:
     return config._hostile_runs
 
 
-def _mark(kind: str, case: Case, command: str) -> list[pytest.MarkDecorator]:
-    reason = KNOWN[kind].get(f"{case.name} {command}")
-    if not reason:
-        return []
-    return [pytest.mark.xfail(strict=case.fmt != "fifo", reason=reason)]
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    for fixture, kind in (("crash_run", "crash"), ("leak_run", "leak")):
+    for fixture in ("crash_run", "leak_run"):
         if fixture in metafunc.fixturenames:
             runs = selected(metafunc.config)
-            metafunc.parametrize(fixture, [
-                pytest.param((case, command), id=f"{case.name}-{command}",
-                             marks=_mark(kind, case, command)) for case, command in runs])
+            metafunc.parametrize(fixture, runs,
+                                 ids=[f"{case.name}-{command}" for case, command in runs])
 
 
 @pytest.fixture(scope="session")
-def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> dict[tuple[str, str], Result]:
-    """Every selected run, two at a time (the machine has two cores): each test reads its own."""
+def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+            ) -> Iterator[dict[tuple[str, str], Result]]:
+    """Every selected run, two at a time (the machine has two cores): each test reads its own.
+    A FIFO no one writes to is given up after `INPUT_WAIT` seconds (README's 10 s otherwise)."""
     runs = selected(request.config)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MCPTUI_INPUT_WAIT", INPUT_WAIT)
+        yield _run_all(runs, tmp_path_factory)
+
+
+def _run_all(runs: list[tuple[Case, str]], tmp_path_factory: pytest.TempPathFactory
+             ) -> dict[tuple[str, str], Result]:
     root = tmp_path_factory.mktemp("hostile")
 
     def one(number: int, case: Case, command: str) -> Result:

@@ -198,3 +198,38 @@ def test_a_recording_read_a_piece_at_a_time_hides_split_and_early_echoed_secrets
     assert "".join(deltas) == f"the key is {REDACTED} and the late token {REDACTED}."
     assert [f for f in check_stream(session.timeline.events, session.timeline.state)
             if f.code == "delta_mismatch"] == []
+
+
+def echoed_tools_stream(text: str) -> list[dict[str, Any]]:
+    """A stream with no request: only `response.created` names the MCP server's URL (with a
+    path token), as every API dump does; a text delta then echoes the token."""
+    created = {"type": "response.created", "response": {
+        "id": "resp_1", "status": "in_progress", "output": [],
+        "tools": [{"type": "mcp", "server_label": "x", "headers": None,
+                   "server_url": f"https://mcp.example.com/s/{PATH}/mcp"}]}}
+    return [created, *split_stream(text, [text.index(PATH) + 3])[1:]]
+
+
+def test_a_dump_with_no_request_hides_the_token_its_response_echo_names():
+    """`response.created` echoes the request's tools: their URLs' tokens are known before
+    any event is shown, in a whole-file load (a JSONL dump)."""
+    text = f"served from {PATH} today."
+    loaded = load_text("\n".join(json.dumps(e) for e in echoed_tools_stream(text)) + "\n")
+    deltas = [e.raw["delta"] for e in loaded.events if e.kind == "response.output_text.delta"]
+    assert "".join(deltas) == f"served from {REDACTED} today."
+    assert PATH not in json.dumps([e.raw for e in loaded.events])
+
+
+def test_a_recording_with_no_request_hides_the_token_its_response_echo_names(tmp_path: Path):
+    """The same through the piece-by-piece reader of a recording whose header has no
+    request (the token is learnt from the `response.created` line before any event)."""
+    from tui.sources.replay import open_session
+
+    text = f"served from {PATH} today."
+    lines = [{"mcptui": "recording", "format": 1}]
+    lines += [{"t": 0.01 * n, "event": e} for n, e in enumerate(echoed_tools_stream(text))]
+    path = tmp_path / "echo.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    session = open_session(str(path), whole=True)
+    shown = json.dumps([e.raw for e in session.timeline.events])
+    assert PATH not in shown and REDACTED in shown

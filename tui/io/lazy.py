@@ -88,6 +88,9 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
 NOTED = b'"request"'
 """What the header and a `request` note hold their request under (in an event's text a
 quote is escaped: `\\"request\\"`)."""
+ECHOED = b'"server_url"'
+"""What a Response object's `tools` name their MCP servers' URLs under: a recording with no
+request still holds them (`response.created`), and their tokens are hidden from the start."""
 
 
 def noted_secrets(file: BinaryIO) -> list[str]:
@@ -107,13 +110,14 @@ def noted_secrets(file: BinaryIO) -> list[str]:
         whole, carry = block[:cut], block[cut:]
         if len(carry) > BLOCK * 64:
             carry = b""  # a line this long is read (and redacted) the ordinary way
-        at = whole.find(NOTED)
-        while at >= 0:
-            start = whole.rfind(b"\n", 0, at) + 1
-            end = whole.find(b"\n", at)
-            end = len(whole) if end < 0 else end
-            found += _request_secrets_in(whole[start:end])
-            at = whole.find(NOTED, end)
+        for needle in (NOTED, ECHOED):
+            at = whole.find(needle)
+            while at >= 0:
+                start = whole.rfind(b"\n", 0, at) + 1
+                end = whole.find(b"\n", at)
+                end = len(whole) if end < 0 else end
+                found += _request_secrets_in(whole[start:end])
+                at = whole.find(needle, end)
     return found
 
 
@@ -125,7 +129,11 @@ def _request_secrets_in(line: bytes) -> list[str]:
     if not isinstance(record, dict):
         return []
     body = record.get("note") if isinstance(record.get("note"), dict) else record
-    return request_secrets(body.get("request")) if isinstance(body, dict) else []
+    if not isinstance(body, dict):
+        return []
+    event = body.get("event")
+    echoed = event.get("response") if isinstance(event, dict) else None
+    return request_secrets(body.get("request")) + request_secrets(echoed)
 
 
 def is_recording_start(head: bytes) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tui import __version__
 from tui.io.reading import MAX_BYTES
@@ -30,13 +31,33 @@ EXIT_BROKEN_PIPE = 141
 """As a shell reports a command killed by SIGPIPE: the reader of the output went away."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class RedactingParser(argparse.ArgumentParser):
+    """argparse whose usage errors hide the command line's secrets: `unrecognized arguments`
+    and `invalid value` repeat what was typed, a mistyped `--hedaer X-Api-Key=…` included."""
+
+    def __init__(self, *args: Any, known: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.known = list(known)
+
+    def error(self, message: str) -> NoReturn:
+        from tui.io.redact import hide_known, redact_text
+
+        super().error(hide_known(redact_text(message, strict_urls=True), self.known))
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The command line; `argv`'s secrets (`argv_secrets`) are hidden from its errors."""
+    from tui.io.redact import argv_secrets
+
+    known = argv_secrets(argv)
+    parser = RedactingParser(
+        known=known,
         prog="mcptui",
         description="Inspect OpenAI Responses API streams that use remote MCP tools.",
     )
     parser.add_argument("--version", action="version", version=f"mcptui {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                     parser_class=partial(RedactingParser, known=known))
 
     inspect = commands.add_parser(
         "inspect", help="summarise recordings or stream dumps: items, statuses, failures",
@@ -375,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     argv = bare_step(argv)
     safe_streams()
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         return dispatch(args)
     except BrokenPipeError:  # `| head` read enough: no traceback, no error log

@@ -233,3 +233,22 @@ def test_a_recording_with_no_request_hides_the_token_its_response_echo_names(tmp
     session = open_session(str(path), whole=True)
     shown = json.dumps([e.raw for e in session.timeline.events])
     assert PATH not in shown and REDACTED in shown
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "req.json", "--hedaer", f"X-Api-Key={HEADER}"],
+    ["run", "req.json", "--hedaer", f"Cookie: sid={COOKIE}"],
+    ["inspect", "--max-bytes", f"https://mcp.example.com/s/{PATH}/mcp", "x.jsonl"],
+])
+def test_a_usage_error_hides_the_command_lines_secrets(argv: list[str],
+                                                       capsys: pytest.CaptureFixture[str]):
+    """argparse repeats what was typed (`unrecognized arguments: …`, `invalid int value`):
+    a mistyped flag's header value or a URL token is hidden there too (exit 2)."""
+    from tui.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    said = capsys.readouterr().err
+    assert stopped.value.code == 2 and "error:" in said
+    assert not any(secret in said for secret in (HEADER, COOKIE, PATH)), said
+    assert REDACTED in said

@@ -183,8 +183,20 @@ def argv_secrets(argv: Sequence[str]) -> list[str]:
         elif _SECRET_FLAG.match(expects) or (equals and _SECRET_FLAG.match(flag)):
             found += value_secrets(inline if equals else arg) or [inline if equals else arg]
         found += url_secrets(arg) if "://" in arg else []
+        found += _credential_pair_secrets(arg)
         expects = arg if arg.startswith("-") and not equals else ""
     return merge_secrets(found)
+
+
+def _credential_pair_secrets(arg: str) -> list[str]:
+    """`X-Api-Key=VALUE` or `Cookie: VALUE` anywhere on a command line (after a mistyped
+    `--hedaer`, say): the value is a credential whatever flag it follows."""
+    cut = min((at for at in (arg.find("="), arg.find(":")) if at >= 0), default=-1)
+    name, sep, value = (arg[:cut], arg[cut], arg[cut + 1:]) if cut >= 0 else (arg, "", "")
+    value = value.strip()
+    if not sep or not value or name.strip().lower() not in CREDENTIAL_KEYS:
+        return []
+    return value_secrets(value) or [value]
 
 
 def redact_argv(argv: Sequence[str]) -> str:

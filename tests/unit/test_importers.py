@@ -367,10 +367,23 @@ def test_a_json_error_names_its_column_once():
 
 
 def test_identical_problems_are_kept_a_few_times_and_counted():
-    loaded = load_text("{}\n" * 1000)
+    loaded = load_text("\n".join(["{}", '{"a": 1}'] * 500))
     assert len(loaded.problems) == 200
     assert loaded.problems.total == 1000  # type: ignore[attr-defined]
     assert {p.message for p in loaded.problems} == {"event has no type (kept)"}
+
+
+def test_a_run_of_identical_typeless_events_is_kept_as_its_first_and_counted():
+    """A keep-alive `{}` sent a thousand times is one event and one count, in every format
+    that reads events one by one (3M of them took 44 s and 1.7 GB as events)."""
+    for text in ('{"type": "x"}\n' + "{}\n" * 1000 + '{"type": "y"}\n',
+                 'data: {"type": "x"}\n\n' + "data: {}\n\n" * 1000 + 'data: {"type": "y"}\n\n',
+                 "[" + ",".join(['{"type": "x"}', *["{}"] * 1000, '{"type": "y"}']) + "]"):
+        loaded = load_text(text)
+        assert [e.raw.get("type") for e in loaded.events] == ["x", None, "y"], text[:20]
+        assert [p.message for p in loaded.problems] == [
+            "event has no type (kept)",
+            "999 more identical events with no type after it, folded into it"]
 
 
 def test_a_pasted_api_error_body_reads_as_the_refusal_it_is():

@@ -391,7 +391,7 @@ class CaptureHub:
                  for name, value in headers}
         secrets = merge_secrets(header_secrets(named), text_url_secrets("http://-" + target))
         return Exchange(method, target, kind, response_id, request, client_headers(named),
-                        secrets, unrecorded_body=body is None)
+                        secrets=secrets, unrecorded_body=body is None)
 
     @staticmethod
     def unreachable_answer(message: str) -> dict[str, Any]:

@@ -55,6 +55,10 @@ def http_error_note(body: Any, *, what: str | None = None, status: int | None = 
     return event
 
 
+NO_TYPE = "event has no type (kept)"
+"""The problem of a stream event with no `type`."""
+
+
 def stream_entries(text: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """Each message of an SSE text as `(line, event, problem)`, in order.
 
@@ -75,7 +79,7 @@ def stream_entries(text: str) -> Iterator[tuple[int, dict[str, Any] | None, str 
         if not isinstance(obj, dict):
             yield message.line, None, f"expected a JSON object, got {type(obj).__name__}"
             continue
-        yield message.line, obj, None if "type" in obj else "event has no type (kept)"
+        yield message.line, obj, None if "type" in obj else NO_TYPE
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,12 @@ MAX_HELD = 8192
 CONTEXT = 64
 """Characters of an item's text already written, read before a piece to judge where a
 pattern starts (`https` written, `://…` in the next delta)."""
+GLUED = 3
+"""A text ending in fewer characters than this that begin a known secret, right after a
+letter, digit, `_` or `-`, is not held: every OpenAI key begins `sk-`, so with the API key
+known each delta ending `…s` (`hit|s`) was held and the recording re-cut where the wire
+was not. A secret glued to the word before it and split right after its first character or
+two is the price: its rest is hidden only where its patterns (`sk-…`) find it."""
 _SPACE = frozenset(" \t\r\n\"'<>`")
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _SCHEMES = ("Bearer", "Basic", "bearer")
@@ -146,7 +152,12 @@ def safe_cut(text: str, known: Sequence[str], context: str = "", lead: str = "")
     """How much of an item's text so far may be written now: the rest may still turn into a
     secret with what comes next. `context`: the end of the text written before it; `lead`:
     the last word of it (a URL begun before)."""
-    cut = min(len(text) - _secret_prefix(text, known), _risky_run(text, context, lead))
+    held = _secret_prefix(text, known)
+    if 0 < held < GLUED:
+        ahead = text[-held - 1] if held < len(text) else context[-1:]
+        if ahead and ahead in _KEY_CHARS:
+            held = 0  # `hit|s`: a word's end, not a secret's start (see GLUED)
+    cut = min(len(text) - held, _risky_run(text, context, lead))
     moved = True
     while moved:  # a known secret whole in `text` across the cut: cut before it
         moved = False

@@ -14,6 +14,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.io.redact import hide_known, merge_secrets, redact_text, request_secrets
+from tui.model.summary import unfinished
 from tui.report import EXIT_CLEAN, EXIT_FAILURE
 from tui.screens.inspector import InspectorScreen, OpenAt
 from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
@@ -112,7 +113,22 @@ class McptuiApp(SafeApp):
         """Quit with the code `inspect` gives (README): 1 when what was shown holds a failure,
         0 when not; `proxy` and `tap` exit 0, what they relayed being data."""
         failed = self.proxy is None and bool(self.session.timeline.failure_indexes)
+        if not failed and self.proxy is None:
+            failed = self._unfinished_at_end()
         self.exit(return_code=EXIT_FAILURE if failed else EXIT_CLEAN)
+
+    def _unfinished_at_end(self) -> bool:
+        """A whole file whose response never finished (a stream cut off): `inspect` counts
+        that as a failure, so quitting says so too, wherever the replay stands (the view is
+        folded to its end first: about 2 s for a million events, once, on the way out). Not
+        while a file is still read or a live run goes on: that is not all there is."""
+        session = self.session
+        timeline = session.timeline
+        if session.live or session.loading is not None:
+            return False
+        if not timeline.at_end:
+            timeline.seek_end()
+        return bool(unfinished(timeline.state, timeline.events))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, KeysScreen):

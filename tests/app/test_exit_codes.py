@@ -30,3 +30,16 @@ async def test_a_failure_not_yet_stepped_to_still_counts() -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 1
+
+
+async def test_a_stream_cut_off_before_its_end_exits_1(tmp_path: Path) -> None:
+    """A recording cut short (Ctrl+C mid-run): `inspect` says `unfinished` and exits 1, and
+    quitting the app shown to its end says the same."""
+    lines = SAMPLE_SUCCESS.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:len(lines) // 2]) + "\n")
+    app = McptuiApp(open_session(str(cut)), paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 1

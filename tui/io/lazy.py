@@ -70,8 +70,10 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None  # never opened: opening a FIFO blocks until a writer comes, and
             # closing it again loses what its writer sent (the whole-file reader takes it)
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # replaced by a FIFO since?
-        file = os.fdopen(descriptor, "rb")  # kept open by the reader, or closed here
+        # Not blocking: replaced by a FIFO since? Opened by name (`file.name` is the path the
+        # reading helper opens again; `os.fdopen` named it by its descriptor, and the helper
+        # never started). Kept open by the reader, or closed here.
+        file = open(path, "rb", opener=_without_blocking)  # noqa: SIM115
     except OSError:
         return None
     try:
@@ -83,6 +85,10 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
         pass
     file.close()
     return None
+
+
+def _without_blocking(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NONBLOCK)
 
 
 NOTED = b'"request"'

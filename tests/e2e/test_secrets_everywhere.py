@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -238,11 +239,11 @@ PLANTED = {"request.json", "failing.json", "traffic.har", "cassette.yaml", "test
 """Files the test itself wrote, secrets and all: inputs, not outputs."""
 
 
-def readers(written: Written, path: Path, *, step: int | None = None) -> None:
-    """Every command that reads a file, on `path`; outputs beside it."""
+def readers(path: Path, *, step: int | None = None
+            ) -> list[tuple[str, list[str]]]:
+    """Every command that reads a file, on `path` (label, arguments); outputs beside it."""
     stem = path.stem
-    folder = written.folder
-    for label, args in (
+    return [(f"{label} {path.name}", args) for label, args in (
             ("inspect", ["inspect", str(path)]),
             ("inspect --json", ["inspect", "--json", str(path)]),
             ("inspect --strict", ["inspect", "--strict", str(path)]),
@@ -254,8 +255,15 @@ def readers(written: Written, path: Path, *, step: int | None = None) -> None:
                                 "-o", f"{stem}-request.json"]),
             ("screenshot", ["replay", str(path), "--screenshot", f"{stem}.svg"]),
             *((("screenshot step", ["replay", str(path), "--step", str(step), "--screenshot",
-                                    f"{stem}-step.svg"]),) if step is not None else ())):
-        written.keep(f"{label} {path.name}", run_cli(args, folder))
+                                    f"{stem}-step.svg"]),) if step is not None else ()))]
+
+
+def run_readers(written: Written, commands: list[tuple[str, list[str]]]) -> None:
+    """The commands two at a time (two cores; each is a fresh interpreter, mostly starting)."""
+    with ThreadPoolExecutor(2) as pool:
+        done = pool.map(lambda command: run_cli(command[1], written.folder), commands)
+        for (label, _), result in zip(commands, done, strict=True):
+            written.keep(label, result)
 
 
 def run_live(written: Written, upstream: str, origin: str) -> None:
@@ -369,9 +377,9 @@ def written(upstream: str, tmp_path_factory: pytest.TempPathFactory) -> Written:
     inputs = [folder / "run.jsonl", folder / "run-failed.jsonl", folder / "tap-run.jsonl",
               *sorted((folder / "proxied").glob("*.jsonl")), folder / "stream.sse",
               *archives(folder, origin)]
-    for path in inputs:
-        readers(written, path)
-    readers(written, foreign_recording(folder, origin), step=3)
+    commands = [command for path in inputs for command in readers(path)]
+    commands += readers(foreign_recording(folder, origin), step=3)
+    run_readers(written, commands)
     return written
 
 

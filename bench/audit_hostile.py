@@ -33,8 +33,17 @@ from hostile import COMMANDS, Case, Result, generate, run  # noqa: E402
 
 SLOW = 20.0
 BIG_KB = 1 << 20  # 1 GiB in KiB (ru_maxrss)
-COLUMNS = ("inputs", "runs", "exit 3", "other exit", ">20 s", ">1 GB", "leaks", "escapes",
-           "tracebacks")
+COLUMNS = (
+    "inputs",
+    "runs",
+    "exit 3",
+    "other exit",
+    ">20 s",
+    ">1 GB",
+    "leaks",
+    "escapes",
+    "tracebacks",
+)
 
 
 def sample(cases: list[Case], per_format: int, seed: int) -> list[Case]:
@@ -45,9 +54,13 @@ def sample(cases: list[Case], per_format: int, seed: int) -> list[Case]:
     by_format: dict[str, list[Case]] = defaultdict(list)
     for case in cases:
         by_format[case.fmt].append(case)
-    return [case for fmt in by_format for case in
-            sorted(rng.sample(by_format[fmt], min(per_format, len(by_format[fmt]))),
-                   key=cases.index)]
+    return [
+        case
+        for fmt in by_format
+        for case in sorted(
+            rng.sample(by_format[fmt], min(per_format, len(by_format[fmt]))), key=cases.index
+        )
+    ]
 
 
 def tally(results: list[Result], inputs: dict[str, set[str]]) -> dict[str, dict[str, int]]:
@@ -59,8 +72,7 @@ def tally(results: list[Result], inputs: dict[str, set[str]]) -> dict[str, dict[
             row["exit 3"] += r.code == 3
             row["other exit"] += r.code not in (0, 1, 2, 3) or r.timed_out
             row[">20 s"] += r.seconds > SLOW
-            row[">1 GB"] += r.max_rss_kb > BIG_KB or any(
-                "MemoryError" in p for p in r.problems)
+            row[">1 GB"] += r.max_rss_kb > BIG_KB or any("MemoryError" in p for p in r.problems)
             row["leaks"] += any(p.startswith("secret") for p in r.problems)
             row["escapes"] += any(p.startswith("escape") for p in r.problems)
             row["tracebacks"] += any(p.startswith("traceback") for p in r.problems)
@@ -80,15 +92,23 @@ def table(rows: dict[str, dict[str, int]]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mcptui", default=str(REPO / ".venv" / "bin" / "mcptui"))
-    parser.add_argument("--per-format", type=int, default=0, metavar="K",
-                        help="a seeded sample of K inputs per format (default: all)")
+    parser.add_argument(
+        "--per-format",
+        type=int,
+        default=0,
+        metavar="K",
+        help="a seeded sample of K inputs per format (default: all)",
+    )
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--jobs", type=int, default=2, help="runs at a time (default 2)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     parser.add_argument("--memory-gb", type=float, default=4.0, help="RLIMIT_AS per run")
     parser.add_argument("--only", default="", help="comma-separated case name prefixes")
-    parser.add_argument("--also", default="", help="with --per-format: these case name "
-                        "prefixes too (comma-separated)")
+    parser.add_argument(
+        "--also",
+        default="",
+        help="with --per-format: these case name prefixes too (comma-separated)",
+    )
     parser.add_argument("--commands", default=",".join(COMMANDS))
     parser.add_argument("--json", metavar="OUT", help="write every run's result here")
     args = parser.parse_args()
@@ -96,8 +116,11 @@ def main() -> int:
     everything = generate()
     cases = sample(everything, args.per_format, args.seed)
     if args.also:
-        more = [c for c in everything if c.name.startswith(tuple(args.also.split(",")))
-                and c not in cases]
+        more = [
+            c
+            for c in everything
+            if c.name.startswith(tuple(args.also.split(","))) and c not in cases
+        ]
         cases = sorted(cases + more, key=everything.index)
     if args.only:
         cases = [c for c in cases if c.name.startswith(tuple(args.only.split(",")))]
@@ -109,8 +132,14 @@ def main() -> int:
     def one(number: int, case: Case, command: str) -> Result:
         work = root / f"{number:05d}"
         try:
-            return run(case, command, work, args.mcptui, timeout=args.timeout,
-                       memory=int(args.memory_gb * (1 << 30)))
+            return run(
+                case,
+                command,
+                work,
+                args.mcptui,
+                timeout=args.timeout,
+                memory=int(args.memory_gb * (1 << 30)),
+            )
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
@@ -119,17 +148,23 @@ def main() -> int:
         for result in pool.map(lambda job: one(job[0], *job[1]), enumerate(jobs)):
             results.append(result)
             if result.problems:
-                print(f"{result.case} {result.command}: exit {result.code} "
-                      f"{result.seconds:.1f}s {result.max_rss_kb >> 10} MB: "
-                      f"{'; '.join(result.problems)}", file=sys.stderr, flush=True)
+                print(
+                    f"{result.case} {result.command}: exit {result.code} "
+                    f"{result.seconds:.1f}s {result.max_rss_kb >> 10} MB: "
+                    f"{'; '.join(result.problems)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     shutil.rmtree(root, ignore_errors=True)
     inputs: dict[str, set[str]] = defaultdict(set)
     for case in cases:
         inputs[case.fmt].add(case.name)
         inputs["total"].add(case.name)
     print(f"mcptui: {args.mcptui}")
-    print(f"{len(cases)} inputs, {len(jobs)} runs in {time.monotonic() - started:.0f} s "
-          f"({args.jobs} at a time, cap {args.timeout:.0f} s and {args.memory_gb:g} GB each)")
+    print(
+        f"{len(cases)} inputs, {len(jobs)} runs in {time.monotonic() - started:.0f} s "
+        f"({args.jobs} at a time, cap {args.timeout:.0f} s and {args.memory_gb:g} GB each)"
+    )
     print(table(tally(results, inputs)))
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))

@@ -66,14 +66,20 @@ def table(rows: list[list[FormScore]], markdown: bool) -> list[str]:
     for scores in rows:
         case = scores[0].case
         wrong = sorted({w for s in scores for w in (*s.wrong, *s.wrong_after_probe)})
-        body.append([case.name, case.cause, *(" ".join(mark(s)) for s in scores),
-                     ", ".join(wrong) or "0"])
+        body.append(
+            [case.name, case.cause, *(" ".join(mark(s)) for s in scores), ", ".join(wrong) or "0"]
+        )
     if markdown:
-        return [f"| {' | '.join(head)} |", f"|{'---|' * len(head)}",
-                *(f"| {' | '.join(row)} |" for row in body)]
+        return [
+            f"| {' | '.join(head)} |",
+            f"|{'---|' * len(head)}",
+            *(f"| {' | '.join(row)} |" for row in body),
+        ]
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
-            for row in [head, *body]]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [head, *body]
+    ]
 
 
 def totals(rows: list[list[FormScore]]) -> tuple[list[str], bool]:
@@ -87,12 +93,19 @@ def totals(rows: list[list[FormScore]]) -> tuple[list[str], bool]:
     def pct(n: int, d: int) -> str:
         return f"{n}/{d} ({100 * n / d:.0f}%)" if d else "0/0"
 
-    lines = [f"{label:<24}{value}   ({target})" for label, value, target in (
-        ("listed", pct(listed, len(present)), "target 100%"),
-        ("top", pct(top, len(present)), "no target: equal candidates go most common first"),
-        ("wrong likely/confirmed", str(wrong), "target 0"),
-        ("confirmed after probe", pct(confirmed, len(probed)),
-         "target 100% where a probe applies"))]
+    lines = [
+        f"{label:<24}{value}   ({target})"
+        for label, value, target in (
+            ("listed", pct(listed, len(present)), "target 100%"),
+            ("top", pct(top, len(present)), "no target: equal candidates go most common first"),
+            ("wrong likely/confirmed", str(wrong), "target 0"),
+            (
+                "confirmed after probe",
+                pct(confirmed, len(probed)),
+                "target 100% where a probe applies",
+            ),
+        )
+    ]
     return lines, listed == len(present) and wrong == 0 and confirmed == len(probed)
 
 
@@ -102,26 +115,49 @@ def stack_table(scores: list[Scored], markdown: bool) -> tuple[list[str], bool]:
     groups: dict[tuple[str, str], list[Scored]] = {}
     for score in scores:
         groups.setdefault((score.stack, score.era), []).append(score)
-    head = ["stack", "client speaks", "failures", "top right", "listed", "confidently wrong",
-            "silent"]
+    head = [
+        "stack",
+        "client speaks",
+        "failures",
+        "top right",
+        "listed",
+        "confidently wrong",
+        "silent",
+    ]
     body = []
     for (stack, era), found in sorted(groups.items()):
         label = STACKS[stack].label if stack in STACKS else "no server (tap, API)"
-        body.append([label, ERAS.get(era, era), str(len(found)),
-                     _pct(sum(s.right for s in found), len(found)),
-                     _pct(sum(s.listed for s in found), len(found)),
-                     str(sum(s.confidently_wrong for s in found)),
-                     str(sum(s.silent and s.cause != "none" for s in found))])
-    met = all(s.right and not s.confidently_wrong and (not s.silent or s.cause == "none")
-              for s in scores)
-    misses = [f"  miss: {s.stack} {s.era} {s.scenario} {s.tool}: want {s.cause}, got "
-              f"{list(s.causes[:3])}" for s in scores if not s.right]
+        body.append(
+            [
+                label,
+                ERAS.get(era, era),
+                str(len(found)),
+                _pct(sum(s.right for s in found), len(found)),
+                _pct(sum(s.listed for s in found), len(found)),
+                str(sum(s.confidently_wrong for s in found)),
+                str(sum(s.silent and s.cause != "none" for s in found)),
+            ]
+        )
+    met = all(
+        s.right and not s.confidently_wrong and (not s.silent or s.cause == "none") for s in scores
+    )
+    misses = [
+        f"  miss: {s.stack} {s.era} {s.scenario} {s.tool}: want {s.cause}, got {list(s.causes[:3])}"
+        for s in scores
+        if not s.right
+    ]
     if markdown:
-        return [f"| {' | '.join(head)} |", f"|{'---|' * len(head)}",
-                *(f"| {' | '.join(row)} |" for row in body), *misses], met
+        return [
+            f"| {' | '.join(head)} |",
+            f"|{'---|' * len(head)}",
+            *(f"| {' | '.join(row)} |" for row in body),
+            *misses,
+        ], met
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
-            for row in [head, *body]] + misses, met
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [head, *body]
+    ] + misses, met
 
 
 def _pct(n: int, d: int) -> str:
@@ -132,33 +168,45 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-probe", action="store_true", help="score the files alone")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
-    parser.add_argument("--no-stacks", action="store_true",
-                        help="skip the real server stacks (about 3 minutes)")
-    parser.add_argument("--stacks", default=None, metavar="A,B",
-                        help="only these stacks (names in tests/causes/real_stacks.py)")
+    parser.add_argument(
+        "--no-stacks", action="store_true", help="skip the real server stacks (about 3 minutes)"
+    )
+    parser.add_argument(
+        "--stacks",
+        default=None,
+        metavar="A,B",
+        help="only these stacks (names in tests/causes/real_stacks.py)",
+    )
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)  # the demo servers log every failure they cause
     started = time.perf_counter()
     rows = score_all(probe=not args.no_probe)
     print("Demo corpus (tests/causes/*/, the emulator and the demo server)")
     print("\n".join(table(rows, args.markdown)))
-    print("L listed · T top · P confirmed after probe · — no such form (the API refused the "
-          "request: no Response object)")
+    print(
+        "L listed · T top · P confirmed after probe · — no such form (the API refused the "
+        "request: no Response object)"
+    )
     lines, met = totals(rows)
     print("\n".join(lines))
     print(f"{len(CASES)} cases, {time.perf_counter() - started:.1f} s")
     if args.no_stacks:
         return 0 if met else 1
     started = time.perf_counter()
-    wanted = args.stacks.split(",") if args.stacks else [
-        name for name in STACKS if available(name) is None]
+    wanted = (
+        args.stacks.split(",")
+        if args.stacks
+        else [name for name in STACKS if available(name) is None]
+    )
     scores = run_all(wanted)
     print("\nReal server stacks, through a tap (`run --tap`, or `tap` + `inspect --tap`)")
     lines, stacks_met = stack_table(scores, args.markdown)
     print("\n".join(lines))
-    print(f"{len(scores)} failures on {len(wanted)} stacks, "
-          f"{time.perf_counter() - started:.1f} s; targets: top right 100%, confidently "
-          "wrong 0, silent 0")
+    print(
+        f"{len(scores)} failures on {len(wanted)} stacks, "
+        f"{time.perf_counter() - started:.1f} s; targets: top right 100%, confidently "
+        "wrong 0, silent 0"
+    )
     return 0 if met and stacks_met else 1
 
 

@@ -32,12 +32,13 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mcptui.model.conformance import check_stream
+from mcptui.model.events import Event
+from mcptui.model.findings import count_by_severity
+from mcptui.model.ingest import StreamIngester
+from mcptui.model.timeline import Timeline
+
 from bench.ingest import build_stream
-from tui.model.conformance import check_stream
-from tui.model.events import Event
-from tui.model.findings import count_by_severity
-from tui.model.ingest import StreamIngester
-from tui.model.timeline import Timeline
 
 TARGET_RATIO = 3.0
 
@@ -67,8 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=200_000, help="events in the stream")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best counts")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--profile", type=int, nargs="?", const=15, default=0, metavar="TOP",
-                        help="also print a cProfile listing of one check_stream run")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=15,
+        default=0,
+        metavar="TOP",
+        help="also print a cProfile listing of one check_stream run",
+    )
     args = parser.parse_args(argv)
 
     events = parse(build_stream(args.events, args.seed))
@@ -83,10 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"baseline (reducer)   {baseline:.3f} s  ({len(events) / baseline:,.0f} events/s)")
     print(f"check_stream         {check_s:.3f} s  ({len(events) / check_s:,.0f} events/s)")
     verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
-    print(f"ratio                {ratio:.2f}x the reducer (target <= {TARGET_RATIO:.0f}x: "
-          f"{verdict})")
-    print(f"findings             {counts['error']} errors, {counts['warning']} warnings, "
-          f"{counts['info']} info")
+    print(
+        f"ratio                {ratio:.2f}x the reducer (target <= {TARGET_RATIO:.0f}x: {verdict})"
+    )
+    print(
+        f"findings             {counts['error']} errors, {counts['warning']} warnings, "
+        f"{counts['info']} info"
+    )
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(check_stream, timeline.events, state)
@@ -95,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         print(out.getvalue())
     if counts["error"]:
         for finding in findings[:10]:
-            print(f"  {finding.severity} {finding.code} @{finding.event_index}: "
-                  f"{finding.message}", file=sys.stderr)
+            print(
+                f"  {finding.severity} {finding.code} @{finding.event_index}: {finding.message}",
+                file=sys.stderr,
+            )
         return 1
     return 0 if ratio <= TARGET_RATIO else 1
 

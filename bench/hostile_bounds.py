@@ -29,7 +29,7 @@ Measured on the shared 2-core development machine (busy: the anchors ran 2-10x s
   3M empty SSE events     >120 s   1359 MB (timeout)   >120 s  1117 MB  (not yet bounded)
   200k tools               83.6 s  3323 MB (aborted)    11.1 s  274 MB
 (A run of the base on /tmp/base: `git archive e2bd2a9 tui | tar -x -C /tmp/base`, then run
-this script from /tmp/base: `python -m tui` imports the tui of the working directory.)
+this script from /tmp/base: `python -m mcptui` imports the tui of the working directory.)
 
 Run: `.venv/bin/python bench/hostile_bounds.py [--scale S] [--cap-gb G] [--timeout T]`
 (`--scale 0.1` for a quick look; the files are regenerated when the scale changes).
@@ -52,27 +52,44 @@ from pathlib import Path
 OUT_DIR = Path(__file__).resolve().parent / "out" / "hostile"
 MB = 1 << 20
 
-ANCHOR_JSON = ("import json, sys\n"
-               "rows = []\n"
-               "for line in open(sys.argv[1], 'rb').read().decode().split('\\n'):\n"
-               "    line = line.removeprefix('data: ')\n"
-               "    if not line:\n"
-               "        continue\n"
-               "    try:\n"
-               "        rows.append(json.loads(line))\n"
-               "    except ValueError:\n"
-               "        pass\n"
-               "print(len(rows))\n")
-ANCHOR_YAML = ("import sys, yaml\n"
-               "print(len(yaml.load(open(sys.argv[1]).read(), Loader=yaml.CSafeLoader)))\n")
+ANCHOR_JSON = (
+    "import json, sys\n"
+    "rows = []\n"
+    "for line in open(sys.argv[1], 'rb').read().decode().split('\\n'):\n"
+    "    line = line.removeprefix('data: ')\n"
+    "    if not line:\n"
+    "        continue\n"
+    "    try:\n"
+    "        rows.append(json.loads(line))\n"
+    "    except ValueError:\n"
+    "        pass\n"
+    "print(len(rows))\n"
+)
+ANCHOR_YAML = (
+    "import sys, yaml\nprint(len(yaml.load(open(sys.argv[1]).read(), Loader=yaml.CSafeLoader)))\n"
+)
 
 
 def header(server_url: str = "https://mcp.example.com/mcp") -> dict[str, object]:
-    return {"mcptui": "recording", "format": 1, "source": {"kind": "bench"},
-            "request": {"model": "gpt-5-mini", "input": "hi", "stream": True,
-                        "tools": [{"type": "mcp", "server_label": "docs",
-                                   "server_url": server_url, "require_approval": "never"}]},
-            "endpoint": "https://api.openai.com/v1/responses"}
+    return {
+        "mcptui": "recording",
+        "format": 1,
+        "source": {"kind": "bench"},
+        "request": {
+            "model": "gpt-5-mini",
+            "input": "hi",
+            "stream": True,
+            "tools": [
+                {
+                    "type": "mcp",
+                    "server_label": "docs",
+                    "server_url": server_url,
+                    "require_approval": "never",
+                }
+            ],
+        },
+        "endpoint": "https://api.openai.com/v1/responses",
+    }
 
 
 def record(event: dict[str, object], t: float = 0.1) -> str:
@@ -80,17 +97,31 @@ def record(event: dict[str, object], t: float = 0.1) -> str:
 
 
 def deep_long_jsonl(path: Path, scale: float) -> None:
-    brackets = {"type": "response.created", "sequence_number": 0,
-                "response": {"id": "resp_1", "output": [[] for _ in range(101)]}}
-    delta = {"type": "response.output_text.delta", "sequence_number": 1, "item_id": "msg_1",
-             "output_index": 0, "content_index": 0, "delta": "a" * int(10 * MB * scale)}
+    brackets = {
+        "type": "response.created",
+        "sequence_number": 0,
+        "response": {"id": "resp_1", "output": [[] for _ in range(101)]},
+    }
+    delta = {
+        "type": "response.output_text.delta",
+        "sequence_number": 1,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": "a" * int(10 * MB * scale),
+    }
     path.write_text(json.dumps(brackets) + "\n" + json.dumps(delta) + "\n")
 
 
 def big_delta_recording(path: Path, scale: float) -> None:
-    delta = {"type": "response.output_text.delta", "sequence_number": 1, "item_id": "msg_1",
-             "output_index": 0, "content_index": 0,
-             "delta": "[" * 101 + "a" * int(30 * MB * scale)}  # brackets: `too_deep_at` scans
+    delta = {
+        "type": "response.output_text.delta",
+        "sequence_number": 1,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": "[" * 101 + "a" * int(30 * MB * scale),
+    }  # brackets: `too_deep_at` scans
     path.write_text(json.dumps(header()) + "\n" + record(delta))
 
 
@@ -101,10 +132,15 @@ def token_segments(count: int) -> str:
 
 def url_recording(count: int) -> Callable[[Path, float], None]:
     def make(path: Path, scale: float) -> None:
-        created = {"type": "response.created", "sequence_number": 0,
-                   "response": {"id": "resp_1", "status": "in_progress", "output": []}}
-        path.write_text(json.dumps(header(token_segments(int(count * scale)))) + "\n"
-                        + record(created))
+        created = {
+            "type": "response.created",
+            "sequence_number": 0,
+            "response": {"id": "resp_1", "status": "in_progress", "output": []},
+        }
+        path.write_text(
+            json.dumps(header(token_segments(int(count * scale)))) + "\n" + record(created)
+        )
+
     return make
 
 
@@ -119,18 +155,19 @@ def gzip_bomb(gigabytes: float) -> Callable[[Path, float], None]:
         path.write_text(
             "interactions:\n"
             "- request:\n"
-            "    body: '{\"model\": \"gpt-5-mini\", \"input\": \"hi\", \"stream\": true}'\n"
+            '    body: \'{"model": "gpt-5-mini", "input": "hi", "stream": true}\'\n'
             "    headers: {}\n"
             "    method: POST\n"
             "    uri: https://api.openai.com/v1/responses\n"
             "  response:\n"
             "    body:\n"
-            "      string: !!binary |\n" + indented +
-            "    headers:\n"
+            "      string: !!binary |\n" + indented + "    headers:\n"
             "      Content-Encoding: [gzip]\n"
             "      Content-Type: [text/event-stream]\n"
             "    status: {code: 200, message: OK}\n"
-            "version: 1\n")
+            "version: 1\n"
+        )
+
     return make
 
 
@@ -139,17 +176,33 @@ def empty_sse(path: Path, scale: float) -> None:
 
 
 def many_tools(path: Path, scale: float) -> None:
-    tools = [{"name": f"tool_{i}", "description": "Looks something up.",
-              "input_schema": {"type": "object", "properties": {}}}
-             for i in range(int(200_000 * scale))]
+    tools = [
+        {
+            "name": f"tool_{i}",
+            "description": "Looks something up.",
+            "input_schema": {"type": "object", "properties": {}},
+        }
+        for i in range(int(200_000 * scale))
+    ]
     item = {"id": "mcpl_1", "type": "mcp_list_tools", "server_label": "docs", "tools": tools}
     events = [
-        {"type": "response.created", "sequence_number": 0,
-         "response": {"id": "resp_1", "status": "in_progress", "output": []}},
-        {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
-         "item": {**item, "tools": []}},
-        {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0,
-         "item": item},
+        {
+            "type": "response.created",
+            "sequence_number": 0,
+            "response": {"id": "resp_1", "status": "in_progress", "output": []},
+        },
+        {
+            "type": "response.output_item.added",
+            "sequence_number": 1,
+            "output_index": 0,
+            "item": {**item, "tools": []},
+        },
+        {
+            "type": "response.output_item.done",
+            "sequence_number": 2,
+            "output_index": 0,
+            "item": item,
+        },
     ]
     path.write_text(json.dumps(header()) + "\n" + "".join(record(e) for e in events))
 
@@ -169,8 +222,13 @@ def cases(bomb_gb: float) -> list[Case]:
         Case("30 MB delta export", "delta-30mb.jsonl", big_delta_recording, ("export",)),
         Case("url 2,000 segments", "url-2k.jsonl", url_recording(2_000), ("export",)),
         Case("url 20,000 segments", "url-20k.jsonl", url_recording(20_000), ("export",)),
-        Case("gzip bomb cassette", "bomb.yaml", gzip_bomb(bomb_gb), ("inspect", "--json"),
-             ANCHOR_YAML),
+        Case(
+            "gzip bomb cassette",
+            "bomb.yaml",
+            gzip_bomb(bomb_gb),
+            ("inspect", "--json"),
+            ANCHOR_YAML,
+        ),
         Case("3M empty SSE events", "empty.sse", empty_sse, ("inspect", "--json")),
         Case("200k tools", "tools-200k.jsonl", many_tools, ("inspect", "--json")),
     ]
@@ -179,14 +237,16 @@ def cases(bomb_gb: float) -> list[Case]:
 def capped(limit: int) -> Callable[[], None]:
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
     return apply
 
 
 def timed(argv: list[str], cap: int, timeout: float) -> tuple[float, int, str]:
     """Wall seconds, peak RSS (bytes) and how it ended, of one child in a fresh process."""
     start = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             preexec_fn=capped(cap))
+    child = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=capped(cap)
+    )
     try:
         _, stderr = child.communicate(timeout=timeout)
         ended = f"exit {child.returncode}"
@@ -204,13 +264,19 @@ def timed(argv: list[str], cap: int, timeout: float) -> tuple[float, int, str]:
 def measure(argv: list[str], cap: int, timeout: float) -> tuple[float, int, str]:
     """`timed` in a process of its own: RUSAGE_CHILDREN's ru_maxrss is the peak over every
     child waited for, so each case is measured by a fresh parent with one child."""
-    code = ("import json, sys\n"
-            f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})\n"
-            "from bench.hostile_bounds import timed\n"
-            "print(json.dumps(timed(json.loads(sys.argv[1]), int(sys.argv[2]), "
-            "float(sys.argv[3]))))\n")
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(argv), str(cap), str(timeout)],
-                         capture_output=True, text=True, check=True).stdout
+    code = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})\n"
+        "from bench.hostile_bounds import timed\n"
+        "print(json.dumps(timed(json.loads(sys.argv[1]), int(sys.argv[2]), "
+        "float(sys.argv[3]))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(argv), str(cap), str(timeout)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     seconds, rss, ended = json.loads(out)
     return seconds, rss, ended
 
@@ -218,8 +284,12 @@ def measure(argv: list[str], cap: int, timeout: float) -> tuple[float, int, str]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--bomb-gb", type=float, default=1.0,
-                        help="what the gzip body decompresses to (GB of zeros)")
+    parser.add_argument(
+        "--bomb-gb",
+        type=float,
+        default=1.0,
+        help="what the gzip body decompresses to (GB of zeros)",
+    )
     parser.add_argument("--cap-gb", type=float, default=6.0, help="address-space cap per run")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     parser.add_argument("--only", help="run only the cases whose name contains this")
@@ -228,13 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     cap = int(args.cap_gb * (1 << 30))
     tiny = OUT_DIR / "tiny.jsonl"
     url_recording(1)(tiny, 1.0)
-    bases = {command: measure([sys.executable, "-m", "tui", *command, str(tiny)], cap,
-                              args.timeout)[1]
-             for command in {case.command for case in cases(args.bomb_gb)}}
-    print("base: peak RSS on a tiny recording, " + ", ".join(
-        f"{' '.join(command)} {rss / MB:.0f} MB" for command, rss in sorted(bases.items())))
-    print(f"{'case':<22} {'input':>9} {'anchor':>16} {'command':>16} {'(RSS-base)/input':>9}"
-          "  ended")
+    bases = {
+        command: measure([sys.executable, "-m", "mcptui", *command, str(tiny)], cap, args.timeout)[
+            1
+        ]
+        for command in {case.command for case in cases(args.bomb_gb)}
+    }
+    print(
+        "base: peak RSS on a tiny recording, "
+        + ", ".join(
+            f"{' '.join(command)} {rss / MB:.0f} MB" for command, rss in sorted(bases.items())
+        )
+    )
+    print(
+        f"{'case':<22} {'input':>9} {'anchor':>16} {'command':>16} {'(RSS-base)/input':>9}  ended"
+    )
     for case in cases(args.bomb_gb):
         if args.only and args.only not in case.name:
             continue
@@ -243,11 +321,15 @@ def main(argv: list[str] | None = None) -> int:
             case.make(path, args.scale)
         size = path.stat().st_size
         a_s, a_rss, _ = measure([sys.executable, "-c", case.anchor, str(path)], cap, args.timeout)
-        c_s, c_rss, ended = measure([sys.executable, "-m", "tui", *case.command, str(path)],
-                                    cap, args.timeout)
+        c_s, c_rss, ended = measure(
+            [sys.executable, "-m", "mcptui", *case.command, str(path)], cap, args.timeout
+        )
         beyond = (c_rss - bases[case.command]) / size
-        print(f"{case.name:<22} {size / MB:7.1f}MB {a_s:6.2f}s {a_rss / MB:6.0f}MB "
-              f"{c_s:6.2f}s {c_rss / MB:6.0f}MB {beyond:15.1f}x  {ended}", flush=True)
+        print(
+            f"{case.name:<22} {size / MB:7.1f}MB {a_s:6.2f}s {a_rss / MB:6.0f}MB "
+            f"{c_s:6.2f}s {c_rss / MB:6.0f}MB {beyond:15.1f}x  {ended}",
+            flush=True,
+        )
     return 0
 
 

@@ -41,9 +41,9 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui.model.ingest import StreamIngester
-from tui.model.reducer import Reducer
-from tui.model.timeline import Timeline
+from mcptui.model.ingest import StreamIngester
+from mcptui.model.reducer import Reducer
+from mcptui.model.timeline import Timeline
 
 CHUNK_SIZE = 64 * 1024
 """Bytes per chunk fed to mcptui's decoder, as a live stream would arrive."""
@@ -145,16 +145,24 @@ _WORDS = tuple(_WORD_TEXT.split())
 _PUNCT = (".", ",", ";", ":", " —", "!", "?", ".\n\n", ".\n\n- ", ",")
 
 _ARGUMENTS = {
-    "search_docs": lambda r: {"query": " ".join(r.choices(_WORDS[:120], k=r.randint(3, 9))),
-                              "limit": r.randint(3, 10)},
-    "fetch_page": lambda r: {"url": f"https://docs.example.com/{r.choice(_WORDS[60:120])}/"
-                                    f"{r.randint(1, 999)}", "max_chars": 8000},
-    "run_query": lambda r: {"sql": f"SELECT day, count(*) FROM events WHERE kind = "
-                                   f"'{r.choice(_WORDS[60:120])}' GROUP BY day LIMIT "
-                                   f"{r.randint(5, 50)}", "timeout_s": 30},
-    "get_weather": lambda r: {"city": r.choice(["Paris", "São Paulo", "Zürich", "Kraków",
-                                                "Osaka", "Lagos"]),
-                              "units": r.choice(["metric", "imperial"])},
+    "search_docs": lambda r: {
+        "query": " ".join(r.choices(_WORDS[:120], k=r.randint(3, 9))),
+        "limit": r.randint(3, 10),
+    },
+    "fetch_page": lambda r: {
+        "url": f"https://docs.example.com/{r.choice(_WORDS[60:120])}/{r.randint(1, 999)}",
+        "max_chars": 8000,
+    },
+    "run_query": lambda r: {
+        "sql": f"SELECT day, count(*) FROM events WHERE kind = "
+        f"'{r.choice(_WORDS[60:120])}' GROUP BY day LIMIT "
+        f"{r.randint(5, 50)}",
+        "timeout_s": 30,
+    },
+    "get_weather": lambda r: {
+        "city": r.choice(["Paris", "São Paulo", "Zürich", "Kraków", "Osaka", "Lagos"]),
+        "units": r.choice(["metric", "imperial"]),
+    },
 }
 
 
@@ -217,8 +225,14 @@ def _obfuscation(rng: random.Random, delta: str) -> str:
     return "".join(rng.choices(_ALNUM, k=max(2, 16 - len(delta) // 3 + rng.randint(-2, 2))))
 
 
-def _response(resp_id: str, status: str, created_at: int, output: list[Any],
-              usage: dict[str, Any] | None, completed_at: int | None) -> dict[str, Any]:
+def _response(
+    resp_id: str,
+    status: str,
+    created_at: int,
+    output: list[Any],
+    usage: dict[str, Any] | None,
+    completed_at: int | None,
+) -> dict[str, Any]:
     return {
         "id": resp_id,
         "object": "response",
@@ -283,23 +297,44 @@ def build_stream_with_info(n_events: int, seed: int = 7) -> tuple[bytes, StreamI
         out.append(f"event: {kind}\ndata: {body}\n\n")
         seq += 1
 
-    emit({"type": "response.created",
-          "response": _response(resp_id, "in_progress", created_at, [], None, None)})
-    emit({"type": "response.in_progress",
-          "response": _response(resp_id, "in_progress", created_at, [], None, None)})
+    emit(
+        {
+            "type": "response.created",
+            "response": _response(resp_id, "in_progress", created_at, [], None, None),
+        }
+    )
+    emit(
+        {
+            "type": "response.in_progress",
+            "response": _response(resp_id, "in_progress", created_at, [], None, None),
+        }
+    )
 
     final_output: list[dict[str, Any]] = []
     info = StreamInfo(n_events, resp_id, 0, 0, 0, 0, 0, 0, 0)
 
     # The tool listing: output_index 0.
     list_id = ids.new("mcpl")
-    emit({"type": "response.output_item.added", "output_index": 0,
-          "item": {"id": list_id, "type": "mcp_list_tools", "server_label": SERVER_LABEL,
-                   "tools": []}})
+    emit(
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {
+                "id": list_id,
+                "type": "mcp_list_tools",
+                "server_label": SERVER_LABEL,
+                "tools": [],
+            },
+        }
+    )
     emit({"type": "response.mcp_list_tools.in_progress", "output_index": 0, "item_id": list_id})
     emit({"type": "response.mcp_list_tools.completed", "output_index": 0, "item_id": list_id})
-    listing = {"id": list_id, "type": "mcp_list_tools", "server_label": SERVER_LABEL,
-               "tools": TOOLS}
+    listing = {
+        "id": list_id,
+        "type": "mcp_list_tools",
+        "server_label": SERVER_LABEL,
+        "tools": TOOLS,
+    }
     emit({"type": "response.output_item.done", "output_index": 0, "item": listing})
     final_output.append(listing)
 
@@ -314,32 +349,63 @@ def build_stream_with_info(n_events: int, seed: int = 7) -> tuple[bytes, StreamI
             remaining -= 5 + len(pieces)
             index = len(final_output)
             call_id = ids.new("mcp")
-            item = {"id": call_id, "type": "mcp_call", "status": "in_progress",
-                    "approval_request_id": None, "arguments": "", "error": None,
-                    "name": tool["name"], "output": None, "server_label": SERVER_LABEL}
+            item = {
+                "id": call_id,
+                "type": "mcp_call",
+                "status": "in_progress",
+                "approval_request_id": None,
+                "arguments": "",
+                "error": None,
+                "name": tool["name"],
+                "output": None,
+                "server_label": SERVER_LABEL,
+            }
             emit({"type": "response.output_item.added", "output_index": index, "item": item})
-            emit({"type": "response.mcp_call.in_progress", "output_index": index,
-                  "item_id": call_id})
+            emit(
+                {"type": "response.mcp_call.in_progress", "output_index": index, "item_id": call_id}
+            )
             for piece in pieces:
-                emit({"type": "response.mcp_call_arguments.delta", "output_index": index,
-                      "item_id": call_id, "delta": piece,
-                      "obfuscation": _obfuscation(rng, piece)})
-            emit({"type": "response.mcp_call_arguments.done", "output_index": index,
-                  "item_id": call_id, "arguments": arguments})
+                emit(
+                    {
+                        "type": "response.mcp_call_arguments.delta",
+                        "output_index": index,
+                        "item_id": call_id,
+                        "delta": piece,
+                        "obfuscation": _obfuscation(rng, piece),
+                    }
+                )
+            emit(
+                {
+                    "type": "response.mcp_call_arguments.done",
+                    "output_index": index,
+                    "item_id": call_id,
+                    "arguments": arguments,
+                }
+            )
             failed = rng.random() < 0.25
             done = dict(item, arguments=arguments)
             if failed:
-                emit({"type": "response.mcp_call.failed", "output_index": index,
-                      "item_id": call_id})
+                emit(
+                    {"type": "response.mcp_call.failed", "output_index": index, "item_id": call_id}
+                )
                 done.update(status="failed", error=dict(HTTP_424))
                 info.failed_calls += 1
             else:
-                emit({"type": "response.mcp_call.completed", "output_index": index,
-                      "item_id": call_id})
-                results = [{"title": _text(rng, rng.randint(20, 60)).strip(),
-                            "url": f"https://docs.example.com/p/{rng.randint(1, 99999)}",
-                            "snippet": _text(rng, rng.randint(80, 300)).strip()}
-                           for _ in range(rng.randint(1, 5))]
+                emit(
+                    {
+                        "type": "response.mcp_call.completed",
+                        "output_index": index,
+                        "item_id": call_id,
+                    }
+                )
+                results = [
+                    {
+                        "title": _text(rng, rng.randint(20, 60)).strip(),
+                        "url": f"https://docs.example.com/p/{rng.randint(1, 99999)}",
+                        "snippet": _text(rng, rng.randint(80, 300)).strip(),
+                    }
+                    for _ in range(rng.randint(1, 5))
+                ]
                 done.update(status="completed", output=_dumps({"results": results}))
             emit({"type": "response.output_item.done", "output_index": index, "item": done})
             final_output.append(done)
@@ -358,23 +424,67 @@ def build_stream_with_info(n_events: int, seed: int = 7) -> tuple[bytes, StreamI
         while len(deltas) < m:  # only if the text ran short: pad with more prose
             deltas.append(_text(rng, 5)[:40])
         text = "".join(deltas)
-        emit({"type": "response.output_item.added", "output_index": index,
-              "item": {"id": msg_id, "type": "message", "status": "in_progress", "content": [],
-                       "role": "assistant"}})
-        emit({"type": "response.content_part.added", "item_id": msg_id, "output_index": index,
-              "content_index": 0,
-              "part": {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}})
+        emit(
+            {
+                "type": "response.output_item.added",
+                "output_index": index,
+                "item": {
+                    "id": msg_id,
+                    "type": "message",
+                    "status": "in_progress",
+                    "content": [],
+                    "role": "assistant",
+                },
+            }
+        )
+        emit(
+            {
+                "type": "response.content_part.added",
+                "item_id": msg_id,
+                "output_index": index,
+                "content_index": 0,
+                "part": {"type": "output_text", "annotations": [], "logprobs": [], "text": ""},
+            }
+        )
         for delta in deltas:
-            emit({"type": "response.output_text.delta", "item_id": msg_id,
-                  "output_index": index, "content_index": 0, "delta": delta, "logprobs": [],
-                  "obfuscation": _obfuscation(rng, delta)})
-        emit({"type": "response.output_text.done", "item_id": msg_id, "output_index": index,
-              "content_index": 0, "text": text, "logprobs": []})
+            emit(
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": msg_id,
+                    "output_index": index,
+                    "content_index": 0,
+                    "delta": delta,
+                    "logprobs": [],
+                    "obfuscation": _obfuscation(rng, delta),
+                }
+            )
+        emit(
+            {
+                "type": "response.output_text.done",
+                "item_id": msg_id,
+                "output_index": index,
+                "content_index": 0,
+                "text": text,
+                "logprobs": [],
+            }
+        )
         part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
-        emit({"type": "response.content_part.done", "item_id": msg_id, "output_index": index,
-              "content_index": 0, "part": part})
-        message = {"id": msg_id, "type": "message", "status": "completed", "content": [part],
-                   "role": "assistant"}
+        emit(
+            {
+                "type": "response.content_part.done",
+                "item_id": msg_id,
+                "output_index": index,
+                "content_index": 0,
+                "part": part,
+            }
+        )
+        message = {
+            "id": msg_id,
+            "type": "message",
+            "status": "completed",
+            "content": [part],
+            "role": "assistant",
+        }
         emit({"type": "response.output_item.done", "output_index": index, "item": message})
         final_output.append(message)
         info.messages += 1
@@ -389,9 +499,14 @@ def build_stream_with_info(n_events: int, seed: int = 7) -> tuple[bytes, StreamI
         "output_tokens_details": {"reasoning_tokens": 256},
         "total_tokens": 2412 + 180 * info.mcp_calls + output_tokens,
     }
-    emit({"type": "response.completed",
-          "response": _response(resp_id, "completed", created_at, final_output, usage,
-                                created_at + 95)})
+    emit(
+        {
+            "type": "response.completed",
+            "response": _response(
+                resp_id, "completed", created_at, final_output, usage, created_at + 95
+            ),
+        }
+    )
     assert seq == n_events, (seq, n_events)
     info.items = len(final_output)
     return "".join(out).encode(), info
@@ -458,11 +573,14 @@ def make_sdk_client(stream: bytes) -> Any:
     import openai
 
     def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                               content=stream)
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=stream)
 
-    return openai.OpenAI(api_key="bench", base_url="http://bench.invalid/v1", max_retries=0,
-                         http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
+    return openai.OpenAI(
+        api_key="bench",
+        base_url="http://bench.invalid/v1",
+        max_retries=0,
+        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
+    )
 
 
 def run_sdk(client: Any) -> int:
@@ -517,7 +635,7 @@ def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def chunked(data: bytes, size: int = CHUNK_SIZE) -> list[bytes]:
-    return [data[i:i + size] for i in range(0, len(data), size)]
+    return [data[i : i + size] for i in range(0, len(data), size)]
 
 
 def profile_mcptui(chunks: list[bytes], top: int) -> str:
@@ -535,15 +653,21 @@ def _lines(results: dict[str, Any]) -> Iterator[str]:
     yield f"bytes   {results['bytes']:,} ({results['bytes'] / 2**20:.1f} MiB)"
     yield ""
     yield f"{'path':<20} {'best s':>9} {'events/s':>12}"
-    for key, label in (("json", "(a) bare json.loads"), ("json_kept", "(a') kept json.loads"),
-                       ("sdk", "(b) openai SDK"), ("mcptui", "(c) mcptui")):
+    for key, label in (
+        ("json", "(a) bare json.loads"),
+        ("json_kept", "(a') kept json.loads"),
+        ("sdk", "(b) openai SDK"),
+        ("mcptui", "(c) mcptui"),
+    ):
         row = results[key]
         yield f"{label:<20} {row['seconds']:>9.3f} {row['events_per_s']:>12,.0f}"
     yield ""
     for key, label in (("c_over_b", "c/b (mcptui vs SDK)"), ("c_over_a", "c/a (mcptui vs json)")):
         ratio = results[key]
-        yield (f"{label:<22} {ratio['value']:>6.2f}  target >= {ratio['target']:.1f}  "
-               f"{'PASS' if ratio['pass'] else 'FAIL'}")
+        yield (
+            f"{label:<22} {ratio['value']:>6.2f}  target >= {ratio['target']:.1f}  "
+            f"{'PASS' if ratio['pass'] else 'FAIL'}"
+        )
     label = "c/a' (vs kept json)"
     yield f"{label:<22} {results['c_over_a_kept']['value']:>6.2f}  (information)"
 
@@ -554,10 +678,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per path; the best counts")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
-    parser.add_argument("--validate", action="store_true",
-                        help="validate every event with the openai SDK's models first")
-    parser.add_argument("--profile", type=int, nargs="?", const=15, default=0, metavar="TOP",
-                        help="also profile path (c) once and print the top TOP functions")
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="validate every event with the openai SDK's models first",
+    )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=15,
+        default=0,
+        metavar="TOP",
+        help="also profile path (c) once and print the top TOP functions",
+    )
     args = parser.parse_args(argv)
 
     stream, info = build_stream_with_info(args.events, args.seed)
@@ -597,13 +731,24 @@ def main(argv: list[str] | None = None) -> int:
         "c_over_a_kept": {"value": rate_c / (n / kept_s)},
         "sdk": {"seconds": sdk_s, "events_per_s": rate_b},
         "mcptui": {"seconds": mcptui_s, "events_per_s": rate_c},
-        "c_over_b": {"value": rate_c / rate_b, "target": TARGET_VS_SDK,
-                     "pass": rate_c / rate_b >= TARGET_VS_SDK},
-        "c_over_a": {"value": rate_c / rate_a, "target": TARGET_VS_JSON,
-                     "pass": rate_c / rate_a >= TARGET_VS_JSON},
-        "stream": {"items": info.items, "mcp_calls": info.mcp_calls,
-                   "failed_calls": info.failed_calls, "messages": info.messages,
-                   "text_deltas": info.text_deltas, "argument_deltas": info.argument_deltas},
+        "c_over_b": {
+            "value": rate_c / rate_b,
+            "target": TARGET_VS_SDK,
+            "pass": rate_c / rate_b >= TARGET_VS_SDK,
+        },
+        "c_over_a": {
+            "value": rate_c / rate_a,
+            "target": TARGET_VS_JSON,
+            "pass": rate_c / rate_a >= TARGET_VS_JSON,
+        },
+        "stream": {
+            "items": info.items,
+            "mcp_calls": info.mcp_calls,
+            "failed_calls": info.failed_calls,
+            "messages": info.messages,
+            "text_deltas": info.text_deltas,
+            "argument_deltas": info.argument_deltas,
+        },
     }
     for line in _lines(results):
         print(line)

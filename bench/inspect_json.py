@@ -4,7 +4,7 @@ Both run as fresh processes, so each figure is what a user waits for and what th
 holds: wall time (best of `--repeat`) and peak resident memory (ru_maxrss of the child).
 
   baseline   python: read the file, `json.loads` every line, keep them in a list
-  inspect    `python -m tui inspect --json FILE` (read, fold, check, diagnose, print)
+  inspect    `python -m mcptui inspect --json FILE` (read, fold, check, diagnose, print)
 
 The recording is bench/tui_open.py's (200k real-shaped events, generated once into bench/out/).
 Targets: inspect <= 2.5x the baseline's time, peak RSS <= 5x the file. Exit 1 when missed.
@@ -28,10 +28,12 @@ from bench.tui_open import OUT_DIR, generate
 
 TARGET_TIME_RATIO = 2.5
 TARGET_RSS_RATIO = 5.0
-BASELINE = ("import json, sys\n"
-            "rows = [json.loads(line) for line in open(sys.argv[1], 'rb').read().decode()"
-            ".split('\\n') if line]\n"
-            "print(len(rows))\n")
+BASELINE = (
+    "import json, sys\n"
+    "rows = [json.loads(line) for line in open(sys.argv[1], 'rb').read().decode()"
+    ".split('\\n') if line]\n"
+    "print(len(rows))\n"
+)
 
 
 def timed(argv: list[str]) -> tuple[float, int]:
@@ -62,18 +64,25 @@ def main(argv: list[str] | None = None) -> int:
         generate(path, args.events, args.seed)
     size = path.stat().st_size
     base_s, base_rss = best([sys.executable, "-c", BASELINE, str(path)], args.repeat)
-    inspect_s, inspect_rss = best([sys.executable, "-m", "tui", "inspect", "--json", str(path)],
-                                  args.repeat)
+    inspect_s, inspect_rss = best(
+        [sys.executable, "-m", "mcptui", "inspect", "--json", str(path)], args.repeat
+    )
     time_ratio, rss_ratio = inspect_s / base_s, inspect_rss / size
     ok = time_ratio <= TARGET_TIME_RATIO and rss_ratio <= TARGET_RSS_RATIO
     print(f"file      {path}  {size / 2**20:.1f} MiB, {args.events:,} events")
-    print(f"baseline  json.loads kept in a list: {base_s:.2f} s, peak RSS "
-          f"{base_rss / 2**20:.0f} MiB ({base_rss / size:.1f}x the file)")
+    print(
+        f"baseline  json.loads kept in a list: {base_s:.2f} s, peak RSS "
+        f"{base_rss / 2**20:.0f} MiB ({base_rss / size:.1f}x the file)"
+    )
     print(f"inspect   --json: {inspect_s:.2f} s, peak RSS {inspect_rss / 2**20:.0f} MiB")
-    print(f"time      {time_ratio:.2f}x the baseline  target <= {TARGET_TIME_RATIO}  "
-          f"{'PASS' if time_ratio <= TARGET_TIME_RATIO else 'FAIL'}")
-    print(f"memory    {rss_ratio:.2f}x the file      target <= {TARGET_RSS_RATIO}  "
-          f"{'PASS' if rss_ratio <= TARGET_RSS_RATIO else 'FAIL'}")
+    print(
+        f"time      {time_ratio:.2f}x the baseline  target <= {TARGET_TIME_RATIO}  "
+        f"{'PASS' if time_ratio <= TARGET_TIME_RATIO else 'FAIL'}"
+    )
+    print(
+        f"memory    {rss_ratio:.2f}x the file      target <= {TARGET_RSS_RATIO}  "
+        f"{'PASS' if rss_ratio <= TARGET_RSS_RATIO else 'FAIL'}"
+    )
     return 0 if ok else 1
 
 

@@ -53,11 +53,12 @@ import httpx2
 if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mcptui.sources.live import Recorder, live_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.widgets.status import StatusHeader
+
 from bench.tui_open import PaintProbe
-from tui.app import McptuiApp
-from tui.screens.inspector import InspectorScreen
-from tui.sources.live import Recorder, live_session
-from tui.widgets.status import StatusHeader
 
 SIZE = (160, 50)
 TARGET_EVENTS_PER_S = 50_000
@@ -73,8 +74,12 @@ CLOCK = re.compile(r"t=(\d+\.\d+)s / (\d+\.\d+)s")
 
 
 def request(events: int) -> dict[str, Any]:
-    return {"model": "gpt-5-mini", "input": "flood", "stream": True,
-            "metadata": {"mcptui_fault": f"flood:{events}"}}
+    return {
+        "model": "gpt-5-mini",
+        "input": "flood",
+        "stream": True,
+        "metadata": {"mcptui_fault": f"flood:{events}"},
+    }
 
 
 # -- the emulator ----------------------------------------------------------------------------
@@ -85,9 +90,12 @@ class Emulator:
 
     def __enter__(self) -> Emulator:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui", "emulate", "--port", "0", "--keep", "4"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            [sys.executable, "-m", "mcptui", "emulate", "--port", "0", "--keep", "4"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         found = re.search(r"(http://\S+/v1)", line)
@@ -113,8 +121,12 @@ async def bare(url: str, events: int) -> dict[str, Any]:
     blocks, size, first, last, tail = 0, 0, None, 0.0, b""
     async with httpx2.AsyncClient(timeout=RUN_TIMEOUT) as client:
         start = now()
-        async with client.stream("POST", f"{url}/responses", json=request(events),
-                                 headers={"authorization": f"Bearer {API_KEY}"}) as response:
+        async with client.stream(
+            "POST",
+            f"{url}/responses",
+            json=request(events),
+            headers={"authorization": f"Bearer {API_KEY}"},
+        ) as response:
             response.raise_for_status()
             async for chunk in response.aiter_raw():
                 if first is None:
@@ -124,8 +136,13 @@ async def bare(url: str, events: int) -> dict[str, Any]:
                 size += len(chunk)
             last = now()
     assert first is not None
-    return {"events": blocks, "bytes": size, "request_to_first_byte_s": first - start,
-            "read_s": last - first, "events_per_s": blocks / (last - first)}
+    return {
+        "events": blocks,
+        "bytes": size,
+        "request_to_first_byte_s": first - start,
+        "read_s": last - first,
+        "events_per_s": blocks / (last - first),
+    }
 
 
 # -- the live run without the app -------------------------------------------------------------
@@ -140,9 +157,12 @@ async def no_tui(url: str, events: int, folder: Path) -> dict[str, Any]:
     end = now()
     received = session.timeline.events
     first = live.start + (received[0].t or 0.0)
-    return {"events": len(received), "seconds": end - first,
-            "events_per_s": len(received) / (end - first),
-            "stream_time_s": (received[-1].t or 0.0) - (received[0].t or 0.0)}
+    return {
+        "events": len(received),
+        "seconds": end - first,
+        "events_per_s": len(received) / (end - first),
+        "stream_time_s": (received[-1].t or 0.0) - (received[0].t or 0.0),
+    }
 
 
 # -- the app ---------------------------------------------------------------------------------
@@ -176,8 +196,11 @@ async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
     frames = FrameLog(app)
     async with app.run_test(size=SIZE, headless=True) as pilot:
         deadline = now() + RUN_TIMEOUT
-        while not live.followed or not live.followed[-1].terminal or any(
-                w.group == "live" and w.is_running for w in app.workers):
+        while (
+            not live.followed
+            or not live.followed[-1].terminal
+            or any(w.group == "live" and w.is_running for w in app.workers)
+        ):
             if now() > deadline:
                 raise TimeoutError("the live run did not finish")
             await asyncio.sleep(0.005)
@@ -206,21 +229,32 @@ async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
     steps = frames.steps
     assert steps == sorted(steps), "a following run's steps only rise"
     # Each event's lag: to the first frame whose header shows a step past it.
-    lags = [frames.stamps[bisect_right(steps, index)] - arrived
-            for index, arrived in enumerate(arrivals)]
+    lags = [
+        frames.stamps[bisect_right(steps, index)] - arrived
+        for index, arrived in enumerate(arrivals)
+    ]
     clock = CLOCK.search(header)
-    return {"events": total, "seconds": painted - first, "events_per_s": total / (painted - first),
-            "frames": len(frames.stamps), "lag_ms": summary_ms(lags),
-            "clock_s": float(clock.group(1)) if clock else None,
-            "stream_time_s": arrivals[-1] - first,
-            "header": next((line for line in header.splitlines() if "step" in line), header)}
+    return {
+        "events": total,
+        "seconds": painted - first,
+        "events_per_s": total / (painted - first),
+        "frames": len(frames.stamps),
+        "lag_ms": summary_ms(lags),
+        "clock_s": float(clock.group(1)) if clock else None,
+        "stream_time_s": arrivals[-1] - first,
+        "header": next((line for line in header.splitlines() if "step" in line), header),
+    }
 
 
 def summary_ms(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
-    return {"p50": pick(0.5), "p95": pick(0.95), "max": ordered[-1] * 1000,
-            "mean": statistics.fmean(ordered) * 1000}
+    return {
+        "p50": pick(0.5),
+        "p95": pick(0.95),
+        "max": ordered[-1] * 1000,
+        "mean": statistics.fmean(ordered) * 1000,
+    }
 
 
 def release() -> None:
@@ -251,10 +285,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=200_000, help="deltas in the flood")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the best counts")
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
-    parser.add_argument("--no-tui", action=argparse.BooleanOptionalAction, default=True,
-                        help="also time the live run without the app (information)")
-    parser.add_argument("--profile", type=int, nargs="?", const=30, default=0, metavar="TOP",
-                        help="also profile one app run (profiling inflates the times)")
+    parser.add_argument(
+        "--no-tui",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time the live run without the app (information)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=30,
+        default=0,
+        metavar="TOP",
+        help="also profile one app run (profiling inflates the times)",
+    )
     args = parser.parse_args(argv)
 
     folder = Path(tempfile.mkdtemp(prefix="mcptui-bench-live-"))
@@ -270,8 +315,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.no_tui:
                     release()
                     plain_runs.append(asyncio.run(no_tui(url, args.events, folder)))
-            profile = profile_app(url, args.events, folder, args.profile) if args.profile \
-                else ""
+            profile = profile_app(url, args.events, folder, args.profile) if args.profile else ""
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -281,39 +325,53 @@ def main(argv: list[str] | None = None) -> int:
     clock_limit = CLOCK_FACTOR * bare_read + CLOCK_SLACK_S
     clock = app_best["clock_s"]
     results: dict[str, Any] = {
-        "events_requested": args.events, "repeat": args.repeat, "size": list(SIZE),
-        "bare": bare_best, "app": app_best,
+        "events_requested": args.events,
+        "repeat": args.repeat,
+        "size": list(SIZE),
+        "bare": bare_best,
+        "app": app_best,
         "no_tui": best(plain_runs) if plain_runs else None,
         "app_over_bare": app_best["events_per_s"] / bare_best["events_per_s"],
         "clock_limit_s": clock_limit,
-        "targets": {"app_events_per_s": TARGET_EVENTS_PER_S,
-                    "clock": f"<= {CLOCK_FACTOR} x bare read + {CLOCK_SLACK_S} s"},
+        "targets": {
+            "app_events_per_s": TARGET_EVENTS_PER_S,
+            "clock": f"<= {CLOCK_FACTOR} x bare read + {CLOCK_SLACK_S} s",
+        },
     }
     results["pass_rate"] = app_best["events_per_s"] >= TARGET_EVENTS_PER_S
     results["pass_clock"] = clock is not None and clock <= clock_limit
     results["pass"] = results["pass_rate"] and results["pass_clock"]
 
     ok = lambda flag: "PASS" if flag else "MISS"  # noqa: E731
-    print(f"live throughput, flood:{args.events:,} (best of {args.repeat}; "
-          f"{os.cpu_count()} cores)")
-    print(f"  bare httpx2:  {bare_best['events']:,} events, {bare_best['bytes'] / 1e6:.1f} MB "
-          f"in {bare_best['read_s']:.2f} s = {bare_best['events_per_s']:,.0f} events/s "
-          f"(runs {bare_best['runs']})")
+    print(f"live throughput, flood:{args.events:,} (best of {args.repeat}; {os.cpu_count()} cores)")
+    print(
+        f"  bare httpx2:  {bare_best['events']:,} events, {bare_best['bytes'] / 1e6:.1f} MB "
+        f"in {bare_best['read_s']:.2f} s = {bare_best['events_per_s']:,.0f} events/s "
+        f"(runs {bare_best['runs']})"
+    )
     if results["no_tui"]:
         plain = results["no_tui"]
-        print(f"  no-tui:       {plain['events']:,} events in {plain['seconds']:.2f} s = "
-              f"{plain['events_per_s']:,.0f} events/s (runs {plain['runs']}; information)")
+        print(
+            f"  no-tui:       {plain['events']:,} events in {plain['seconds']:.2f} s = "
+            f"{plain['events_per_s']:,.0f} events/s (runs {plain['runs']}; information)"
+        )
     lag = app_best["lag_ms"]
-    print(f"  app:          {app_best['events']:,} events in {app_best['seconds']:.2f} s = "
-          f"{app_best['events_per_s']:,.0f} events/s (runs {app_best['runs']}), "
-          f"{app_best['frames']} frames  [{ok(results['pass_rate'])}: target "
-          f">= {TARGET_EVENTS_PER_S:,}]")
+    print(
+        f"  app:          {app_best['events']:,} events in {app_best['seconds']:.2f} s = "
+        f"{app_best['events_per_s']:,.0f} events/s (runs {app_best['runs']}), "
+        f"{app_best['frames']} frames  [{ok(results['pass_rate'])}: target "
+        f">= {TARGET_EVENTS_PER_S:,}]"
+    )
     print(f"  app / bare:   {results['app_over_bare']:.2f}")
-    print(f"  lag arrival → painted: p50 {lag['p50']:.0f} ms, p95 {lag['p95']:.0f} ms, "
-          f"max {lag['max']:.0f} ms")
-    print(f"  header clock: {clock if clock is None else f'{clock:.2f}'} s (arrivals span "
-          f"{app_best['stream_time_s']:.2f} s; bare read {bare_read:.2f} s)  "
-          f"[{ok(results['pass_clock'])}: target <= {clock_limit:.2f} s]")
+    print(
+        f"  lag arrival → painted: p50 {lag['p50']:.0f} ms, p95 {lag['p95']:.0f} ms, "
+        f"max {lag['max']:.0f} ms"
+    )
+    print(
+        f"  header clock: {clock if clock is None else f'{clock:.2f}'} s (arrivals span "
+        f"{app_best['stream_time_s']:.2f} s; bare read {bare_read:.2f} s)  "
+        f"[{ok(results['pass_clock'])}: target <= {clock_limit:.2f} s]"
+    )
     print(f"overall: {ok(results['pass'])}")
     if args.json:
         print(json.dumps(results, indent=2))

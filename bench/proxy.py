@@ -2,7 +2,7 @@
 
 Everything runs as a user runs it, in separate processes over loopback:
 
-  upstream  the emulator (`tui.emulator.app.Emulator`) in a subprocess (this script with
+  upstream  the emulator (`mcptui.emulator.app.Emulator`) in a subprocess (this script with
             `--serve-upstream PORT`), wrapped in a tiny ASGI middleware that stamps each SSE
             body chunk with the moment it is handed to the server: the comment line
             `: ts <time.monotonic()>` is put before the chunk's event (SSE parsers, the SDK's
@@ -14,7 +14,7 @@ Everything runs as a user runs it, in separate processes over loopback:
             scripted one-line answer: the emulator has no option for a long answer). It
             keeps 4 finished responses, not 1000, so that its cost per event does not grow
             with the run, and its connections have TCP_NODELAY (see `serve_upstream`).
-  proxy     `python -m tui proxy --no-tui --port P --upstream http://127.0.0.1:U/v1
+  proxy     `python -m mcptui proxy --no-tui --port P --upstream http://127.0.0.1:U/v1
             --record TMPDIR`, unchanged, in a subprocess.
   client    this process: httpx2, one keep-alive client per path, bodies read with
             `iter_raw()` and split into lines here.
@@ -94,8 +94,24 @@ added, text done, part done, item done, completed)."""
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 
-WORDS = ("stream", "proxy", "event", "delta", "model", "tool", "answer", "server", "client",
-         "record", "latency", "chunk", "bytes", "loopback", "reply", "token")
+WORDS = (
+    "stream",
+    "proxy",
+    "event",
+    "delta",
+    "model",
+    "tool",
+    "answer",
+    "server",
+    "client",
+    "record",
+    "latency",
+    "chunk",
+    "bytes",
+    "loopback",
+    "reply",
+    "token",
+)
 
 
 # -- the upstream (subprocess) ----------------------------------------------------------------
@@ -116,12 +132,12 @@ class Stamp:
         async def stamped(message: dict[str, Any]) -> None:
             nonlocal sse
             if message["type"] == "http.response.start":
-                sse = any(name.lower() == b"content-type"
-                          and value.startswith(b"text/event-stream")
-                          for name, value in message.get("headers", []))
+                sse = any(
+                    name.lower() == b"content-type" and value.startswith(b"text/event-stream")
+                    for name, value in message.get("headers", [])
+                )
             elif sse and message["type"] == "http.response.body" and message.get("body"):
-                message = {**message,
-                           "body": b": ts %.9f\n" % time.monotonic() + message["body"]}
+                message = {**message, "body": b": ts %.9f\n" % time.monotonic() + message["body"]}
             await send(message)
 
         await self.app(scope, receive, stamped)
@@ -129,16 +145,17 @@ class Stamp:
 
 def serve_upstream(port: int) -> int:
     """The emulator, stamped, with the two bench metadata keys; until SIGINT."""
-    from tui.emulator import app as emulator_app
-    from tui.emulator.runner import Run
-    from tui.emulator.serve import make_server
+    from mcptui.emulator import app as emulator_app
+    from mcptui.emulator.runner import Run
+    from mcptui.net.serve import make_server
 
     class BenchRun(Run):
         def __init__(self, stored: Any, store: Any, config: Any) -> None:
             metadata = stored.builder.request.get("metadata") or {}
             if "bench_delta_delay" in metadata:
-                config = dataclasses.replace(config,
-                                             delta_delay=float(metadata["bench_delta_delay"]))
+                config = dataclasses.replace(
+                    config, delta_delay=float(metadata["bench_delta_delay"])
+                )
             super().__init__(stored, store, config)
             self.words = int(metadata.get("bench_words", 0))
 
@@ -148,7 +165,7 @@ def serve_upstream(port: int) -> int:
             await super()._message(text)
 
     emulator_app.Run = BenchRun  # type: ignore[misc]  # what Emulator.create instantiates
-    # `tui.emulator.serve.bind` makes its socket with proto 0, so asyncio does not set
+    # `mcptui.net.serve.bind` makes its socket with proto 0, so asyncio does not set
     # TCP_NODELAY on the connections it accepts (`_set_nodelay` checks proto == IPPROTO_TCP):
     # Nagle then holds the first body chunk behind the headers until the client's delayed ACK,
     # about 40 ms. The real API has no such stall, so the bench upstream binds with
@@ -180,22 +197,32 @@ class Child:
         self.port = port
         self.log = log
         with log.open("wb") as out:
-            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out,
-                                         stderr=subprocess.STDOUT, start_new_session=True)
+            self.proc = subprocess.Popen(
+                argv,
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def wait_listening(self, timeout: float = START_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.proc.returncode} before "
-                                   f"listening:\n{self.tail()}")
+                raise RuntimeError(
+                    f"{self.name} exited with {self.proc.returncode} before "
+                    f"listening:\n{self.tail()}"
+                )
             try:
                 socket.create_connection((HOST, self.port), timeout=0.5).close()
                 return
             except OSError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"{self.name} did not listen on port {self.port} in "
-                                       f"{timeout:g} s:\n{self.tail()}") from None
+                    raise RuntimeError(
+                        f"{self.name} did not listen on port {self.port} in "
+                        f"{timeout:g} s:\n{self.tail()}"
+                    ) from None
                 time.sleep(0.05)
 
     def cpu_seconds(self) -> float | None:
@@ -204,7 +231,7 @@ class Child:
             stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
         except OSError:
             return None
-        fields = stat[stat.rindex(")") + 2:].split()
+        fields = stat[stat.rindex(")") + 2 :].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> int | None:
@@ -285,8 +312,9 @@ def stream(client: httpx2.Client, base: str, body: dict[str, Any], *, stamped: b
     end = time.monotonic()
     if last:
         completed = json.loads(last[5:]).get("type") == "response.completed"
-    return Stream(ttfb if ttfb is not None else end - start, end - start, size, events, delays,
-                  completed)
+    return Stream(
+        ttfb if ttfb is not None else end - start, end - start, size, events, delays, completed
+    )
 
 
 def settle(children: list[Child], quiet: float = 0.15, limit: float = 5.0) -> None:
@@ -319,20 +347,39 @@ def summary_ms(samples: list[float]) -> dict[str, float]:
 def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     record_dir = work / "recordings"
     upstream_port, proxy_port = free_port(), free_port()
-    upstream = Child("upstream (emulator)",
-                     [sys.executable, str(Path(__file__).resolve()), "--serve-upstream",
-                      str(upstream_port)], upstream_port, work / "upstream.log")
+    upstream = Child(
+        "upstream (emulator)",
+        [sys.executable, str(Path(__file__).resolve()), "--serve-upstream", str(upstream_port)],
+        upstream_port,
+        work / "upstream.log",
+    )
     children = [upstream]
     try:
-        proxy = Child("proxy", [sys.executable, "-m", "tui", "proxy", "--no-tui", "--port",
-                                str(proxy_port), "--upstream",
-                                f"http://{HOST}:{upstream_port}/v1", "--record",
-                                str(record_dir)], proxy_port, work / "proxy.log")
+        proxy = Child(
+            "proxy",
+            [
+                sys.executable,
+                "-m",
+                "mcptui",
+                "proxy",
+                "--no-tui",
+                "--port",
+                str(proxy_port),
+                "--upstream",
+                f"http://{HOST}:{upstream_port}/v1",
+                "--record",
+                str(record_dir),
+            ],
+            proxy_port,
+            work / "proxy.log",
+        )
         children.append(proxy)
         upstream.wait_listening()
         proxy.wait_listening()
-        bases = {"direct": f"http://{HOST}:{upstream_port}/v1",
-                 "proxy": f"http://{HOST}:{proxy_port}/v1"}
+        bases = {
+            "direct": f"http://{HOST}:{upstream_port}/v1",
+            "proxy": f"http://{HOST}:{proxy_port}/v1",
+        }
         clients = {path: httpx2.Client(timeout=httpx2.Timeout(60.0)) for path in bases}
         proxied = 0
         relayed = 0
@@ -344,8 +391,10 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 proxied += 1
                 relayed += result.events
             if result.events != expect or not result.completed:
-                raise RuntimeError(f"{path}: {result.events} events (expected {expect}), "
-                                   f"completed: {result.completed}")
+                raise RuntimeError(
+                    f"{path}: {result.events} events (expected {expect}), "
+                    f"completed: {result.completed}"
+                )
             return result
 
         try:
@@ -391,12 +440,19 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     files = sorted(record_dir.glob("*.jsonl")) if record_dir.is_dir() else []
     recorded = sum(max(0, len(path.read_bytes().splitlines()) - 1) for path in files)
-    throughput = {path: {"seconds": row.seconds, "bytes": row.bytes, "events": row.events,
-                         "mb_per_s": row.bytes / row.seconds / 1e6,
-                         "events_per_s": row.events / row.seconds,
-                         "cpu_us_per_event": {name: used * 1e6 if used is not None else None
-                                              for name, used in cpu[path].items()}}
-                  for path, row in best.items()}
+    throughput = {
+        path: {
+            "seconds": row.seconds,
+            "bytes": row.bytes,
+            "events": row.events,
+            "mb_per_s": row.bytes / row.seconds / 1e6,
+            "events_per_s": row.events / row.seconds,
+            "cpu_us_per_event": {
+                name: used * 1e6 if used is not None else None for name, used in cpu[path].items()
+            },
+        }
+        for path, row in best.items()
+    }
     ratio = throughput["proxy"]["events_per_s"] / throughput["direct"]["events_per_s"]
     results: dict[str, Any] = {
         "ttfb": {path: summary_ms(samples) for path, samples in ttfb.items()},
@@ -404,8 +460,12 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "throughput": throughput,
         "throughput_ratio": ratio,
         "ttfb_after_long": {path: summary_ms(samples) for path, samples in after.items()},
-        "recording": {"files": len(files), "proxied_requests": proxied,
-                      "recorded_events": recorded, "relayed_events": relayed},
+        "recording": {
+            "files": len(files),
+            "proxied_requests": proxied,
+            "recorded_events": recorded,
+            "relayed_events": relayed,
+        },
         "exit_codes": codes,
         "proxy_argv": proxy.argv,
     }
@@ -427,77 +487,133 @@ def mark(ok: bool) -> str:
 
 def report_lines(results: dict[str, Any], args: argparse.Namespace) -> Iterator[str]:
     targets = results["targets"]
-    yield (f"mcptui proxy vs the emulator direct: {os.cpu_count()} CPUs, Python "
-           f"{platform.python_version()}, loopback, 3 processes (upstream, proxy, client)")
+    yield (
+        f"mcptui proxy vs the emulator direct: {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, loopback, 3 processes (upstream, proxy, client)"
+    )
     yield ""
     for key, title, target, verdict in (
-            ("ttfb", f"time to first byte (ms), {args.ttfb} short streams per path",
-             TARGET_TTFB_ADDED_MS, targets["ttfb_p95_added_ms"]),
-            ("event_delay", f"per-event delay (ms), {args.requests} streams per path of "
-                            f"{args.words + FRAME_EVENTS} events, deltas {PACE * 1000:g} ms apart",
-             TARGET_EVENT_ADDED_MS, targets["event_p95_added_ms"])):
+        (
+            "ttfb",
+            f"time to first byte (ms), {args.ttfb} short streams per path",
+            TARGET_TTFB_ADDED_MS,
+            targets["ttfb_p95_added_ms"],
+        ),
+        (
+            "event_delay",
+            f"per-event delay (ms), {args.requests} streams per path of "
+            f"{args.words + FRAME_EVENTS} events, deltas {PACE * 1000:g} ms apart",
+            TARGET_EVENT_ADDED_MS,
+            targets["event_p95_added_ms"],
+        ),
+    ):
         rows = results[key]
         yield title
         yield f"  {'':<8} {'n':>6} {'p50':>8} {'p95':>8} {'max':>8}"
         for path in ("direct", "proxy"):
             row = rows[path]
-            yield (f"  {path:<8} {row['n']:>6} {row['p50']:>8.3f} {row['p95']:>8.3f} "
-                   f"{row['max']:>8.3f}")
+            yield (
+                f"  {path:<8} {row['n']:>6} {row['p50']:>8.3f} {row['p95']:>8.3f} "
+                f"{row['max']:>8.3f}"
+            )
         added = rows["added"]
-        yield (f"  {'added':<8} {'':>6} {added['p50']:>8.3f} {added['p95']:>8.3f} "
-               f"{added['max']:>8.3f}   target p95 added <= {target:g} ms  {mark(verdict)}")
+        yield (
+            f"  {'added':<8} {'':>6} {added['p50']:>8.3f} {added['p95']:>8.3f} "
+            f"{added['max']:>8.3f}   target p95 added <= {target:g} ms  {mark(verdict)}"
+        )
         yield ""
     rows = results["throughput"]
     direct = rows["direct"]
-    yield (f"throughput, one unpaced stream of {direct['events']:,} events "
-           f"({direct['bytes'] / 1e6:.1f} MB), best of {args.repeat} per path")
-    yield (f"  {'':<8} {'seconds':>8} {'MB/s':>8} {'events/s':>10}   CPU µs per event, "
-           "end-of-stream work included (information)")
+    yield (
+        f"throughput, one unpaced stream of {direct['events']:,} events "
+        f"({direct['bytes'] / 1e6:.1f} MB), best of {args.repeat} per path"
+    )
+    yield (
+        f"  {'':<8} {'seconds':>8} {'MB/s':>8} {'events/s':>10}   CPU µs per event, "
+        "end-of-stream work included (information)"
+    )
     for path in ("direct", "proxy"):
         row = rows[path]
-        cpu = ", ".join(f"{name.split()[0]} {used:.0f}"
-                        for name, used in row["cpu_us_per_event"].items() if used is not None)
-        yield (f"  {path:<8} {row['seconds']:>8.3f} {row['mb_per_s']:>8.2f} "
-               f"{row['events_per_s']:>10,.0f}   {cpu}")
-    yield (f"  proxy/direct {results['throughput_ratio']:.1%}   target >= "
-           f"{TARGET_THROUGHPUT:.0%}  {mark(targets['throughput_ratio'])}")
+        cpu = ", ".join(
+            f"{name.split()[0]} {used:.0f}"
+            for name, used in row["cpu_us_per_event"].items()
+            if used is not None
+        )
+        yield (
+            f"  {path:<8} {row['seconds']:>8.3f} {row['mb_per_s']:>8.2f} "
+            f"{row['events_per_s']:>10,.0f}   {cpu}"
+        )
+    yield (
+        f"  proxy/direct {results['throughput_ratio']:.1%}   target >= "
+        f"{TARGET_THROUGHPUT:.0%}  {mark(targets['throughput_ratio'])}"
+    )
     after = results["ttfb_after_long"]
-    yield ("  first byte of a short request sent as the long stream ends (ms, information): "
-           + ", ".join(f"{path} p50 {after[path]['p50']:.1f} max {after[path]['max']:.1f}"
-                       for path in ("direct", "proxy")))
+    yield (
+        "  first byte of a short request sent as the long stream ends (ms, information): "
+        + ", ".join(
+            f"{path} p50 {after[path]['p50']:.1f} max {after[path]['max']:.1f}"
+            for path in ("direct", "proxy")
+        )
+    )
     yield ""
     rec = results["recording"]
-    yield (f"recording: {rec['files']} files for {rec['proxied_requests']} proxied requests, "
-           f"{rec['recorded_events']:,} event lines for {rec['relayed_events']:,} events "
-           f"relayed  {mark(targets['recorded'])}")
+    yield (
+        f"recording: {rec['files']} files for {rec['proxied_requests']} proxied requests, "
+        f"{rec['recorded_events']:,} event lines for {rec['relayed_events']:,} events "
+        f"relayed  {mark(targets['recorded'])}"
+    )
     odd = {name: code for name, code in results["exit_codes"].items() if code not in (0, None)}
     if odd:
         yield f"exit codes after SIGINT: {odd} (the proxy exits 1 if a capture failed)"
     yield ""
     missed = [name for name, ok in targets.items() if not ok]
-    yield (f"targets: {len(targets) - len(missed)} of {len(targets)} met"
-           + (f"; missed: {', '.join(missed)}" if missed else ""))
-    yield " ".join(["reproduce: .venv/bin/python bench/proxy.py",
-                    *(shlex.quote(arg) for arg in args.argv)])
+    yield (
+        f"targets: {len(targets) - len(missed)} of {len(targets)} met"
+        + (f"; missed: {', '.join(missed)}" if missed else "")
+    )
+    yield " ".join(
+        ["reproduce: .venv/bin/python bench/proxy.py", *(shlex.quote(arg) for arg in args.argv)]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--requests", type=int, default=10,
-                        help="paced streams per path for the per-event delay (default 10)")
-    parser.add_argument("--ttfb", type=int, default=30,
-                        help="short streams per path for time to first byte (default 30)")
-    parser.add_argument("--words", type=int, default=150,
-                        help="deltas of each paced stream (default 150)")
-    parser.add_argument("--long", type=int, default=20_000,
-                        help="deltas of the unpaced throughput stream (default 20000)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="throughput runs per path; the best counts (default 3)")
-    parser.add_argument("--quick", action="store_true",
-                        help="a smoke run: 3 paced streams, 10 short, 5000-delta long stream")
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=10,
+        help="paced streams per path for the per-event delay (default 10)",
+    )
+    parser.add_argument(
+        "--ttfb",
+        type=int,
+        default=30,
+        help="short streams per path for time to first byte (default 30)",
+    )
+    parser.add_argument(
+        "--words", type=int, default=150, help="deltas of each paced stream (default 150)"
+    )
+    parser.add_argument(
+        "--long",
+        type=int,
+        default=20_000,
+        help="deltas of the unpaced throughput stream (default 20000)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="throughput runs per path; the best counts (default 3)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: 3 paced streams, 10 short, 5000-delta long stream",
+    )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary folder (recordings, server logs)")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the temporary folder (recordings, server logs)"
+    )
     parser.add_argument("--serve-upstream", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)

@@ -5,7 +5,7 @@ start read to the end of the run: a 400 KB text delta took 127 s to redact (and 
 minutes to paint the file). `redact_text` now finds URLs with `url_spans`, linear in the text.
 
   regex      `_URL.sub` as `redact_text` ran it before (the reference regex, still in
-             tui/io/redact.py), only up to `--regex-max` bytes: it is quadratic
+             tui/mcptui/model/redaction.py), only up to `--regex-max` bytes: it is quadratic
   redact     `redact_text` as it is
 
 Measured on the development machine (best of 3):
@@ -28,7 +28,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui.io.redact import _URL, redact_text, redact_url
+from mcptui.model.redaction import _URL, redact_text, redact_url
 
 SIZES = (50_000, 100_000, 200_000, 400_000, 4_000_000)
 
@@ -50,8 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'size':>10} {'regex':>10} {'redact':>10}")
     for size in SIZES:
         text = "a." * (size // 2) + " ://x"
-        regex = "" if size > args.regex_max else \
-            f"{best(lambda t=text: _URL.sub(lambda m: redact_url(m.group(0)), t), 1):9.3f}s"
+        regex = (
+            ""
+            if size > args.regex_max
+            else f"{best(lambda t=text: _URL.sub(lambda m: redact_url(m.group(0)), t), 1):9.3f}s"
+        )
         ours = best(lambda t=text: redact_text(t), args.repeat)
         print(f"{size:>10} {regex:>10} {ours * 1000:9.2f}ms")
     return 0

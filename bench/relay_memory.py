@@ -6,8 +6,8 @@ Everything runs as a user runs it, in separate processes over loopback:
 
   upstream  a sink (this script with `--serve-sink PORT`): reads each request body in chunks,
             keeps only its length, answers `{"received": N}`.
-  relay     `python -m tui proxy --no-tui --upstream http://127.0.0.1:S/v1 --record DIR` and
-            `python -m tui tap --no-tui --upstream http://127.0.0.1:S/mcp --record FILE`,
+  relay     `python -m mcptui proxy --no-tui --upstream http://127.0.0.1:S/v1 --record DIR` and
+            `python -m mcptui tap --no-tui --upstream http://127.0.0.1:S/mcp --record FILE`,
             unchanged, each in a subprocess on a free port.
   client    this process: httpx2 sends a JSON body of `--mb` MB (`{"model": …, "input": "aaa…"}`
             for the proxy, a JSON-RPC `tools/call` whose argument is that long for the tap)
@@ -41,7 +41,7 @@ CHUNK = 1024 * 1024
 
 
 def serve_sink(port: int) -> None:
-    from tui.emulator.serve import serve_forever
+    from mcptui.net.serve import serve_forever
 
     async def app(scope, receive, send):  # type: ignore[no-untyped-def]
         if scope["type"] != "http":
@@ -53,8 +53,13 @@ def serve_sink(port: int) -> None:
             if not message.get("more_body"):
                 break
         body = json.dumps({"received": received}).encode()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     serve_forever(app, "127.0.0.1", port, log_level="warning")
@@ -80,14 +85,16 @@ def body(kind: str, size: int) -> Iterator[bytes]:
     if kind == "proxy":
         head, tail = b'{"model": "gpt-5-mini", "input": "', b'"}'
     else:
-        head = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", ' \
-               b'"arguments": {"q": "'
+        head = (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", '
+            b'"arguments": {"q": "'
+        )
         tail = b'"}}}'
     yield head
     left = size - len(head) - len(tail)
     block = b"a" * CHUNK
     while left > 0:
-        yield block[:min(CHUNK, left)]
+        yield block[: min(CHUNK, left)]
         left -= CHUNK
     yield tail
 
@@ -97,9 +104,13 @@ def start_relay(kind: str, sink: str, work: Path) -> tuple[subprocess.Popen[str]
         args = ["proxy", "--upstream", f"{sink}/v1", "--record", str(work / "proxy")]
     else:
         args = ["tap", "--upstream", f"{sink}/mcp", "--record", str(work / "tap.jsonl")]
-    process = subprocess.Popen([sys.executable, "-m", "tui", *args, "--no-tui", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                               env={**os.environ, "OPENAI_API_KEY": "sk-bench"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcptui", *args, "--no-tui", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "OPENAI_API_KEY": "sk-bench"},
+    )
     assert process.stdout is not None
     while line := process.stdout.readline():
         found = re.search(r"http://127\.0\.0\.1:\d+", line)
@@ -113,17 +124,24 @@ def measure(kind: str, sink: str, size: int, work: Path) -> dict[str, float]:
     try:
         path = "/v1/responses" if kind == "proxy" else "/mcp"
         with httpx2.Client(timeout=300) as client:  # warm-up: a small request, not counted
-            client.post(address + path, content=b'{"model": "m", "input": "x"}',
-                        headers={"content-type": "application/json",
-                                 "authorization": "Bearer sk-bench"})
+            client.post(
+                address + path,
+                content=b'{"model": "m", "input": "x"}',
+                headers={"content-type": "application/json", "authorization": "Bearer sk-bench"},
+            )
         time.sleep(0.5)
         base = memory(process.pid, "VmRSS")
         started = time.perf_counter()
         with httpx2.Client(timeout=300) as client:
-            answer = client.post(address + path, content=body(kind, size),
-                                 headers={"content-type": "application/json",
-                                          "authorization": "Bearer sk-bench",
-                                          "accept": "application/json, text/event-stream"})
+            answer = client.post(
+                address + path,
+                content=body(kind, size),
+                headers={
+                    "content-type": "application/json",
+                    "authorization": "Bearer sk-bench",
+                    "accept": "application/json, text/event-stream",
+                },
+            )
         took = time.perf_counter() - started
         assert answer.json()["received"] == size, answer.text[:200]
         peak = memory(process.pid, "VmHWM")
@@ -142,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         serve_sink(args.serve_sink)
         return 0
     port = free_port()
-    sink_process = subprocess.Popen([sys.executable, __file__, "--serve-sink", str(port)],
-                                    stderr=subprocess.DEVNULL)
+    sink_process = subprocess.Popen(
+        [sys.executable, __file__, "--serve-sink", str(port)], stderr=subprocess.DEVNULL
+    )
     sink = f"http://127.0.0.1:{port}"
     missed = False
     try:
@@ -163,9 +182,11 @@ def main(argv: list[str] | None = None) -> int:
                 got = measure(kind, sink, size, Path(work))
             ok = got["ratio"] < TARGET
             missed |= not ok
-            print(f"  {kind:5}  base {got['base'] / 2**20:7.1f} MB  peak {got['peak'] / 2**20:7.1f}"
-                  f" MB  added per body byte {got['ratio']:.2f} (target < {TARGET})"
-                  f"  {got['seconds']:.1f} s  {'ok' if ok else 'MISSED'}")
+            print(
+                f"  {kind:5}  base {got['base'] / 2**20:7.1f} MB  peak {got['peak'] / 2**20:7.1f}"
+                f" MB  added per body byte {got['ratio']:.2f} (target < {TARGET})"
+                f"  {got['seconds']:.1f} s  {'ok' if ok else 'MISSED'}"
+            )
     finally:
         sink_process.terminate()
         sink_process.wait(timeout=20)

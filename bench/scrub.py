@@ -1,4 +1,4 @@
-"""Cost of hiding secrets split across deltas (tui/io/scrub.py) on a real-shaped stream.
+"""Cost of hiding secrets split across deltas (tui/mcptui/io/scrub.py) on a real-shaped stream.
 
 The stream is bench/ingest.py's (`build_stream`), read by the live path's StreamIngester;
 each event then goes through `DeltaScrubber.push`, as `LiveRun.add`, `Capture.add` and the
@@ -18,9 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ingest import build_stream
-
-from tui.io.scrub import DeltaScrubber
-from tui.model.ingest import StreamIngester
+from mcptui.io.scrub import DeltaScrubber
+from mcptui.model.ingest import StreamIngester
 
 KNOWN = ["sk-proj-LIVEk3y9Qw7Zx2Vb5Nm", "xak7Hq2Lm9Pz4Wd6", "pthT0k3nA1b2C3d4"]
 
@@ -48,8 +47,9 @@ def main() -> None:
             scrubber.release(known)
             best[label] = min(best[label], time.perf_counter() - started)
     for label, seconds in best.items():
-        print(f"{label:18} {seconds * 1e6 / count:6.2f} µs/event  ({seconds:.3f} s, "
-              f"{count:,} events)")
+        print(
+            f"{label:18} {seconds * 1e6 / count:6.2f} µs/event  ({seconds:.3f} s, {count:,} events)"
+        )
 
 
 if __name__ == "__main__":

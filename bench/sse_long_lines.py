@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from tui.model.sse import SSEDecoder
+from mcptui.model.sse import SSEDecoder
 
 
 def decode(data: bytes, chunk: int) -> float:
@@ -19,7 +19,7 @@ def decode(data: bytes, chunk: int) -> float:
     start = time.process_time()
     messages = []
     for offset in range(0, len(data), chunk):
-        messages += decoder.feed(data[offset:offset + chunk])
+        messages += decoder.feed(data[offset : offset + chunk])
     messages += decoder.finish()
     assert len(messages) == 1
     return time.process_time() - start
@@ -33,8 +33,10 @@ def main() -> None:
         baseline = max(time.process_time() - start, 1e-6)
         for chunk in (16 << 10, 64 << 10):
             seconds = decode(data, chunk)
-            print(f"{megabytes:3d} MB in {chunk >> 10:2d} KiB chunks: {seconds:6.3f} s "
-                  f"({seconds / baseline:5.1f}x one decode of the same bytes)")
+            print(
+                f"{megabytes:3d} MB in {chunk >> 10:2d} KiB chunks: {seconds:6.3f} s "
+                f"({seconds / baseline:5.1f}x one decode of the same bytes)"
+            )
 
 
 if __name__ == "__main__":

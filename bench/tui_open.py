@@ -85,15 +85,16 @@ from textual import events
 if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mcptui.io.reading import MAX_BYTES
+from mcptui.io.recording import make_header, save_recording
+from mcptui.model.ingest import StreamIngester
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.widgets.footer import FittingFooter
+from mcptui.ui.widgets.status import StatusHeader
+
 from bench.ingest import build_stream
-from tui.app import McptuiApp
-from tui.io.reading import MAX_BYTES
-from tui.io.recording import make_header, save_recording
-from tui.model.ingest import StreamIngester
-from tui.screens.inspector import InspectorScreen
-from tui.sources.replay import open_session
-from tui.widgets.footer import FittingFooter
-from tui.widgets.status import StatusHeader
 
 SIZE = (160, 50)
 EVENT_GAP = 0.002
@@ -212,8 +213,11 @@ class PaintProbe:
             render_segments(self.app.console)
         stamp = perf()
         self.frames += 1
-        if self.expected is not None and isinstance(screen, InspectorScreen) and self.shows(
-                screen, self.expected):
+        if (
+            self.expected is not None
+            and isinstance(screen, InspectorScreen)
+            and self.shows(screen, self.expected)
+        ):
             self.expected = None
             self.painted_at = stamp
             self.painted.set()
@@ -236,8 +240,11 @@ class PaintProbe:
         tree = screen.tree
         if len(tree.root.children) != len(timeline.state.responses):
             return False  # at step 0 there is no response yet, so no node either
-        if step and tree.cursor_node is not tree.node_for_event(step - 1) and (
-                screen.follow or tree.cursor_node is not screen._placed):
+        if (
+            step
+            and tree.cursor_node is not tree.node_for_event(step - 1)
+            and (screen.follow or tree.cursor_node is not screen._placed)
+        ):
             return False
         if step and screen.detail_step != step:
             return False  # the detail pane still shows an earlier step
@@ -283,6 +290,7 @@ class Timings:
             finally:
                 samples.append(perf() - start)
                 self._inside = False
+
         return wrapper
 
     def clear(self) -> None:
@@ -352,8 +360,12 @@ def best_first_paint(path: Path, mode: str, repeat: int) -> dict[str, Any]:
             runs.append(asyncio.run(first_paint(path, mode)))
     release()
     best = min(runs, key=lambda run: run["total_s"])
-    return {**best, "best_load_s": min(run["load_s"] for run in runs),
-            "runs_total_s": [run["total_s"] for run in runs], "runs": runs}
+    return {
+        **best,
+        "best_load_s": min(run["load_s"] for run in runs),
+        "runs_total_s": [run["total_s"] for run in runs],
+        "runs": runs,
+    }
 
 
 def cold_first_paint(path: Path, mode: str, repeat: int) -> dict[str, Any] | None:
@@ -366,12 +378,27 @@ def cold_first_paint(path: Path, mode: str, repeat: int) -> dict[str, Any] | Non
     for _ in range(repeat):
         spawned = perf()
         child = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--cold-child", mode,
-             "--out", str(path)], capture_output=True, text=True, check=True)
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--cold-child",
+                mode,
+                "--out",
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         row = json.loads(child.stdout.strip().splitlines()[-1])
-        runs.append({"total_s": row["painted_abs"] - spawned,
-                     "startup_imports_s": row["start_abs"] - spawned,
-                     "load_s": row["load_s"], "mount_to_painted_s": row["mount_to_painted_s"]})
+        runs.append(
+            {
+                "total_s": row["painted_abs"] - spawned,
+                "startup_imports_s": row["start_abs"] - spawned,
+                "load_s": row["load_s"],
+                "mount_to_painted_s": row["mount_to_painted_s"],
+            }
+        )
     best = min(runs, key=lambda run: run["total_s"])
     return {**best, "runs_total_s": [run["total_s"] for run in runs]}
 
@@ -379,7 +406,7 @@ def cold_first_paint(path: Path, mode: str, repeat: int) -> dict[str, Any] | Non
 def memory_child(path: Path) -> int:
     """Resident memory the app's session holds for the file (read whole, folded to the end
     as `--instant` shows it), over what the interpreter held before: printed as JSON."""
-    import tui.app  # noqa: F401 -- what the app imports counts as before, not as the file's
+    import mcptui.ui.app  # noqa: F401 -- what the app imports counts as before, not as the file's
 
     gc.collect()
     before = rss_bytes()
@@ -388,8 +415,11 @@ def memory_child(path: Path) -> int:
     session.timeline.seek_end()
     gc.collect()
     after = rss_bytes()
-    print(json.dumps({"held_bytes": after - before, "events": session.timeline.total,
-                      "rss_bytes": after}))
+    print(
+        json.dumps(
+            {"held_bytes": after - before, "events": session.timeline.total, "rss_bytes": after}
+        )
+    )
     return 0
 
 
@@ -399,8 +429,12 @@ def rss_bytes() -> int:
 
 
 def memory_held(path: Path) -> dict[str, Any]:
-    child = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--memory-child",
-                            "--out", str(path)], capture_output=True, text=True, check=True)
+    child = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--memory-child", "--out", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     row = json.loads(child.stdout.strip().splitlines()[-1])
     row["bytes_per_event"] = row["held_bytes"] / max(1, row["events"])
     row["pass"] = row["bytes_per_event"] <= TARGET_BYTES_PER_EVENT
@@ -420,11 +454,19 @@ def block_starts(screen: InspectorScreen, per_block: int) -> list[tuple[str, int
     timeline = screen.session.timeline
     n = timeline.total
     middle = n // 2
-    boundary = next((event.index for event in timeline.events[middle + 1:]
-                     if event.raw.get("type") == "response.output_item.added"), middle)
-    return [("middle", middle),
-            ("item boundary", max(0, boundary - per_block // 2)),
-            ("end", max(0, n - per_block))]
+    boundary = next(
+        (
+            event.index
+            for event in timeline.events[middle + 1 :]
+            if event.raw.get("type") == "response.output_item.added"
+        ),
+        middle,
+    )
+    return [
+        ("middle", middle),
+        ("item boundary", max(0, boundary - per_block // 2)),
+        ("end", max(0, n - per_block)),
+    ]
 
 
 class GcWatch:
@@ -462,8 +504,9 @@ async def key_to_paint(app: McptuiApp, probe: PaintProbe, key: str, step: int) -
     return await probe.wait() - start
 
 
-async def key_to_paint_cpu(app: McptuiApp, probe: PaintProbe, key: str, step: int
-                           ) -> tuple[float, float]:
+async def key_to_paint_cpu(
+    app: McptuiApp, probe: PaintProbe, key: str, step: int
+) -> tuple[float, float]:
     """As `key_to_paint`, and the CPU time this process used meanwhile (no frame pacing,
     no waiting for a CPU shared with other work)."""
     cpu = time.process_time()
@@ -471,8 +514,9 @@ async def key_to_paint_cpu(app: McptuiApp, probe: PaintProbe, key: str, step: in
     return latency, time.process_time() - cpu
 
 
-async def stepping(path: Path, per_block: int,
-                   profiler: cProfile.Profile | None = None) -> dict[str, Any]:
+async def stepping(
+    path: Path, per_block: int, profiler: cProfile.Profile | None = None
+) -> dict[str, Any]:
     session = open_session(str(path), max_bytes=any_size(path))
     app = McptuiApp(session, paused=True)
     probe = PaintProbe(app)
@@ -510,8 +554,14 @@ async def stepping(path: Path, per_block: int,
                         latencies[direction].append(latency)
                         work[direction].append(timings.total())
                         cpu[direction].append(used)
-                        slowest.append((latency, key, target,
-                                        timeline.events[target - 1].type if target else "-"))
+                        slowest.append(
+                            (
+                                latency,
+                                key,
+                                target,
+                                timeline.events[target - 1].type if target else "-",
+                            )
+                        )
                         await pilot.pause()  # settle, untimed
                 assert timeline.position == start, (timeline.position, start)
                 blocks.append({"name": name, "start": start})
@@ -525,19 +575,32 @@ async def stepping(path: Path, per_block: int,
                 jump = await key_to_paint(app, probe, "f", failure_step)
             await pilot.pause()
     slowest.sort(reverse=True)
-    return {**latencies, "work_forward": work["forward"], "work_back": work["back"],
-            "cpu_forward": cpu["forward"], "cpu_back": cpu["back"],
-            "blocks": blocks, "jump_to_failure_s": jump, "failure_step": failure_step,
-            "slowest": [{"ms": ms * 1000, "key": key, "step": step, "event": kind}
-                        for ms, key, step, kind in slowest[:5]],
-            "gc_ms_by_generation": [round(t * 1000, 1) for t in watch.seconds],
-            "gc_count_by_generation": watch.counts}
+    return {
+        **latencies,
+        "work_forward": work["forward"],
+        "work_back": work["back"],
+        "cpu_forward": cpu["forward"],
+        "cpu_back": cpu["back"],
+        "blocks": blocks,
+        "jump_to_failure_s": jump,
+        "failure_step": failure_step,
+        "slowest": [
+            {"ms": ms * 1000, "key": key, "step": step, "event": kind}
+            for ms, key, step, kind in slowest[:5]
+        ],
+        "gc_ms_by_generation": [round(t * 1000, 1) for t in watch.seconds],
+        "gc_count_by_generation": watch.counts,
+    }
 
 
 def summary_ms(samples: list[float]) -> dict[str, float]:
     ms = sorted(s * 1000 for s in samples)
-    return {"n": len(ms), "p50": statistics.median(ms),
-            "p95": statistics.quantiles(ms, n=100, method="inclusive")[94], "max": ms[-1]}
+    return {
+        "n": len(ms),
+        "p50": statistics.median(ms),
+        "p95": statistics.quantiles(ms, n=100, method="inclusive")[94],
+        "max": ms[-1],
+    }
 
 
 # -- profiling -------------------------------------------------------------------------------
@@ -569,8 +632,12 @@ def profile_steps(path: Path, per_block: int, top: int) -> str:
     asyncio.run(stepping(path, per_block, profiler))
     release()
     steps = 2 * 3 * per_block
-    return profile_text(profiler, top, f"stepping: {steps} single steps (press + pause each), "
-                                       "under cProfile; divide by the step count for per step")
+    return profile_text(
+        profiler,
+        top,
+        f"stepping: {steps} single steps (press + pause each), "
+        "under cProfile; divide by the step count for per step",
+    )
 
 
 # -- report ----------------------------------------------------------------------------------
@@ -581,84 +648,132 @@ def verdict(ok: bool) -> str:
 
 
 def report_lines(results: dict[str, Any]) -> Iterator[str]:
-    yield f"events  {results['events']:,}   file {results['file_bytes'] / 2**20:.1f} MiB   " \
-          f"terminal {SIZE[0]}x{SIZE[1]} headless   repeat {results['repeat']}"
+    yield (
+        f"events  {results['events']:,}   file {results['file_bytes'] / 2**20:.1f} MiB   "
+        f"terminal {SIZE[0]}x{SIZE[1]} headless   repeat {results['repeat']}"
+    )
     yield f"generate {results['generate_s']:.2f} s (not measured)   {results['path']}"
     yield ""
     base = results["baseline"]
     yield f"baseline json.loads (bare)  {base['json_bare_s']:.3f} s"
     yield f"baseline json.loads (kept)  {base['json_kept_s']:.3f} s   (information)"
     yield ""
-    yield f"{'first paint':<12} {'open s':>8} {'open/json':>10} {'mount→paint s':>14} " \
-          f"{'total s':>8} {'total/json':>10}  target"
+    yield (
+        f"{'first paint':<12} {'open s':>8} {'open/json':>10} {'mount→paint s':>14} "
+        f"{'total s':>8} {'total/json':>10}  target"
+    )
     for mode in ("step", "instant"):
         row = results["first_paint"][mode]
-        yield (f"{mode:<12} {row['load_s']:>8.3f} {row['load_over_json']:>10.2f} "
-               f"{row['mount_to_painted_s']:>14.3f} {row['total_s']:>8.3f} "
-               f"{row['total_s'] / base['json_bare_s']:>10.2f}  <= {row['target_s']:.1f} s "
-               f"{verdict(row['pass'])}")
+        yield (
+            f"{mode:<12} {row['load_s']:>8.3f} {row['load_over_json']:>10.2f} "
+            f"{row['mount_to_painted_s']:>14.3f} {row['total_s']:>8.3f} "
+            f"{row['total_s'] / base['json_bare_s']:>10.2f}  <= {row['target_s']:.1f} s "
+            f"{verdict(row['pass'])}"
+        )
     for mode in ("step", "instant"):
         row = results["first_paint"][mode]
         runs = ", ".join(f"{t:.3f}" for t in row["runs_total_s"])
-        yield (f"  {mode}: app start→screen mount {row['app_start_to_screen_mount_s']:.3f} s, "
-               f"screen on_mount {row['screen_on_mount_s']:.3f} s, "
-               f"screen mount→painted {row['screen_mount_to_painted_s']:.3f} s (go_to "
-               f"{row['go_to_s']:.3f}, follow {row['follow_s']:.3f}), "
-               f"{row['frames']} frame(s); runs {runs}")
+        yield (
+            f"  {mode}: app start→screen mount {row['app_start_to_screen_mount_s']:.3f} s, "
+            f"screen on_mount {row['screen_on_mount_s']:.3f} s, "
+            f"screen mount→painted {row['screen_mount_to_painted_s']:.3f} s (go_to "
+            f"{row['go_to_s']:.3f}, follow {row['follow_s']:.3f}), "
+            f"{row['frames']} frame(s); runs {runs}"
+        )
     for mode, row in results["first_paint_cold"].items():
         runs = ", ".join(f"{t:.3f}" for t in row["runs_total_s"])
-        yield (f"  cold {mode} (fresh python, information): total {row['total_s']:.3f} s = "
-               f"start-up+imports {row['startup_imports_s']:.3f} + load {row['load_s']:.3f} + "
-               f"mount→painted {row['mount_to_painted_s']:.3f}; runs {runs}")
+        yield (
+            f"  cold {mode} (fresh python, information): total {row['total_s']:.3f} s = "
+            f"start-up+imports {row['startup_imports_s']:.3f} + load {row['load_s']:.3f} + "
+            f"mount→painted {row['mount_to_painted_s']:.3f}; runs {runs}"
+        )
     memory = results["memory"]
-    yield (f"memory held by the app (file read, folded to the end): "
-           f"{memory['held_bytes'] / 2**20:.0f} MiB = {memory['bytes_per_event']:.0f} bytes an "
-           f"event ({memory['held_bytes'] / results['file_bytes']:.2f}x the file)  "
-           f"target <= {TARGET_BYTES_PER_EVENT} {verdict(memory['pass'])}")
+    yield (
+        f"memory held by the app (file read, folded to the end): "
+        f"{memory['held_bytes'] / 2**20:.0f} MiB = {memory['bytes_per_event']:.0f} bytes an "
+        f"event ({memory['held_bytes'] / results['file_bytes']:.2f}x the file)  "
+        f"target <= {TARGET_BYTES_PER_EVENT} {verdict(memory['pass'])}"
+    )
     yield ""
     steps = results["steps"]
-    yield f"step latency, key → painted (ms)  {'n':>4} {'p50':>7} {'p95':>7} {'max':>7}  " \
-          f"target p95 <= {TARGET_STEP_P95_MS:.0f} ms"
-    for key, label in (("forward", "forward (right)"), ("back", "back (left)"),
-                       ("cpu_forward", "  CPU time used, forward"),
-                       ("cpu_back", "  CPU time used, back"),
-                       ("work_forward", "  of it in go_to+follow, forward"),
-                       ("work_back", "  of it in go_to+follow, back")):
+    yield (
+        f"step latency, key → painted (ms)  {'n':>4} {'p50':>7} {'p95':>7} {'max':>7}  "
+        f"target p95 <= {TARGET_STEP_P95_MS:.0f} ms"
+    )
+    for key, label in (
+        ("forward", "forward (right)"),
+        ("back", "back (left)"),
+        ("cpu_forward", "  CPU time used, forward"),
+        ("cpu_back", "  CPU time used, back"),
+        ("work_forward", "  of it in go_to+follow, forward"),
+        ("work_back", "  of it in go_to+follow, back"),
+    ):
         row = steps[key]
         tail = f"  {verdict(row['pass'])}" if "pass" in row else "  (information)"
-        yield f"  {label:<33} {row['n']:>4} {row['p50']:>7.2f} {row['p95']:>7.2f} " \
-              f"{row['max']:>7.2f}{tail}"
+        yield (
+            f"  {label:<33} {row['n']:>4} {row['p50']:>7.2f} {row['p95']:>7.2f} "
+            f"{row['max']:>7.2f}{tail}"
+        )
     yield "  blocks: " + ", ".join(f"{b['name']} @ {b['start']:,}" for b in steps["blocks"])
-    yield "  slowest: " + ", ".join(f"{row['ms']:.0f} ms {row['key']}→{row['step']:,} "
-                                    f"({row['event'].removeprefix('response.')})"
-                                    for row in steps["slowest"])
+    yield "  slowest: " + ", ".join(
+        f"{row['ms']:.0f} ms {row['key']}→{row['step']:,} "
+        f"({row['event'].removeprefix('response.')})"
+        for row in steps["slowest"]
+    )
     gc_ms, gc_n = steps["gc_ms_by_generation"], steps["gc_count_by_generation"]
-    yield (f"  GC during timed steps: gen0 {gc_n[0]}× {gc_ms[0]:.0f} ms, gen1 {gc_n[1]}× "
-           f"{gc_ms[1]:.0f} ms, gen2 {gc_n[2]}× {gc_ms[2]:.0f} ms")
+    yield (
+        f"  GC during timed steps: gen0 {gc_n[0]}× {gc_ms[0]:.0f} ms, gen1 {gc_n[1]}× "
+        f"{gc_ms[1]:.0f} ms, gen2 {gc_n[2]}× {gc_ms[2]:.0f} ms"
+    )
     if steps["jump_to_failure_s"] is None:
         yield "jump to failure: the stream has no failure"
     else:
-        yield (f"jump to failure, key → painted (f from step 0 to step "
-               f"{steps['failure_step']:,}): {steps['jump_to_failure_s'] * 1000:.1f} ms")
+        yield (
+            f"jump to failure, key → painted (f from step 0 to step "
+            f"{steps['failure_step']:,}): {steps['jump_to_failure_s'] * 1000:.1f} ms"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--events", type=int, default=200_000, help="events in the recording")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="runs per first-paint mode and baseline; the best counts")
-    parser.add_argument("--steps-per-block", type=int, default=100,
-                        help="steps each way per block (3 blocks)")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="recording path (default bench/out/tui_open-EVENTS-sSEED.jsonl)")
-    parser.add_argument("--reuse", action="store_true",
-                        help="reuse the recording if it exists instead of regenerating it")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per first-paint mode and baseline; the best counts",
+    )
+    parser.add_argument(
+        "--steps-per-block", type=int, default=100, help="steps each way per block (3 blocks)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="recording path (default bench/out/tui_open-EVENTS-sSEED.jsonl)",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="reuse the recording if it exists instead of regenerating it",
+    )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
-    parser.add_argument("--profile", type=int, nargs="?", const=25, default=0, metavar="TOP",
-                        help="also profile one first paint per mode and the stepping blocks")
-    parser.add_argument("--cold", action=argparse.BooleanOptionalAction, default=False,
-                        help="also time first paint in fresh interpreters (information)")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=25,
+        default=0,
+        metavar="TOP",
+        help="also profile one first paint per mode and the stepping blocks",
+    )
+    parser.add_argument(
+        "--cold",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also time first paint in fresh interpreters (information)",
+    )
     parser.add_argument("--cold-child", choices=("step", "instant"), help=argparse.SUPPRESS)
     parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -699,13 +814,20 @@ def main(argv: list[str] | None = None) -> int:
     release()
     raw = asyncio.run(stepping(path, args.steps_per_block))
     release()
-    steps: dict[str, Any] = {key: summary_ms(raw[key])
-                             for key in ("forward", "back", "cpu_forward", "cpu_back",
-                                         "work_forward", "work_back")}
+    steps: dict[str, Any] = {
+        key: summary_ms(raw[key])
+        for key in ("forward", "back", "cpu_forward", "cpu_back", "work_forward", "work_back")
+    }
     for key in ("forward", "back"):
         steps[key]["pass"] = steps[key]["p95"] <= TARGET_STEP_P95_MS
-    for key in ("blocks", "jump_to_failure_s", "failure_step", "slowest",
-                "gc_ms_by_generation", "gc_count_by_generation"):
+    for key in (
+        "blocks",
+        "jump_to_failure_s",
+        "failure_step",
+        "slowest",
+        "gc_ms_by_generation",
+        "gc_count_by_generation",
+    ):
         steps[key] = raw[key]
 
     results: dict[str, Any] = {
@@ -720,10 +842,15 @@ def main(argv: list[str] | None = None) -> int:
         "first_paint_cold": cold,
         "memory": memory,
         "steps": steps,
-        "targets": {"first_paint_s": targets, "step_p95_ms": TARGET_STEP_P95_MS,
-                    "bytes_per_event": TARGET_BYTES_PER_EVENT},
-        "pass": all(row["pass"] for row in paint.values()) and memory["pass"]
-        and steps["forward"]["pass"] and steps["back"]["pass"],
+        "targets": {
+            "first_paint_s": targets,
+            "step_p95_ms": TARGET_STEP_P95_MS,
+            "bytes_per_event": TARGET_BYTES_PER_EVENT,
+        },
+        "pass": all(row["pass"] for row in paint.values())
+        and memory["pass"]
+        and steps["forward"]["pass"]
+        and steps["back"]["pass"],
     }
     for line in report_lines(results):
         print(line)

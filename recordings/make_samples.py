@@ -26,14 +26,13 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-if str(HERE.parent) not in sys.path:  # run as a script from a checkout without an install
-    sys.path.insert(0, str(HERE.parent))
+if str(HERE.parent / "tui") not in sys.path:  # run as a script from a checkout without an install
+    sys.path.insert(0, str(HERE.parent / "tui"))
 
-from tui.recording import make_header, read_recording, save_recording  # noqa: E402
-
-from tui.emulator.builder import tokenize, usage  # noqa: E402
-from tui.model.events import Event  # noqa: E402
-from tui.model.sdktypes import event_models  # noqa: E402
+from mcptui.emulator.builder import tokenize, usage  # noqa: E402
+from mcptui.io.recording import make_header, read_recording, save_recording  # noqa: E402
+from mcptui.model.events import Event  # noqa: E402
+from mcptui.model.sdktypes import event_models  # noqa: E402
 
 MODEL_ALIAS = "gpt-5-mini"
 MODEL = "gpt-5-mini-2025-08-07"
@@ -41,27 +40,45 @@ ENDPOINT = "https://api.openai.com/v1/responses"
 SECRET = "sk-test-SHOULD-BE-REDACTED-123456"
 """A fake key sent as an MCP header in every sample request; the writer must redact it."""
 
-HTTP_424 = {"type": "http_error", "code": 424,
-            "message": "424: unhandled errors in a TaskGroup (1 sub-exception)"}
+HTTP_424 = {
+    "type": "http_error",
+    "code": 424,
+    "message": "424: unhandled errors in a TaskGroup (1 sub-exception)",
+}
 
 Json = dict[str, Any]
 
 
 # --- building blocks -------------------------------------------------------------------------
 
+
 class Stream:
     """One streamed response: assigns sequence numbers, ids, output indexes and times."""
 
-    def __init__(self, seed: int, created_at: int, *, server_label: str, server_url: str,
-                 background: bool = False, instructions: str | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        created_at: int,
+        *,
+        server_label: str,
+        server_url: str,
+        background: bool = False,
+        instructions: str | None = None,
+    ) -> None:
         self.rng = random.Random(seed)
         self.created_at = created_at
         self.background = background
         self.instructions = instructions
-        self.tools: list[Json] = [{
-            "type": "mcp", "allowed_tools": None, "headers": None, "require_approval": "never",
-            "server_label": server_label, "server_url": server_url,
-        }]
+        self.tools: list[Json] = [
+            {
+                "type": "mcp",
+                "allowed_tools": None,
+                "headers": None,
+                "require_approval": "never",
+                "server_label": server_label,
+                "server_url": server_url,
+            }
+        ]
         self.server_label = server_label
         self.t = 0.0
         self.timeline: list[tuple[float, Json]] = []
@@ -92,21 +109,46 @@ class Stream:
 
     # the response object
 
-    def response(self, status: str, *, usage: Json | None = None, error: Json | None = None,
-                 service_tier: str = "auto") -> Json:
+    def response(
+        self,
+        status: str,
+        *,
+        usage: Json | None = None,
+        error: Json | None = None,
+        service_tier: str = "auto",
+    ) -> Json:
         """The response object with the field set (and order) the API sends."""
         return {
-            "id": self.id, "object": "response", "created_at": self.created_at,
-            "status": status, "background": self.background, "error": error,
-            "incomplete_details": None, "instructions": self.instructions,
-            "max_output_tokens": None, "max_tool_calls": None, "model": MODEL,
-            "output": json.loads(json.dumps(self.output)), "parallel_tool_calls": True,
-            "previous_response_id": None, "prompt_cache_key": None,
-            "prompt_cache_retention": None, "reasoning": {"effort": "medium", "summary": None},
-            "safety_identifier": None, "service_tier": service_tier, "store": True,
-            "temperature": 1, "text": {"format": {"type": "text"}, "verbosity": "medium"},
-            "tool_choice": "auto", "tools": self.tools, "top_logprobs": 0, "top_p": 1,
-            "truncation": "disabled", "usage": usage, "user": None, "metadata": {},
+            "id": self.id,
+            "object": "response",
+            "created_at": self.created_at,
+            "status": status,
+            "background": self.background,
+            "error": error,
+            "incomplete_details": None,
+            "instructions": self.instructions,
+            "max_output_tokens": None,
+            "max_tool_calls": None,
+            "model": MODEL,
+            "output": json.loads(json.dumps(self.output)),
+            "parallel_tool_calls": True,
+            "previous_response_id": None,
+            "prompt_cache_key": None,
+            "prompt_cache_retention": None,
+            "reasoning": {"effort": "medium", "summary": None},
+            "safety_identifier": None,
+            "service_tier": service_tier,
+            "store": True,
+            "temperature": 1,
+            "text": {"format": {"type": "text"}, "verbosity": "medium"},
+            "tool_choice": "auto",
+            "tools": self.tools,
+            "top_logprobs": 0,
+            "top_p": 1,
+            "truncation": "disabled",
+            "usage": usage,
+            "user": None,
+            "metadata": {},
         }
 
     def start(self, first_byte: float) -> None:
@@ -123,16 +165,22 @@ class Stream:
 
     def complete(self, usage: Json) -> None:
         self.wait(0.02, 0.06)
-        self.emit("response.completed",
-                  response=self.response("completed", usage=usage, service_tier="default"))
+        self.emit(
+            "response.completed",
+            response=self.response("completed", usage=usage, service_tier="default"),
+        )
 
     # output items
 
     def list_tools(self, tools: list[Json], duration: float) -> Json:
         index = len(self.output)
         self.wait(0.002, 0.006)
-        item = {"id": self.new_id("mcpl"), "type": "mcp_list_tools",
-                "server_label": self.server_label, "tools": []}
+        item = {
+            "id": self.new_id("mcpl"),
+            "type": "mcp_list_tools",
+            "server_label": self.server_label,
+            "tools": [],
+        }
         self.emit("response.output_item.added", output_index=index, item=dict(item))
         self.wait(0.0005, 0.002)
         self.emit("response.mcp_list_tools.in_progress", output_index=index, item_id=item["id"])
@@ -154,33 +202,56 @@ class Stream:
         self.output.append(item)
         return item
 
-    def mcp_call(self, name: str, argument_parts: list[str], duration: float, *,
-                 output: str | None = None, error: Json | None = None) -> Json:
+    def mcp_call(
+        self,
+        name: str,
+        argument_parts: list[str],
+        duration: float,
+        *,
+        output: str | None = None,
+        error: Json | None = None,
+    ) -> Json:
         """One call: arguments streamed in parts, then `duration` s in the tool, then its end."""
         index = len(self.output)
         self.wait(0.03, 0.08)
         call_id = self.new_id("mcp")
-        added = {"id": call_id, "type": "mcp_call", "status": "in_progress",
-                 "approval_request_id": None, "arguments": "", "error": None, "name": name,
-                 "output": None, "server_label": self.server_label}
+        added = {
+            "id": call_id,
+            "type": "mcp_call",
+            "status": "in_progress",
+            "approval_request_id": None,
+            "arguments": "",
+            "error": None,
+            "name": name,
+            "output": None,
+            "server_label": self.server_label,
+        }
         self.emit("response.output_item.added", output_index=index, item=added)
         self.wait(0.0005, 0.002)
         self.emit("response.mcp_call.in_progress", output_index=index, item_id=call_id)
         for part in argument_parts:
             self.wait(0.015, 0.035)
-            self.emit("response.mcp_call_arguments.delta", output_index=index, item_id=call_id,
-                      delta=part, obfuscation=self.obfuscation(part))
+            self.emit(
+                "response.mcp_call_arguments.delta",
+                output_index=index,
+                item_id=call_id,
+                delta=part,
+                obfuscation=self.obfuscation(part),
+            )
         arguments = "".join(argument_parts)
         json.loads(arguments)  # the parts must make valid JSON
         self.wait(0.002, 0.008)
-        self.emit("response.mcp_call_arguments.done", output_index=index, item_id=call_id,
-                  arguments=arguments)
+        self.emit(
+            "response.mcp_call_arguments.done",
+            output_index=index,
+            item_id=call_id,
+            arguments=arguments,
+        )
         self.t += duration
         status = "failed" if error is not None else "completed"
         self.emit(f"response.mcp_call.{status}", output_index=index, item_id=call_id)
         self.wait(0.0005, 0.002)
-        item = {**added, "status": status, "arguments": arguments, "error": error,
-                "output": output}
+        item = {**added, "status": status, "arguments": arguments, "error": error, "output": output}
         self.emit("response.output_item.done", output_index=index, item=item)
         self.output.append(item)
         return item
@@ -190,25 +261,46 @@ class Stream:
         index = len(self.output)
         self.wait(0.02, 0.06)
         msg_id = self.new_id("msg")
-        self.emit("response.output_item.added", output_index=index,
-                  item={"id": msg_id, "type": "message", "status": "in_progress", "content": [],
-                        "role": "assistant"})
+        self.emit(
+            "response.output_item.added",
+            output_index=index,
+            item={
+                "id": msg_id,
+                "type": "message",
+                "status": "in_progress",
+                "content": [],
+                "role": "assistant",
+            },
+        )
         self.wait(0.0005, 0.002)
         where = {"item_id": msg_id, "output_index": index, "content_index": 0}
-        self.emit("response.content_part.added", **where,
-                  part={"type": "output_text", "annotations": [], "logprobs": [], "text": ""})
+        self.emit(
+            "response.content_part.added",
+            **where,
+            part={"type": "output_text", "annotations": [], "logprobs": [], "text": ""},
+        )
         tokens = tokenize(text)
         for token in tokens:
             self.wait(0.02, 0.04)
-            self.emit("response.output_text.delta", **where, delta=token, logprobs=[],
-                      obfuscation=self.obfuscation(token))
+            self.emit(
+                "response.output_text.delta",
+                **where,
+                delta=token,
+                logprobs=[],
+                obfuscation=self.obfuscation(token),
+            )
         self.wait(0.005, 0.015)
         self.emit("response.output_text.done", **where, text=text, logprobs=[])
         part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
         self.wait(0.0005, 0.002)
         self.emit("response.content_part.done", **where, part=part)
-        item = {"id": msg_id, "type": "message", "status": "completed", "content": [part],
-                "role": "assistant"}
+        item = {
+            "id": msg_id,
+            "type": "message",
+            "status": "completed",
+            "content": [part],
+            "role": "assistant",
+        }
         self.wait(0.0005, 0.002)
         self.emit("response.output_item.done", output_index=index, item=item)
         self.output.append(item)
@@ -218,15 +310,20 @@ class Stream:
         return [Event(raw, index=i, t=t) for i, (t, raw) in enumerate(self.timeline)]
 
 
-def tool(name: str, description: str, properties: Json, required: list[str], *,
-         read_only: bool = True) -> Json:
+def tool(
+    name: str, description: str, properties: Json, required: list[str], *, read_only: bool = True
+) -> Json:
     """A tool as `mcp_list_tools` carries it (no outputSchema: the API does not pass it on)."""
     return {
         "annotations": {"read_only": read_only},
         "description": description,
-        "input_schema": {"type": "object", "properties": properties, "required": required,
-                         "additionalProperties": False,
-                         "$schema": "http://json-schema.org/draft-07/schema#"},
+        "input_schema": {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+            "$schema": "http://json-schema.org/draft-07/schema#",
+        },
         "name": name,
     }
 
@@ -235,9 +332,15 @@ def request(input_text: str, server_label: str, server_url: str, **extra: Any) -
     return {
         "model": MODEL_ALIAS,
         "input": input_text,
-        "tools": [{"type": "mcp", "server_label": server_label, "server_url": server_url,
-                   "headers": {"Authorization": f"Bearer {SECRET}"},
-                   "require_approval": "never"}],
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": server_label,
+                "server_url": server_url,
+                "headers": {"Authorization": f"Bearer {SECRET}"},
+                "require_approval": "never",
+            }
+        ],
         **extra,
         "stream": True,
     }
@@ -246,11 +349,19 @@ def request(input_text: str, server_label: str, server_url: str, **extra: Any) -
 def header(stream: Stream, req: Json, description: str) -> Json:
     request_id = "req_" + stream.hex(32)
     head = make_header(
-        "sample", request=req, endpoint=ENDPOINT, http_status=200,
-        http_headers={"content-type": "text/event-stream; charset=utf-8",
-                      "x-request-id": request_id, "openai-processing-ms": str(
-                          int(stream.timeline[0][0] * 1000)), "openai-version": "2020-10-01"},
-        generator="recordings/make_samples.py", description=description)
+        "sample",
+        request=req,
+        endpoint=ENDPOINT,
+        http_status=200,
+        http_headers={
+            "content-type": "text/event-stream; charset=utf-8",
+            "x-request-id": request_id,
+            "openai-processing-ms": str(int(stream.timeline[0][0] * 1000)),
+            "openai-version": "2020-10-01",
+        },
+        generator="recordings/make_samples.py",
+        description=description,
+    )
     # Deterministic output: the request's own time instead of the moment the script ran.
     head["created"] = datetime.fromtimestamp(stream.created_at, UTC).isoformat(timespec="seconds")
     return head
@@ -260,36 +371,62 @@ def header(stream: Stream, req: Json, description: str) -> Json:
 
 DOCS_URL = "https://mcp.example.com/mcp"
 DOCS_TOOLS = [
-    tool("search_docs",
-         "Full-text search over the product documentation. Returns the best matching pages "
-         "with a short snippet each.",
-         {"query": {"type": "string", "description": "What to look for"},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5,
-                    "description": "Maximum number of results (default 5)"}},
-         ["query"]),
-    tool("fetch_page",
-         "Fetch one documentation page as Markdown, by its path (as returned by search_docs).",
-         {"path": {"type": "string", "description": "Page path, e.g. /guides/webhooks"}},
-         ["path"]),
+    tool(
+        "search_docs",
+        "Full-text search over the product documentation. Returns the best matching pages "
+        "with a short snippet each.",
+        {
+            "query": {"type": "string", "description": "What to look for"},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 20,
+                "default": 5,
+                "description": "Maximum number of results (default 5)",
+            },
+        },
+        ["query"],
+    ),
+    tool(
+        "fetch_page",
+        "Fetch one documentation page as Markdown, by its path (as returned by search_docs).",
+        {"path": {"type": "string", "description": "Page path, e.g. /guides/webhooks"}},
+        ["path"],
+    ),
     tool("list_sections", "List the top-level sections of the documentation.", {}, []),
 ]
-DOCS_OUTPUT = json.dumps({
-    "query": "webhook retry policy",
-    "results": [
-        {"title": "Webhook retries", "path": "/guides/webhooks/retries", "score": 0.93,
-         "snippet": "Failed deliveries (any non-2xx answer or no answer within 10 seconds) are "
-                    "retried up to 5 times with exponential backoff: 30 s, 1 min, 2 min, 4 min, "
-                    "8 min."},
-        {"title": "Configuring webhooks", "path": "/guides/webhooks", "score": 0.81,
-         "snippet": "Open Settings > Webhooks to add an endpoint, choose events and set the "
-                    "retry policy per endpoint."},
-        {"title": "Delivery logs", "path": "/guides/webhooks/logs", "score": 0.64,
-         "snippet": "Every attempt is logged with its status code and can be redelivered by "
-                    "hand for 30 days."},
-    ],
-    "total": 3,
-    "took_ms": 42,
-})
+DOCS_OUTPUT = json.dumps(
+    {
+        "query": "webhook retry policy",
+        "results": [
+            {
+                "title": "Webhook retries",
+                "path": "/guides/webhooks/retries",
+                "score": 0.93,
+                "snippet": "Failed deliveries (any non-2xx answer or no answer within 10 "
+                "seconds) are "
+                "retried up to 5 times with exponential backoff: 30 s, 1 min, 2 min, 4 min, "
+                "8 min.",
+            },
+            {
+                "title": "Configuring webhooks",
+                "path": "/guides/webhooks",
+                "score": 0.81,
+                "snippet": "Open Settings > Webhooks to add an endpoint, choose events and set the "
+                "retry policy per endpoint.",
+            },
+            {
+                "title": "Delivery logs",
+                "path": "/guides/webhooks/logs",
+                "score": 0.64,
+                "snippet": "Every attempt is logged with its status code and can be redelivered by "
+                "hand for 30 days.",
+            },
+        ],
+        "total": 3,
+        "took_ms": 42,
+    }
+)
 DOCS_ANSWER = (
     "Failed webhook deliveries are retried up to 5 times with exponential backoff: after 30 s, "
     "then 1, 2, 4 and 8 minutes. You can change the policy per endpoint under Settings > "
@@ -302,28 +439,40 @@ def mcp_success() -> tuple[Json, list[Event]]:
     s.start(0.384)
     s.list_tools(DOCS_TOOLS, duration=0.447)
     s.reasoning(thinking=1.062)
-    s.mcp_call("search_docs", ['{"query":"webhook', ' retry policy",', '"limit":3}'],
-               duration=0.812, output=DOCS_OUTPUT)
+    s.mcp_call(
+        "search_docs",
+        ['{"query":"webhook', ' retry policy",', '"limit":3}'],
+        duration=0.812,
+        output=DOCS_OUTPUT,
+    )
     s.reasoning(thinking=0.934)
     s.message(DOCS_ANSWER)
     s.complete(usage(2873, 388, 192))
     req = request("How does the webhook retry policy work? Check our docs.", "docs", DOCS_URL)
-    return header(s, req, "A docs server lists its tools, one call succeeds, the model "
-                          "answers."), s.events()
+    return header(
+        s, req, "A docs server lists its tools, one call succeeds, the model answers."
+    ), s.events()
 
 
 FILES_URL = "https://files.example.com/mcp"
 FILES_TOOLS = [
-    tool("search_files",
-         "Search the team's shared files by content and name. Returns matching files with "
-         "their path, size and last modified time.",
-         {"query": {"type": "string", "description": "Words to search for"},
-          "folder": {"type": "string", "description": "Only search under this folder"},
-          "max_results": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}},
-         ["query"]),
-    tool("read_file", "Read a text file by path (up to 1 MB).",
-         {"path": {"type": "string", "description": "File path, as returned by search_files"}},
-         ["path"]),
+    tool(
+        "search_files",
+        "Search the team's shared files by content and name. Returns matching files with "
+        "their path, size and last modified time.",
+        {
+            "query": {"type": "string", "description": "Words to search for"},
+            "folder": {"type": "string", "description": "Only search under this folder"},
+            "max_results": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+        },
+        ["query"],
+    ),
+    tool(
+        "read_file",
+        "Read a text file by path (up to 1 MB).",
+        {"path": {"type": "string", "description": "File path, as returned by search_files"}},
+        ["path"],
+    ),
 ]
 FILES_ANSWER = (
     "Sorry, I couldn't search your files: the search_files tool on the files server failed "
@@ -336,27 +485,40 @@ def mcp_424_broken_schema() -> tuple[Json, list[Event]]:
     s.start(0.412)
     s.list_tools(FILES_TOOLS, duration=0.381)
     s.reasoning(thinking=0.981)
-    s.mcp_call("search_files", ['{"query":"Q3 budget', ' forecast","folder":"/finance",',
-                                '"max_results":5}'],
-               duration=1.128, error=HTTP_424)
+    s.mcp_call(
+        "search_files",
+        ['{"query":"Q3 budget', ' forecast","folder":"/finance",', '"max_results":5}'],
+        duration=1.128,
+        error=HTTP_424,
+    )
     s.reasoning(thinking=0.873)
     s.message(FILES_ANSWER)
     s.complete(usage(1912, 301, 128))
     req = request("Find the Q3 budget forecast in the finance folder.", "files", FILES_URL)
-    return header(s, req, "The classic 424: search_files fails on the files server (its "
-                          "result does not match its output schema); the response still "
-                          "completes."), s.events()
+    return header(
+        s,
+        req,
+        "The classic 424: search_files fails on the files server (its "
+        "result does not match its output schema); the response still "
+        "completes.",
+    ), s.events()
 
 
 REPORTS_URL = "https://reports.example.com/mcp"
 REPORTS_TOOLS = [
-    tool("slow_report",
-         "Build a sales report for a quarter and region. Large reports can take several "
-         "minutes.",
-         {"quarter": {"type": "string", "pattern": "^[0-9]{4}-Q[1-4]$",
-                      "description": "Quarter, e.g. 2025-Q2"},
-          "region": {"type": "string", "enum": ["AMER", "EMEA", "APAC", "ALL"]}},
-         ["quarter"]),
+    tool(
+        "slow_report",
+        "Build a sales report for a quarter and region. Large reports can take several minutes.",
+        {
+            "quarter": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-Q[1-4]$",
+                "description": "Quarter, e.g. 2025-Q2",
+            },
+            "region": {"type": "string", "enum": ["AMER", "EMEA", "APAC", "ALL"]},
+        },
+        ["quarter"],
+    ),
     tool("report_status", "Status of the reports backend.", {}, []),
 ]
 REPORTS_ANSWER = (
@@ -370,26 +532,45 @@ def mcp_timeout_424() -> tuple[Json, list[Event]]:
     s.start(0.397)
     s.list_tools(REPORTS_TOOLS, duration=0.512)
     s.reasoning(thinking=1.118)
-    s.mcp_call("slow_report", ['{"quarter":"2025-Q2",', '"region":"ALL"}'],
-               duration=60.241, error=HTTP_424)
+    s.mcp_call(
+        "slow_report", ['{"quarter":"2025-Q2",', '"region":"ALL"}'], duration=60.241, error=HTTP_424
+    )
     s.reasoning(thinking=1.047)
     s.message(REPORTS_ANSWER)
     s.complete(usage(1764, 342, 192))
     req = request("Give me the 2025-Q2 sales report for all regions.", "reports", REPORTS_URL)
-    return header(s, req, "A slow tool: slow_report fails with the same 424 after about 60 s; "
-                          "the response still completes."), s.events()
+    return header(
+        s,
+        req,
+        "A slow tool: slow_report fails with the same 424 after about 60 s; "
+        "the response still completes.",
+    ), s.events()
 
 
 TICKETS_URL = "https://tickets.example.com/mcp"
 TICKETS_TOOLS = [
-    tool("list_tickets", "List support tickets, newest first.",
-         {"status": {"type": "string", "enum": ["open", "pending", "closed"]},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}}, []),
-    tool("get_ticket", "Get one ticket with its full conversation.",
-         {"id": {"type": "string", "description": "Ticket id, e.g. T-1042"}}, ["id"]),
-    tool("add_comment", "Add an internal comment to a ticket.",
-         {"id": {"type": "string"}, "body": {"type": "string"}}, ["id", "body"],
-         read_only=False),
+    tool(
+        "list_tickets",
+        "List support tickets, newest first.",
+        {
+            "status": {"type": "string", "enum": ["open", "pending", "closed"]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+        },
+        [],
+    ),
+    tool(
+        "get_ticket",
+        "Get one ticket with its full conversation.",
+        {"id": {"type": "string", "description": "Ticket id, e.g. T-1042"}},
+        ["id"],
+    ),
+    tool(
+        "add_comment",
+        "Add an internal comment to a ticket.",
+        {"id": {"type": "string"}, "body": {"type": "string"}},
+        ["id", "body"],
+        read_only=False,
+    ),
 ]
 
 
@@ -398,12 +579,29 @@ def background_failed() -> tuple[Json, list[Event]]:
     s.start(0.298)
     s.list_tools(TICKETS_TOOLS, duration=0.563)
     s.wait(11.5, 13.5)  # nothing more arrives, then:
-    s.emit("response.failed", response=s.response("failed", error={
-        "code": "server_error", "message": "An error occurred while processing your request."}))
-    req = request("Summarise the open support tickets from this week.", "tickets", TICKETS_URL,
-                  background=True, store=True)
-    return header(s, req, "Background mode with MCP: queued, in progress, tools listed, then a "
-                          "bare response.failed (server_error)."), s.events()
+    s.emit(
+        "response.failed",
+        response=s.response(
+            "failed",
+            error={
+                "code": "server_error",
+                "message": "An error occurred while processing your request.",
+            },
+        ),
+    )
+    req = request(
+        "Summarise the open support tickets from this week.",
+        "tickets",
+        TICKETS_URL,
+        background=True,
+        store=True,
+    )
+    return header(
+        s,
+        req,
+        "Background mode with MCP: queued, in progress, tools listed, then a "
+        "bare response.failed (server_error).",
+    ), s.events()
 
 
 SAMPLES: dict[str, Callable[[], tuple[Json, list[Event]]]] = {
@@ -415,6 +613,7 @@ SAMPLES: dict[str, Callable[[], tuple[Json, list[Event]]]] = {
 
 
 # --- checks ----------------------------------------------------------------------------------
+
 
 def check_structure(name: str, events: list[Json]) -> None:
     """Sequence numbers, item ids, output indexes, deltas against `.done`, the final output."""
@@ -434,8 +633,12 @@ def check_structure(name: str, events: list[Json]) -> None:
                 raise AssertionError(f"{where}: item or output_index added twice")
             if event["output_index"] != len(by_index):
                 raise AssertionError(f"{where}: output_index not next")
-            items[item["id"]] = {"index": event["output_index"], "done": None, "args": "",
-                                 "text": ""}
+            items[item["id"]] = {
+                "index": event["output_index"],
+                "done": None,
+                "args": "",
+                "text": "",
+            }
             by_index[event["output_index"]] = item["id"]
             continue
         item_id = event["item"]["id"] if "item" in event else event.get("item_id")

@@ -17,8 +17,11 @@ UPSTREAM_DIR = REPO / "tests" / "fixtures" / "upstream"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--fuzz-long", action="store_true",
-                     help="run the long fuzz corpus (thousands of cases) instead of CI's")
+    parser.addoption(
+        "--fuzz-long",
+        action="store_true",
+        help="run the long fuzz corpus (thousands of cases) instead of CI's",
+    )
 
 
 @pytest.fixture(scope="session")

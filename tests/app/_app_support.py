@@ -9,6 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.widgets.event_tree import NodeRef
+from mcptui.ui.widgets.status import StatusHeader
 from rich.console import Console
 from rich.text import Text
 from textual.geometry import Region
@@ -16,16 +19,12 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets.tree import TreeNode
 
-from tui.screens.inspector import InspectorScreen
-from tui.widgets.event_tree import NodeRef
-from tui.widgets.status import StatusHeader
-
 REPO = Path(__file__).resolve().parents[2]
 RECORDINGS = REPO / "recordings"
 SAMPLE_424 = RECORDINGS / "mcp-424-broken-schema.jsonl"
 SAMPLE_SUCCESS = RECORDINGS / "mcp-success.jsonl"
 SAMPLE_TIMEOUT = RECORDINGS / "mcp-timeout-424.jsonl"
-APP_CSS = REPO / "tui" / "app.tcss"
+APP_CSS = REPO / "tui" / "mcptui" / "ui" / "app.tcss"
 
 SIZE = (140, 40)
 """Terminal size of every Pilot test."""
@@ -45,7 +44,7 @@ class FakeClock:
         self.now += seconds
 
 
-# -- recordings, read without tui.importers ----------------------------------------------------
+# -- recordings, read without mcptui.io.formats ----------------------------------------------------
 
 
 def recorded(path: Path) -> list[tuple[float | None, dict[str, Any]]]:
@@ -121,8 +120,9 @@ def nodes_of_kind(screen: InspectorScreen, kind: str) -> list[TreeNode[NodeRef]]
     return [n for n in visible_nodes(screen) if n.data is not None and n.data.kind == kind]
 
 
-def first_node(screen: InspectorScreen, predicate: Callable[[str], bool],
-               kind: str | None = None) -> TreeNode[NodeRef] | None:
+def first_node(
+    screen: InspectorScreen, predicate: Callable[[str], bool], kind: str | None = None
+) -> TreeNode[NodeRef] | None:
     """The first visible node whose label text satisfies `predicate`, else None (to poll)."""
     for node in visible_nodes(screen):
         if kind is not None and (node.data is None or node.data.kind != kind):
@@ -132,13 +132,15 @@ def first_node(screen: InspectorScreen, predicate: Callable[[str], bool],
     return None
 
 
-def find_node(screen: InspectorScreen, predicate: Callable[[str], bool],
-              kind: str | None = None) -> TreeNode[NodeRef]:
+def find_node(
+    screen: InspectorScreen, predicate: Callable[[str], bool], kind: str | None = None
+) -> TreeNode[NodeRef]:
     """The first visible node whose label text satisfies `predicate` (one must)."""
     node = first_node(screen, predicate, kind)
     if node is None:
-        raise AssertionError(f"no {kind or ''} node matches; the tree shows:\n"
-                             + "\n".join(labels(screen)))
+        raise AssertionError(
+            f"no {kind or ''} node matches; the tree shows:\n" + "\n".join(labels(screen))
+        )
     return node
 
 
@@ -216,8 +218,9 @@ async def step_to(pilot: Pilot[Any], position: int) -> None:
     assert timeline.position == position
 
 
-async def wait_until(pilot: Pilot[Any], predicate: Callable[[], bool],
-                     timeout: float = 3.0) -> bool:
+async def wait_until(
+    pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 3.0
+) -> bool:
     """Let the app run (timers fire) until `predicate()` holds or `timeout` seconds pass."""
     steps = int(timeout / 0.02)
     for _ in range(steps):
@@ -243,10 +246,12 @@ def long_recording(path: Path, extra_deltas: int) -> Path:
     app reads it a piece at a time), sequence numbers renumbered."""
     header, *lines = SAMPLE_424.read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
-    first = next(i for i, r in enumerate(records)
-                 if r["event"]["type"] == "response.output_text.delta")
-    records[first + 1:first + 1] = [json.loads(json.dumps(records[first]))
-                                    for _ in range(extra_deltas)]
+    first = next(
+        i for i, r in enumerate(records) if r["event"]["type"] == "response.output_text.delta"
+    )
+    records[first + 1 : first + 1] = [
+        json.loads(json.dumps(records[first])) for _ in range(extra_deltas)
+    ]
     for number, record in enumerate(records):
         record["event"]["sequence_number"] = number
     path.write_text("\n".join([header, *map(json.dumps, records)]) + "\n", encoding="utf-8")

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import pytest
 from _app_support import FakeClock
+from mcptui.ui.screens.inspector import InspectorScreen
 from textual.app import App
 from textual.widgets import Input
-
-from tui.screens.inspector import InspectorScreen
 
 
 @pytest.fixture(autouse=True)

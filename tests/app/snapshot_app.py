@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tui.app import McptuiApp
-from tui.sources.replay import open_session
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "recordings"
 

@@ -23,15 +23,14 @@ from _app_support import (
     toasts,
     wait_until,
 )
+from mcptui.emulator.demo import demo_servers
+from mcptui.emulator.runner import RunConfig
+from mcptui.sources.live import Recorder, live_session
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.screens.keys import KeysScreen
 from textual.pilot import Pilot
-
-from tui.app import McptuiApp
-from tui.emulator.demo import demo_servers
-from tui.emulator.runner import RunConfig
-from tui.screens.inspector import InspectorScreen
-from tui.screens.keys import KeysScreen
-from tui.sources.live import Recorder, live_session
-from tui.sources.replay import open_session
 
 SIZE = (160, 40)
 BACKGROUND_FAILED = RECORDINGS / "background-failed.jsonl"
@@ -43,19 +42,30 @@ def mcp_tool(url: str, label: str = "demo") -> dict[str, Any]:
 
 def ended(screen: InspectorScreen, count: int) -> Callable[[], bool]:
     """`count` responses, all terminal, every event applied."""
+
     def check() -> bool:
         responses = screen.session.timeline.state.responses
-        return screen.session.timeline.at_end and len(responses) == count and all(
-            r.status in ("completed", "failed", "incomplete", "cancelled") for r in responses)
+        return (
+            screen.session.timeline.at_end
+            and len(responses) == count
+            and all(
+                r.status in ("completed", "failed", "incomplete", "cancelled") for r in responses
+            )
+        )
+
     return check
 
 
-async def run_live(tmp_path: Path, body: Callable[[str], dict[str, Any]],
-                   script: Callable[[Pilot[Any], InspectorScreen, dict[str, Any]], Any]) -> None:
+async def run_live(
+    tmp_path: Path,
+    body: Callable[[str], dict[str, Any]],
+    script: Callable[[Pilot[Any], InspectorScreen, dict[str, Any]], Any],
+) -> None:
     # No pause between deltas or in the queue: these tests are about requests, not timing.
     with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
-        session, live = live_session(servers.emulator_url, "sk-test",
-                                     Recorder(tmp_path / "live.jsonl"), source="test")
+        session, live = live_session(
+            servers.emulator_url, "sk-test", Recorder(tmp_path / "live.jsonl"), source="test"
+        )
         sent = body(f"{servers.mcp_url}/mcp")
         app = McptuiApp(session, live=live, request=sent)
         async with app.run_test(size=SIZE) as pilot:
@@ -76,10 +86,15 @@ async def help_text(pilot: Pilot[Any]) -> str:
 async def test_u_re_runs_a_bare_background_failure_in_the_foreground(tmp_path: Path):
     """The cause's "try" as a key: the foreground run shows the mcp_call's own error, and `t`
     on that call then re-runs the foreground request with only its tool."""
+
     def body(url: str) -> dict[str, Any]:
-        return {"model": "gpt-5-mini", "input": 'call broken_schema {"query": "x"}',
-                "tools": [mcp_tool(url)], "background": True,
-                "metadata": {"mcptui_fault": "background_fail"}}
+        return {
+            "model": "gpt-5-mini",
+            "input": 'call broken_schema {"query": "x"}',
+            "tools": [mcp_tool(url)],
+            "background": True,
+            "metadata": {"mcptui_fault": "background_fail"},
+        }
 
     async def script(pilot: Pilot[Any], screen: InspectorScreen, sent: dict[str, Any]) -> None:
         original = copy.deepcopy(sent)
@@ -88,8 +103,7 @@ async def test_u_re_runs_a_bare_background_failure_in_the_foreground(tmp_path: P
         assert await wait_until(pilot, lambda: "rerun_foreground" in footer_actions(screen), 5)
         assert "rerun_only_tool" not in footer_actions(screen)  # no failed call to isolate
         cause = "likely cause: Background run failed without the MCP error"
-        assert await wait_until(pilot, lambda: cause in detail_text(screen), 5), \
-            detail_text(screen)
+        assert await wait_until(pilot, lambda: cause in detail_text(screen), 5), detail_text(screen)
         shown = detail_text(screen)
         assert "press u to do it now: the same request with background off" in shown
         assert "Re-run in foreground" in await help_text(pilot)
@@ -101,8 +115,9 @@ async def test_u_re_runs_a_bare_background_failure_in_the_foreground(tmp_path: P
         first, second = screen.session.timeline.state.responses
         assert second.id != first.id
         # The second root, as shown: not background, and now the mcp_call's own error shows.
-        await select(pilot, find_node(screen, lambda t: t.startswith(f"✓ {second.id}"),
-                                      kind="response"))
+        await select(
+            pilot, find_node(screen, lambda t: t.startswith(f"✓ {second.id}"), kind="response")
+        )
         assert "background  false" in detail_text(screen)
         call = find_node(screen, lambda t: t.startswith("✗ mcp_call broken_schema @demo"))
         assert "424: unhandled errors in a TaskGroup" in (error_line(call) or "")
@@ -129,8 +144,11 @@ async def test_u_re_runs_a_bare_background_failure_in_the_foreground(tmp_path: P
 
 async def test_t_re_runs_with_only_the_failed_tool_allowed(tmp_path: Path):
     def body(url: str) -> dict[str, Any]:
-        return {"model": "gpt-5-mini", "input": 'call broken_schema {"query": "x"}',
-                "tools": [mcp_tool(url), mcp_tool(url, "other")]}
+        return {
+            "model": "gpt-5-mini",
+            "input": 'call broken_schema {"query": "x"}',
+            "tools": [mcp_tool(url), mcp_tool(url, "other")],
+        }
 
     async def script(pilot: Pilot[Any], screen: InspectorScreen, sent: dict[str, Any]) -> None:
         original = copy.deepcopy(sent)
@@ -138,21 +156,25 @@ async def test_t_re_runs_with_only_the_failed_tool_allowed(tmp_path: Path):
         # The run ended on the failed call: selected, with the key offered.
         assert await wait_until(pilot, lambda: "rerun_only_tool" in footer_actions(screen), 5)
         assert "rerun_foreground" not in footer_actions(screen)
-        assert "press t to isolate this call: the same request with only 'broken_schema' " \
-               "allowed on 'demo'" in detail_text(screen)
+        assert (
+            "press t to isolate this call: the same request with only 'broken_schema' "
+            "allowed on 'demo'" in detail_text(screen)
+        )
         assert "Re-run with only this tool" in await help_text(pilot)
 
         await pilot.press("t")
         assert await wait_until(pilot, ended(screen, 2), 15)
         await pilot.pause()
-        assert any("Re-running with only 'broken_schema' allowed on 'demo'" in t
-                   for t in toasts(pilot))
+        assert any(
+            "Re-running with only 'broken_schema' allowed on 'demo'" in t for t in toasts(pilot)
+        )
         second = screen.session.timeline.state.responses[1]
         # The tools the emulator echoed in response.created, as the detail pane shows them.
         echoed = {tool["server_label"]: tool["allowed_tools"] for tool in second.tools}
         assert echoed == {"demo": ["broken_schema"], "other": None}
-        await select(pilot, find_node(screen, lambda t: t.startswith(f"✓ {second.id}"),
-                                      kind="response"))
+        await select(
+            pilot, find_node(screen, lambda t: t.startswith(f"✓ {second.id}"), kind="response")
+        )
         shown = detail_text(screen)
         assert '"allowed_tools": [\n      "broken_schema"\n    ]' in shown
         assert sent == original
@@ -165,10 +187,17 @@ async def test_a_replay_says_what_to_run_instead_and_offers_no_key():
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         await pilot.press("end", "f")  # the last step, then the failure
-        assert await wait_until(pilot, lambda: screen.diagnosis is not None and
-                                "likely cause: Background run failed" in detail_text(screen))
-        assert 'run `mcptui run REQUEST.json` with "background": false (a replay cannot send ' \
-               "requests)" in detail_text(screen)
+        assert await wait_until(
+            pilot,
+            lambda: (
+                screen.diagnosis is not None
+                and "likely cause: Background run failed" in detail_text(screen)
+            ),
+        )
+        assert (
+            'run `mcptui run REQUEST.json` with "background": false (a replay cannot send '
+            "requests)" in detail_text(screen)
+        )
         assert not {"rerun_foreground", "rerun_only_tool"} & footer_actions(screen)
         count = screen.session.timeline.total
         await pilot.press("u")  # hidden: nothing is sent (there is nothing to send with)
@@ -176,9 +205,15 @@ async def test_a_replay_says_what_to_run_instead_and_offers_no_key():
         await pilot.press("ctrl+p", *"foreground")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        assert await wait_until(pilot, lambda: any(
-            "A replay cannot send requests: run `mcptui run REQUEST.json` with "
-            '"background": false.' in t for t in toasts(pilot)), 3), toasts(pilot)
+        assert await wait_until(
+            pilot,
+            lambda: any(
+                "A replay cannot send requests: run `mcptui run REQUEST.json` with "
+                '"background": false.' in t
+                for t in toasts(pilot)
+            ),
+            3,
+        ), toasts(pilot)
         assert screen_of(pilot) is screen and screen.session.timeline.total == count
 
 
@@ -188,7 +223,8 @@ async def test_a_replayed_failed_call_says_how_to_isolate_it():
         screen = screen_of(pilot)
         await pilot.press("end", "f")
         assert await wait_until(pilot, lambda: "to isolate this call" in detail_text(screen))
-        assert ("to isolate this call, run `mcptui run REQUEST.json` with \"allowed_tools\": "
-                "[\"search_files\"] in the 'files' mcp tool (a replay cannot send requests)"
-                ) in detail_text(screen)
+        assert (
+            'to isolate this call, run `mcptui run REQUEST.json` with "allowed_tools": '
+            "[\"search_files\"] in the 'files' mcp tool (a replay cannot send requests)"
+        ) in detail_text(screen)
         assert "rerun_only_tool" not in footer_actions(screen)

@@ -17,10 +17,9 @@ from _app_support import (
     screen_of,
     wait_until,
 )
-
-from tui.app import McptuiApp
-from tui.emulator.demo import demo_servers
-from tui.sources.live import Recorder, live_session
+from mcptui.emulator.demo import demo_servers
+from mcptui.sources.live import Recorder, live_session
+from mcptui.ui.app import McptuiApp
 
 
 def refused(url: str) -> bool:
@@ -32,8 +31,9 @@ def refused(url: str) -> bool:
 async def test_demo_streams_live_into_the_tree_and_stops_cleanly(tmp_path: Path):
     recording = tmp_path / "demo.jsonl"
     with demo_servers() as servers:
-        session, live = live_session(servers.emulator_url, "mcptui-demo", Recorder(recording),
-                                     source="demo")
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
+        )
         app = McptuiApp(session, live=live, request=servers.request())
         async with app.run_test(size=(140, 40)) as pilot:
             screen = screen_of(pilot)
@@ -50,12 +50,15 @@ async def test_demo_streams_live_into_the_tree_and_stops_cleanly(tmp_path: Path)
             assert "✓ mcp_call search @demo  completed" in shown
             assert "✗ mcp_call broken_schema @demo  failed" in shown
             failed = find_node(screen, lambda t: "broken_schema" in t, kind="item")
-            assert error_line(failed) == "✗ http_error 424: unhandled errors in a TaskGroup " \
-                                         "(1 sub-exception)"
+            assert (
+                error_line(failed) == "✗ http_error 424: unhandled errors in a TaskGroup "
+                "(1 sub-exception)"
+            )
             # The run has ended with a failure: the cursor went to it by itself.
             assert await wait_until(pilot, lambda: screen.tree.cursor_node is failed, timeout=10)
-            assert await wait_until(pilot, lambda: "possible cause" in detail_text(screen),
-                                    timeout=10)
+            assert await wait_until(
+                pilot, lambda: "possible cause" in detail_text(screen), timeout=10
+            )
             assert "response.mcp_call.failed" in shown  # the failed item opened by itself
             header = header_text(screen)
             assert "resp_" in header and "● recording" in header and "live: following" in header

@@ -30,16 +30,15 @@ from _app_support import (
     wait_until,
     write_chunks,
 )
+from mcptui.emulator.demo import demo_servers
+from mcptui.sources.live import Recorder, live_session
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.widgets.findings import FindingsList
+from mcptui.ui.widgets.waterfall import Waterfall
 from textual.pilot import Pilot
 from textual.widgets import Static
-
-from tui.app import McptuiApp
-from tui.emulator.demo import demo_servers
-from tui.screens.inspector import InspectorScreen
-from tui.sources.live import Recorder, live_session
-from tui.sources.replay import open_session
-from tui.widgets.findings import FindingsList
-from tui.widgets.waterfall import Waterfall
 
 
 def app_for(path: Path | str) -> McptuiApp:
@@ -103,7 +102,12 @@ async def test_a_timeout_shows_in_the_header_the_tree_and_the_waterfall():
         chart = screen.query_one(Waterfall).query_one(Static)
         rows = [line for line in rendered_lines(chart) if "#" in line]
         assert [row.split()[1] for row in rows] == [
-            "mcp_list_tools", "reasoning", "mcp_call", "reasoning", "message"]
+            "mcp_list_tools",
+            "reasoning",
+            "mcp_call",
+            "reasoning",
+            "message",
+        ]
         call = next(row for row in rows if "slow_report" in row)
         assert "60.31s (60.24s)" in call
         # Bars follow the stream's time axis: the reasoning after the call starts further right.
@@ -112,21 +116,53 @@ async def test_a_timeout_shows_in_the_header_the_tree_and_the_waterfall():
 
 async def test_docs_spelled_events_are_marked_listed_and_reachable(tmp_path: Path):
     raws = [
-        {"type": "response.created", "response": {"id": "resp_docs", "status": "in_progress",
-                                                  "output": []}},
-        {"type": "response.output_item.added", "output_index": 0,
-         "item": {"id": "mcp_1", "type": "mcp_call", "name": "search", "server_label": "demo",
-                  "arguments": "", "output": None, "error": None}},
-        {"type": "response.mcp_call.arguments.delta", "output_index": 0, "item_id": "mcp_1",
-         "delta": '{"q": 1}'},
-        {"type": "response.mcp_call.arguments.done", "output_index": 0, "item_id": "mcp_1",
-         "arguments": '{"q": 1}'},
+        {
+            "type": "response.created",
+            "response": {"id": "resp_docs", "status": "in_progress", "output": []},
+        },
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {
+                "id": "mcp_1",
+                "type": "mcp_call",
+                "name": "search",
+                "server_label": "demo",
+                "arguments": "",
+                "output": None,
+                "error": None,
+            },
+        },
+        {
+            "type": "response.mcp_call.arguments.delta",
+            "output_index": 0,
+            "item_id": "mcp_1",
+            "delta": '{"q": 1}',
+        },
+        {
+            "type": "response.mcp_call.arguments.done",
+            "output_index": 0,
+            "item_id": "mcp_1",
+            "arguments": '{"q": 1}',
+        },
         {"type": "response.mcp_call.completed", "output_index": 0, "item_id": "mcp_1"},
-        {"type": "response.output_item.done", "output_index": 0,
-         "item": {"id": "mcp_1", "type": "mcp_call", "name": "search", "server_label": "demo",
-                  "arguments": '{"q": 1}', "output": "ok", "error": None}},
-        {"type": "response.completed", "response": {"id": "resp_docs", "status": "completed",
-                                                    "output": []}},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": {
+                "id": "mcp_1",
+                "type": "mcp_call",
+                "name": "search",
+                "server_label": "demo",
+                "arguments": '{"q": 1}',
+                "output": "ok",
+                "error": None,
+            },
+        },
+        {
+            "type": "response.completed",
+            "response": {"id": "resp_docs", "status": "completed", "output": []},
+        },
     ]
     path = write_chunks(tmp_path / "docs.chunks.txt", renumbered(raws))
     async with app_for(path).run_test(size=SIZE) as pilot:
@@ -139,7 +175,8 @@ async def test_docs_spelled_events_are_marked_listed_and_reachable(tmp_path: Pat
         errors = [f for f in findings.findings if f.severity == "error"]
         assert [(f.code, f.suggestion) for f in errors] == [
             ("unknown_event_type", "response.mcp_call_arguments.delta"),
-            ("unknown_event_type", "response.mcp_call_arguments.done")]
+            ("unknown_event_type", "response.mcp_call_arguments.done"),
+        ]
 
         # Choosing a finding steps to its event and shows it, with the suggestion.
         await pilot.press("home")
@@ -162,8 +199,9 @@ async def test_probe_a_failed_call_from_the_tree(tmp_path: Path, start: str):
     """The demo's broken_schema call, probed with `p` from the item or from one of its events:
     the item is selected and its cause becomes confirmed."""
     with demo_servers() as servers:
-        session, live = live_session(servers.emulator_url, "mcptui-demo",
-                                     Recorder(tmp_path / "demo.jsonl"), source="demo")
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(tmp_path / "demo.jsonl"), source="demo"
+        )
         app = McptuiApp(session, live=live, request=servers.request())
         async with app.run_test(size=SIZE) as pilot:
             screen = screen_of(pilot)
@@ -174,24 +212,35 @@ async def test_probe_a_failed_call_from_the_tree(tmp_path: Path, start: str):
                 return bool(responses) and responses[0].status == "completed"
 
             assert await wait_until(pilot, completed, timeout=20)
-            assert await wait_until(pilot, lambda: screen.diagnosis is not None and
-                                    screen.diagnosis.item_causes != {}, timeout=5)
+            assert await wait_until(
+                pilot,
+                lambda: screen.diagnosis is not None and screen.diagnosis.item_causes != {},
+                timeout=5,
+            )
             item = find_node(screen, failed_call, kind="item")
             await select(pilot, item)
-            assert "possible cause: Output schema without structuredContent" in \
-                detail_text(screen)
+            assert "possible cause: Output schema without structuredContent" in detail_text(screen)
             if start == "event":
-                await select(pilot, next(n for n in item.children
-                                         if label_of(n).startswith("response.mcp_call.failed")))
+                await select(
+                    pilot,
+                    next(
+                        n
+                        for n in item.children
+                        if label_of(n).startswith("response.mcp_call.failed")
+                    ),
+                )
                 assert "probe" in footer_actions(screen)
             await pilot.press("p")
             assert screen.tree.cursor_node is item
-            assert await wait_until(pilot, lambda: "confirmed cause" in detail_text(screen),
-                                    timeout=15), detail_text(screen)
+            assert await wait_until(
+                pilot, lambda: "confirmed cause" in detail_text(screen), timeout=15
+            ), detail_text(screen)
             text = detail_text(screen)
             assert "confirmed cause: Output schema without structuredContent" in text
-            assert "nested cause: RuntimeError: Tool broken_schema has an output schema but " \
-                   "did not return structured content" in text
+            assert (
+                "nested cause: RuntimeError: Tool broken_schema has an output schema but "
+                "did not return structured content" in text
+            )
             assert "demo-secret-never-recorded" not in text
             await pilot.press("q")
 
@@ -200,8 +249,9 @@ async def test_a_live_stream_cut_short_is_found_unterminated_once_the_run_ends(t
     """While a run streams, an unfinished response is normal; when the run is over, a
     response with no terminal event is a finding."""
     with demo_servers() as servers:
-        session, live = live_session(servers.emulator_url, "mcptui-demo",
-                                     Recorder(tmp_path / "cut.jsonl"), source="demo")
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(tmp_path / "cut.jsonl"), source="demo"
+        )
         request = {**servers.request(), "metadata": {"mcptui_fault": "drop_after:6"}}
         app = McptuiApp(session, live=live, request=request)
         async with app.run_test(size=SIZE) as pilot:
@@ -215,13 +265,15 @@ async def test_a_live_stream_cut_short_is_found_unterminated_once_the_run_ends(t
             assert not any(w.is_running for w in app.workers if w.group == "live")
             # Polled: the check can finish before the 30 Hz tick has applied the events the
             # header counts findings up to (seen once on a loaded machine).
-            assert await wait_until(pilot, lambda: "conformance error" in header_text(screen),
-                                    timeout=5), header_text(screen)
+            assert await wait_until(
+                pilot, lambda: "conformance error" in header_text(screen), timeout=5
+            ), header_text(screen)
             await pilot.press("q")
 
 
 async def test_p_is_offered_on_a_paste_that_names_its_server_and_explained_where_not(
-        tmp_path: Path):
+    tmp_path: Path,
+):
     """A paste carries the server URL in response.created's tools: `p` is offered there. With
     that event cut off, the detail says why there is no probe instead of offering one."""
     events = recorded_events(SAMPLE_424)
@@ -234,8 +286,16 @@ async def test_p_is_offered_on_a_paste_that_names_its_server_and_explained_where
         assert "press p to probe" in detail_text(screen)
 
     without_tools = tmp_path / "no-tools.json"
-    without_tools.write_text(json.dumps([e for e in events if e["type"] not in (
-        "response.created", "response.in_progress", "response.completed")]))
+    without_tools.write_text(
+        json.dumps(
+            [
+                e
+                for e in events
+                if e["type"]
+                not in ("response.created", "response.in_progress", "response.completed")
+            ]
+        )
+    )
     async with app_for(without_tools).run_test(size=SIZE) as pilot:
         screen = await at_end_diagnosed(pilot)
         await select(pilot, find_node(screen, failed_call, kind="item"))
@@ -243,11 +303,13 @@ async def test_p_is_offered_on_a_paste_that_names_its_server_and_explained_where
         text = detail_text(screen)
         assert "press p to probe" not in text
         assert "no probe from here: this file names no server URL for 'files'" in " ".join(
-            text.split())
+            text.split()
+        )
 
 
 async def test_an_instant_replay_checks_the_events_once_it_has_jumped_to_the_end(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     """The jump to the end is painted first; the checks (a second read of the whole file)
     start after it, not beside it, and then show their findings."""
     session = open_session(str(long_recording(tmp_path / "long.jsonl", 5000)), instant=True)

@@ -17,12 +17,11 @@ from _app_support import (
     rendered_lines,
     write_chunks,
 )
+from mcptui.share.diff_output import compare_files
+from mcptui.ui.screens.diff_screen import DiffApp, DiffScreen
 from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
-
-from tui.screens.diff import DiffApp, DiffScreen
-from tui.share.diff import compare_files
 
 NARROW = (80, 24)
 CAUSE = "Output schema without structuredContent"
@@ -41,8 +40,10 @@ def screen_of(pilot: Pilot[Any]) -> DiffScreen:
 
 
 def row_labels(screen: DiffScreen) -> list[str]:
-    return [node.label.plain if isinstance(node.label, Text) else str(node.label)
-            for node in screen.nodes()]
+    return [
+        node.label.plain if isinstance(node.label, Text) else str(node.label)
+        for node in screen.nodes()
+    ]
 
 
 def cursor_label(screen: DiffScreen) -> str:
@@ -109,15 +110,17 @@ async def test_the_shipped_pair_opens_on_the_first_divergence_and_f_goes_to_the_
 
 
 async def test_a_call_that_failed_only_in_b_is_selected_at_open_with_error_and_cause(
-        tmp_path: Path):
+    tmp_path: Path,
+):
     app = app_for(succeeded(SAMPLE_424, tmp_path / "worked.jsonl"), SAMPLE_424)
     async with app.run_test(size=NARROW) as pilot:
         await pilot.pause()
         screen = screen_of(pilot)
         row = "≠ #2 mcp_call search_files @files  ✓ completed → ✗ failed"
         assert cursor_label(screen) == row
-        assert any(line.rstrip().endswith(row) for line in rendered_lines(screen.tree)), \
+        assert any(line.rstrip().endswith(row) for line in rendered_lines(screen.tree)), (
             "the row does not fit in 80 columns"
+        )
         shown = detail_text(screen)
         assert "completed in A, failed in B: " + TASKGROUP_ERROR in shown
         assert "Why B failed" in shown and f"possible cause: {CAUSE}" in shown
@@ -133,7 +136,6 @@ async def test_a_run_against_itself_shows_every_row_the_same_and_exits_0():
         assert not screen.has_class("narrow")
         assert {label[0] for label in row_labels(screen)} == {"="}
         await pilot.press("f")
-        assert "do not differ" in " ".join(
-            str(toast.render()) for toast in screen.query("Toast"))
+        assert "do not differ" in " ".join(str(toast.render()) for toast in screen.query("Toast"))
         await pilot.press("q")
     assert app.return_code == 0

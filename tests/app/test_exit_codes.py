@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from _app_support import SAMPLE_424, SAMPLE_SUCCESS, SIZE
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
 
-from tui.app import McptuiApp
-from tui.sources.replay import open_session
 
-
-@pytest.mark.parametrize(("sample", "code"), [(SAMPLE_424, 1), (SAMPLE_SUCCESS, 0)],
-                         ids=["failure", "clean"])
+@pytest.mark.parametrize(
+    ("sample", "code"), [(SAMPLE_424, 1), (SAMPLE_SUCCESS, 0)], ids=["failure", "clean"]
+)
 @pytest.mark.parametrize("key", ["q", "ctrl+c"])
 async def test_quitting_a_replay_exits_like_inspect(sample: Path, code: int, key: str) -> None:
     app = McptuiApp(open_session(str(sample)), paused=True)
@@ -37,7 +37,7 @@ async def test_a_stream_cut_off_before_its_end_exits_1(tmp_path: Path) -> None:
     quitting the app shown to its end says the same."""
     lines = SAMPLE_SUCCESS.read_text().splitlines()
     cut = tmp_path / "cut.jsonl"
-    cut.write_text("\n".join(lines[:len(lines) // 2]) + "\n")
+    cut.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
     app = McptuiApp(open_session(str(cut)), paused=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("q")

@@ -10,12 +10,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import mcptui.ui.widgets.event_tree as event_tree
 import pytest
 from _app_support import SAMPLE_424, SIZE, detail_text, find_node, screen_of, select, wait_until
-
-import tui.widgets.event_tree as event_tree
-from tui.app import McptuiApp
-from tui.sources.replay import open_session
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
 
 GUARD = 30.0
 """How long the held filter work waits to be let go: a runaway guard, never reached when the
@@ -70,15 +69,35 @@ def many_tools_recording(path: Path, count: int) -> Path:
     """A recording whose one item lists `count` tools."""
     tools = [{"name": f"tool_{n}", "input_schema": {"type": "object"}} for n in range(count)]
     item = {"id": "mcpl_1", "type": "mcp_list_tools", "server_label": "docs", "tools": tools}
-    events = [{"type": "response.created", "sequence_number": 0,
-               "response": {"id": "resp_1", "status": "in_progress", "output": []}},
-              {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
-               "item": {**item, "tools": []}},
-              {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0,
-               "item": item}]
+    events = [
+        {
+            "type": "response.created",
+            "sequence_number": 0,
+            "response": {"id": "resp_1", "status": "in_progress", "output": []},
+        },
+        {
+            "type": "response.output_item.added",
+            "sequence_number": 1,
+            "output_index": 0,
+            "item": {**item, "tools": []},
+        },
+        {
+            "type": "response.output_item.done",
+            "sequence_number": 2,
+            "output_index": 0,
+            "item": item,
+        },
+    ]
     header = {"mcptui": "recording", "format": 1, "request": {"model": "m", "input": "x"}}
-    path.write_text("\n".join([json.dumps(header), *(json.dumps({"t": 0.1 * n, "event": e})
-                                                      for n, e in enumerate(events))]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps(header),
+                *(json.dumps({"t": 0.1 * n, "event": e}) for n, e in enumerate(events)),
+            ]
+        )
+        + "\n"
+    )
     return path
 
 

@@ -36,22 +36,23 @@ from _app_support import (
     wait_until,
     write_chunks,
 )
+from mcptui.io.formats import load_path
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.screens.keys import ACTION_HELP, PALETTE_ACTIONS
+from mcptui.ui.widgets.event_tree import EventTree
+from mcptui.ui.widgets.status import StatusHeader
 from textual.widgets import Input, OptionList
-
-from tui.app import McptuiApp
-from tui.importers import load_path
-from tui.screens.inspector import InspectorScreen
-from tui.screens.keys import ACTION_HELP, PALETTE_ACTIONS
-from tui.sources.replay import open_session
-from tui.widgets.event_tree import EventTree
-from tui.widgets.status import StatusHeader
 
 EVENTS_424 = recorded_events(SAMPLE_424)
 FAILED_AT = index_of(EVENTS_424, "response.mcp_call.failed")
 """Timeline index of the 424 sample's `response.mcp_call.failed`."""
-CALL_DONE_AT = next(i for i, e in enumerate(EVENTS_424)
-                    if e["type"] == "response.output_item.done"
-                    and e["item"]["type"] == "mcp_call")
+CALL_DONE_AT = next(
+    i
+    for i, e in enumerate(EVENTS_424)
+    if e["type"] == "response.output_item.done" and e["item"]["type"] == "mcp_call"
+)
 """The `output_item.done` after it, which carries the call's error."""
 RESPONSE_ID_424 = EVENTS_424[0]["response"]["id"]
 
@@ -137,7 +138,8 @@ async def test_failed_call_turns_red_and_expanded_when_its_failure_is_applied():
 
 
 async def test_failure_event_carrying_its_error_shows_it_at_once_and_step_back_undoes_it(
-        tmp_path: Path):
+    tmp_path: Path,
+):
     """The issue's exact sequence, on a stream whose `mcp_call.failed` carries the error."""
     raws = [dict(e) for e in EVENTS_424]
     error = EVENTS_424[CALL_DONE_AT]["item"]["error"]
@@ -411,8 +413,11 @@ async def test_filter_shows_only_matching_events_and_escape_clears_it():
         await pilot.press("enter")
         await pilot.pause()
 
-        matching = [i for i, e in enumerate(EVENTS_424)
-                    if "search_files" in json.dumps(e, ensure_ascii=False).lower()]
+        matching = [
+            i
+            for i, e in enumerate(EVENTS_424)
+            if "search_files" in json.dumps(e, ensure_ascii=False).lower()
+        ]
         shown = nodes_of_kind(screen, "event")
         # All the matches, in the stream's order (response events and items interleaved).
         assert [n.data.event for n in shown] == matching
@@ -485,8 +490,9 @@ async def test_save_to_writes_a_recording_of_the_sessions_events(tmp_path: Path)
     assert loaded.header["http"] == screen.session.header["http"]
 
 
-async def test_s_asks_where_to_save_and_writes_there(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch):
+async def test_s_asks_where_to_save_and_writes_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.chdir(tmp_path)  # so that the typed path is short
     target = "saved.jsonl"
     app = app_for(SAMPLE_424)
@@ -531,7 +537,8 @@ async def test_o_opens_another_recording(monkeypatch: pytest.MonkeyPatch):
 
 
 async def test_o_with_a_missing_file_keeps_the_current_session(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.chdir(tmp_path)
     app = app_for(SAMPLE_424)
     async with app.run_test(size=SIZE) as pilot:
@@ -580,8 +587,11 @@ async def test_every_shown_binding_is_in_the_footer():
         in_footer = {(key.action, key.description) for key in footer_keys(screen)}
         # Live keys need a live run, `p` (probe) a failed call under the cursor, and the
         # cause actions (re-run in the foreground, with only one tool) both.
-        contextual = [b for b in InspectorScreen.BINDINGS
-                      if b.action in screen.LIVE_ACTIONS | screen.CAUSE_ACTIONS | {"probe"}]
+        contextual = [
+            b
+            for b in InspectorScreen.BINDINGS
+            if b.action in screen.LIVE_ACTIONS | screen.CAUSE_ACTIONS | {"probe"}
+        ]
         assert contextual and not {b.action for b in contextual} & {a for a, _ in in_footer}
         shown = [b for b in InspectorScreen.BINDINGS if b.show and b not in contextual]
         assert len(shown) >= 10
@@ -604,8 +614,9 @@ async def test_every_shown_binding_is_visible_in_the_footer():
         for key in footer_keys(screen):
             region = key.region
             cells = [(x, region.y) for x in range(region.x, region.right)]
-            if not cells or any(x >= SIZE[0] or screen.get_widget_at(x, y)[0] is not key
-                                for x, y in cells):
+            if not cells or any(
+                x >= SIZE[0] or screen.get_widget_at(x, y)[0] is not key for x, y in cells
+            ):
                 hidden.append(key.description)
         shown = {b.description for b in InspectorScreen.BINDINGS if b.show}
         assert not shown & set(hidden), f"not visible: {sorted(shown & set(hidden))}"
@@ -634,20 +645,25 @@ def leaky_dump(tmp_path: Path) -> Path:
     API key, as sent, inside the response the stream echoes."""
     raws = [dict(e) for e in EVENTS_424]
     created = json.loads(json.dumps(raws[0]))
-    tools = [{"type": "mcp", "server_label": "files",
-              "server_url": "https://mcp.example.com/s/PATHSECRET3/mcp?api_key=URLSECRET1",
-              "headers": {"Authorization": "Bearer AUTHSECRET9"}}]
+    tools = [
+        {
+            "type": "mcp",
+            "server_label": "files",
+            "server_url": "https://mcp.example.com/s/PATHSECRET3/mcp?api_key=URLSECRET1",
+            "headers": {"Authorization": "Bearer AUTHSECRET9"},
+        }
+    ]
     # First in the object, so that the detail pane (and the screenshot) shows them on top.
     rest = {k: v for k, v in created["response"].items() if k not in ("tools", "metadata")}
-    created["response"] = {"tools": tools, "metadata": {"note": "sk-proj-LEAKLEAKLEAK1234"},
-                           **rest}
+    created["response"] = {"tools": tools, "metadata": {"note": "sk-proj-LEAKLEAKLEAK1234"}, **rest}
     raws[0] = created
     assert all(secret in json.dumps(raws) for secret in LEAKY)
     return write_chunks(tmp_path / "leaky.txt", raws)
 
 
 async def test_an_imported_files_secrets_are_redacted_on_screen_in_copies_and_screenshots(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.chdir(tmp_path)
     app = app_for(leaky_dump(tmp_path))
     copied: list[str] = []
@@ -666,8 +682,9 @@ async def test_an_imported_files_secrets_are_redacted_on_screen_in_copies_and_sc
         await pilot.press("ctrl+p", *"Screenshot")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        assert await wait_until(pilot, lambda: any("Screenshot saved to" in t
-                                                   for t in toasts(pilot)), 5)
+        assert await wait_until(
+            pilot, lambda: any("Screenshot saved to" in t for t in toasts(pilot)), 5
+        )
         (svg,) = tmp_path.glob("*.svg")  # beside the file opened
 
     for text in (shown, *copied, svg.read_text()):

@@ -22,16 +22,15 @@ from _app_support import (
     toasts,
     wait_until,
 )
+from mcptui.cli.main import run_app
+from mcptui.io.formats import load_path
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.screens.keys import KeysScreen
+from mcptui.ui.screens.prompt import ConfirmScreen, PromptScreen
 from textual.app import App
 from textual.widgets import Input
-
-from tui.app import McptuiApp
-from tui.cli import run_app
-from tui.importers import load_path
-from tui.screens.inspector import InspectorScreen
-from tui.screens.keys import KeysScreen
-from tui.screens.prompt import ConfirmScreen, PromptScreen
-from tui.sources.replay import open_session
 
 EVENTS_424 = recorded_events(SAMPLE_424)
 
@@ -57,8 +56,9 @@ async def test_filter_toast_renders(tmp_path: Path):
     """The first `/` + Enter used to crash: a rich Text handed to notify."""
     async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
         await pilot.press("end", "slash", *"mcp_call", "enter")
-        assert await wait_until(pilot, lambda: any("events match 'mcp_call'" in t
-                                                   for t in toasts(pilot)))
+        assert await wait_until(
+            pilot, lambda: any("events match 'mcp_call'" in t for t in toasts(pilot))
+        )
         assert isinstance(pilot.app.screen, InspectorScreen)
 
 
@@ -67,8 +67,9 @@ async def test_saving_to_a_path_with_markup_shows_it_literally(tmp_path: Path):
     async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
         await save_as(pilot, target)
         shown = f"Saved {len(EVENTS_424)} events to {target}"
-        assert await wait_until(pilot, lambda: any(shown in t for t in toasts(pilot))), \
-            toasts(pilot)
+        assert await wait_until(pilot, lambda: any(shown in t for t in toasts(pilot))), toasts(
+            pilot
+        )
         assert isinstance(pilot.app.screen, InspectorScreen)
     assert [e.raw for e in load_path(str(target)).events] == EVENTS_424
 
@@ -116,9 +117,13 @@ async def test_help_lists_the_keys_of_the_screen(key: str):
         help_screen = pilot.app.screen
         assert isinstance(help_screen, KeysScreen)
         text = "\n".join(rendered_lines(help_screen.query_one("Static")))
-        for words in ("Quit", "Show only events whose type or content matches",
-                      "Select the next failed call or error", "Save this session",
-                      "Right pane: detail, findings, waterfall"):
+        for words in (
+            "Quit",
+            "Show only events whose type or content matches",
+            "Select the next failed call or error",
+            "Save this session",
+            "Right pane: detail, findings, waterfall",
+        ):
             assert words in text, words
         assert "→ n" in text  # both keys of a binding are named
         await pilot.press("escape")
@@ -136,7 +141,8 @@ async def test_ctrl_c_quits_even_from_the_filter_box():
 
 
 def test_a_crash_exits_3_with_one_line_and_a_logged_traceback(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     monkeypatch.chdir(tmp_path)
 
     class Broken(McptuiApp):
@@ -186,8 +192,9 @@ async def test_the_footer_changes_its_keys_only_when_what_they_show_changes():
 
         assert footer_keys(screen) == before  # the same widgets: nothing was made again
         await pilot.press("f")  # the first failure: the cursor lands on the failed call
-        assert await wait_until(pilot, lambda: "probe" in {
-            key.action for key in footer_keys(screen)})
+        assert await wait_until(
+            pilot, lambda: "probe" in {key.action for key in footer_keys(screen)}
+        )
         after = footer_keys(screen)
         assert after != before and all(key.is_attached for key in after)
 
@@ -211,15 +218,16 @@ async def test_an_instant_replay_opens_on_the_failure_and_its_cause(size: tuple[
         # Polled, with room for a loaded machine: the checks run in a thread (and the first
         # poll may come before the first tick has jumped to the end).
         assert await wait_until(pilot, on_failure, timeout=10)
-        assert await wait_until(pilot, lambda: "possible cause" in detail_text(screen),
-                                timeout=10)
+        assert await wait_until(pilot, lambda: "possible cause" in detail_text(screen), timeout=10)
         detail = detail_text(screen)
         assert detail.index(TASKGROUP_ERROR) < detail.index(
-            "possible cause: Output schema without structuredContent")
+            "possible cause: Output schema without structuredContent"
+        )
+
         # Both are drawn on the first screen, not below the fold of the detail pane (polled:
         # the pane is laid out again after its content changes).
         def drawn() -> str:
-            return "\n".join(rendered_lines(screen.detail)[:screen.detail.size.height])
+            return "\n".join(rendered_lines(screen.detail)[: screen.detail.size.height])
 
         assert await wait_until(pilot, lambda: "possible cause" in drawn(), timeout=10), drawn()
         assert "424" in drawn()
@@ -240,8 +248,9 @@ async def test_a_replay_without_failure_ends_on_the_newest_event_and_says_done()
         assert "paused" in header and "instant" not in header and "done" not in header
 
 
-async def test_save_offers_the_name_automatic_recordings_get(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch):
+async def test_save_offers_the_name_automatic_recordings_get(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.chdir(tmp_path)
     async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
         await pilot.press("end", "s")

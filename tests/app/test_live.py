@@ -26,22 +26,25 @@ from _app_support import (
     toasts,
     wait_until,
 )
+from mcptui.cli.main import main
+from mcptui.emulator.demo import demo_servers
+from mcptui.emulator.demo_server import build_app
+from mcptui.net.serve import ServerThread
+from mcptui.sources.live import Recorder, live_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
 from textual.pilot import Pilot
-
-from tui.app import McptuiApp
-from tui.cli import main
-from tui.emulator.demo import demo_servers
-from tui.emulator.demo_server import build_app
-from tui.emulator.serve import ServerThread
-from tui.screens.inspector import InspectorScreen
-from tui.sources.live import Recorder, live_session
 
 SIZE = (160, 40)
 
 
 def request(servers_mcp: str, text: str, **extra: Any) -> dict[str, Any]:
-    tool = {"type": "mcp", "server_label": "demo", "server_url": f"{servers_mcp}/mcp",
-            "require_approval": extra.pop("require_approval", "never")}
+    tool = {
+        "type": "mcp",
+        "server_label": "demo",
+        "server_url": f"{servers_mcp}/mcp",
+        "require_approval": extra.pop("require_approval", "never"),
+    }
     return {"model": "gpt-5-mini", "input": text, "tools": [tool], **extra}
 
 
@@ -49,8 +52,9 @@ def statuses(screen: InspectorScreen) -> list[str | None]:
     return [resp.status for resp in screen.session.timeline.state.responses]
 
 
-def settled(screen: InspectorScreen, check: Callable[[list[str | None]], bool]
-            ) -> Callable[[], bool]:
+def settled(
+    screen: InspectorScreen, check: Callable[[list[str | None]], bool]
+) -> Callable[[], bool]:
     return lambda: screen.session.timeline.at_end and check(statuses(screen))
 
 
@@ -58,17 +62,20 @@ def recorded_types(path: Path) -> list[str]:
     out = []
     for line in path.read_text().splitlines()[1:]:
         entry = json.loads(line)
-        out.append(entry["event"]["type"] if "event" in entry else
-                   f"note:{entry['note']['kind']}")
+        out.append(entry["event"]["type"] if "event" in entry else f"note:{entry['note']['kind']}")
     return out
 
 
-async def run_app(tmp_path: Path, body: Callable[[str], dict[str, Any]],
-                  script: Callable[[Pilot[Any], InspectorScreen], Any]) -> Path:
+async def run_app(
+    tmp_path: Path,
+    body: Callable[[str], dict[str, Any]],
+    script: Callable[[Pilot[Any], InspectorScreen], Any],
+) -> Path:
     recording = tmp_path / "live.jsonl"
     with demo_servers() as servers:
-        session, live = live_session(servers.emulator_url, "sk-test", Recorder(recording),
-                                     source="test")
+        session, live = live_session(
+            servers.emulator_url, "sk-test", Recorder(recording), source="test"
+        )
         app = McptuiApp(session, live=live, request=body(servers.mcp_url))
         async with app.run_test(size=SIZE) as pilot:
             await script(pilot, screen_of(pilot))
@@ -84,7 +91,8 @@ async def test_approve_sends_the_follow_up_into_the_same_session(tmp_path: Path)
         assert {"approve", "deny"} <= footer_actions(screen)
         await pilot.press("a")
         assert await wait_until(
-            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
+            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15
+        )
         await pilot.pause()
         shown = "\n".join(labels(screen))
         assert shown.count("✓ resp_") == 2
@@ -100,23 +108,32 @@ async def test_approve_sends_the_follow_up_into_the_same_session(tmp_path: Path)
         assert "approve" not in footer_actions(screen)  # nothing left to answer
 
     recording = await run_app(
-        tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}',
-                                      require_approval="always"), script)
+        tmp_path,
+        lambda mcp: request(mcp, 'call search {"query": "x"}', require_approval="always"),
+        script,
+    )
     types = recorded_types(recording)
     assert types.count("response.created") == 2 and "note:request" in types
     entries = [json.loads(line) for line in recording.read_text().splitlines()[1:]]
-    (approval_id,) = {e["event"]["item"]["id"] for e in entries if "event" in e
-                      and e["event"].get("item", {}).get("type") == "mcp_approval_request"}
-    (follow_up,) = [e["note"]["request"] for e in entries if "note" in e
-                    and e["note"]["kind"] == "request"]
-    assert follow_up["input"] == [{"type": "mcp_approval_response",
-                                   "approval_request_id": approval_id, "approve": True}]
+    (approval_id,) = {
+        e["event"]["item"]["id"]
+        for e in entries
+        if "event" in e and e["event"].get("item", {}).get("type") == "mcp_approval_request"
+    }
+    (follow_up,) = [
+        e["note"]["request"] for e in entries if "note" in e and e["note"]["kind"] == "request"
+    ]
+    assert follow_up["input"] == [
+        {"type": "mcp_approval_response", "approval_request_id": approval_id, "approve": True}
+    ]
     # `inspect` tells the same story, the request note in its place between the responses.
     text = inspect_text(recording)
     assert "mcp_approval_request search  ✓ approved" in text
-    assert text.index("approved") < text.index(f"note request: POST /responses: HTTP 200 · "
-                                               f"approves search ({approval_id})") \
+    assert (
+        text.index("approved")
+        < text.index(f"note request: POST /responses: HTTP 200 · approves search ({approval_id})")
         < text.rindex("resp_")
+    )
 
 
 def inspect_text(path: Path) -> str:
@@ -140,7 +157,8 @@ async def test_deny_answers_without_a_call(tmp_path: Path):
         await pilot.pause()
         await pilot.press("d")
         assert await wait_until(
-            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
+            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15
+        )
         second = screen.session.timeline.state.responses[1]
         # gpt-5 is a reasoning model: a reasoning item before the answer, as real streams show
         assert [item.type for item in second.items] == ["mcp_list_tools", "reasoning", "message"]
@@ -149,15 +167,19 @@ async def test_deny_answers_without_a_call(tmp_path: Path):
         (request_note,) = [label for label in labels(screen) if "note request" in label]
         assert "denies search (mcpr_" in request_note
 
-    await run_app(tmp_path, lambda mcp: request(mcp, 'call search {"query": "x"}',
-                                                require_approval="always"), script)
+    await run_app(
+        tmp_path,
+        lambda mcp: request(mcp, 'call search {"query": "x"}', require_approval="always"),
+        script,
+    )
 
 
 async def test_cancel_key_cancels_a_background_run(tmp_path: Path):
     async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
         assert await wait_until(pilot, lambda: "cancel_run" in footer_actions(screen), 10)
-        assert await wait_until(pilot, lambda: any(
-            "mcp_call slow_search" in label for label in labels(screen)), 10)
+        assert await wait_until(
+            pilot, lambda: any("mcp_call slow_search" in label for label in labels(screen)), 10
+        )
         await pilot.press("x")
         assert await wait_until(pilot, settled(screen, lambda s: s == ["cancelled"]), 10)
         await pilot.pause()
@@ -169,8 +191,10 @@ async def test_cancel_key_cancels_a_background_run(tmp_path: Path):
         assert "completed" not in call
 
     recording = await run_app(
-        tmp_path, lambda mcp: request(mcp, 'call slow_search {"query": "x", "delay_s": 5}',
-                                      background=True), script)
+        tmp_path,
+        lambda mcp: request(mcp, 'call slow_search {"query": "x", "delay_s": 5}', background=True),
+        script,
+    )
     types = recorded_types(recording)
     assert "note:cancel" in types and "response.completed" not in types
     text = inspect_text(recording)
@@ -179,7 +203,10 @@ async def test_cancel_key_cancels_a_background_run(tmp_path: Path):
     (response,) = inspect_json(recording)["responses"]
     (call,) = [item for item in response["items"] if item["type"] == "mcp_call"]
     assert (call["status"], call["shown_status"], call["status_reason"]) == (
-        "in_progress", "interrupted", "response cancelled")
+        "in_progress",
+        "interrupted",
+        "response cancelled",
+    )
     kinds = [note["kind"] for note in response["notes"]]
     assert kinds == sorted(kinds, key=["cancel", "status"].index), kinds  # in order
     assert "cancel" in kinds, kinds
@@ -198,7 +225,8 @@ async def test_rerun_adds_a_second_response_root_with_its_own_request_id(tmp_pat
         first = shown_request_id(screen)
         await pilot.press("r")
         assert await wait_until(
-            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15)
+            pilot, settled(screen, lambda s: s == ["completed", "completed"]), 15
+        )
         await pilot.pause()
         roots = [label for label in labels(screen) if label.startswith("✓ resp_")]
         assert len(roots) == 2 and roots[0] != roots[1]
@@ -215,8 +243,9 @@ async def test_rerun_adds_a_second_response_root_with_its_own_request_id(tmp_pat
 
 async def test_an_http_error_before_the_stream_is_shown_with_its_body(tmp_path: Path):
     async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
-        assert await wait_until(pilot, lambda: screen.session.timeline.at_end
-                                and screen.session.timeline.total == 1, 10)
+        assert await wait_until(
+            pilot, lambda: screen.session.timeline.at_end and screen.session.timeline.total == 1, 10
+        )
         await pilot.pause()
         shown = labels(screen)
         assert shown[0].startswith("✗ no response: the request failed")
@@ -235,14 +264,15 @@ async def test_an_http_error_before_the_stream_is_shown_with_its_body(tmp_path: 
 async def test_the_clock_runs_while_a_slow_tool_keeps_the_stream_silent(tmp_path: Path):
     """slow_search takes 4 s and nothing arrives meanwhile: the header's clock, the call's
     duration in the tree and the header's `waiting N s for slow_search` move on anyway."""
+
     async def script(pilot: Pilot[Any], screen: InspectorScreen) -> None:
         def call() -> str:
-            return next((label for label in labels(screen) if "mcp_call slow_search" in label),
-                        "")
+            return next((label for label in labels(screen) if "mcp_call slow_search" in label), "")
 
         assert await wait_until(pilot, lambda: "in_progress" in call(), 10)
-        assert await wait_until(pilot, lambda: "waiting 2 s for slow_search" in
-                                header_text(screen), 10)
+        assert await wait_until(
+            pilot, lambda: "waiting 2 s for slow_search" in header_text(screen), 10
+        )
         clock = float(re.search(r"t=([\d.]+)s", header_text(screen)).group(1))
         shown = float(re.search(r"([\d.]+)s · \d+ ev", call()).group(1))
         assert clock >= 2.0 and shown >= 2.0, (header_text(screen), call())
@@ -253,12 +283,14 @@ async def test_the_clock_runs_while_a_slow_tool_keeps_the_stream_silent(tmp_path
         await pilot.pause(0.3)
         assert "waiting" not in header_text(screen)
 
-    await run_app(tmp_path, lambda mcp: request(
-        mcp, 'call slow_search {"query": "x", "delay_s": 4}'), script)
+    await run_app(
+        tmp_path, lambda mcp: request(mcp, 'call slow_search {"query": "x", "delay_s": 4}'), script
+    )
 
 
 async def test_a_screenshot_of_a_run_with_a_secret_server_url_holds_none_of_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     """The palette's Screenshot, taken on a live run whose MCP server URL holds secrets in
     its path and query: saved next to the recording, and redacted like it."""
     monkeypatch.chdir(tmp_path)
@@ -277,8 +309,9 @@ async def test_a_screenshot_of_a_run_with_a_secret_server_url_holds_none_of_it(
             await pilot.press("ctrl+p", *"Screenshot")
             await pilot.pause(0.3)
             await pilot.press("enter")
-            assert await wait_until(pilot, lambda: any(
-                "Screenshot saved to" in t for t in toasts(pilot)), 5)
+            assert await wait_until(
+                pilot, lambda: any("Screenshot saved to" in t for t in toasts(pilot)), 5
+            )
 
         def secret_url_request(_mcp: str) -> dict[str, Any]:
             body = request("unused", 'call search {"query": "x"}')

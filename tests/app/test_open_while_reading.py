@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from _app_support import SIZE, header_text, long_recording, screen_of, wait_until
-
-from tui.app import McptuiApp
-from tui.session import Session
-from tui.sources.replay import open_session
+from mcptui.sources.replay import open_session
+from mcptui.sources.session import Session
+from mcptui.ui.app import McptuiApp
 
 
 def hold_reading(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
@@ -26,7 +25,8 @@ def hold_reading(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
 
 
 async def test_steps_taken_while_a_recording_is_read_are_kept_when_it_is_all_read(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     session = open_session(str(long_recording(tmp_path / "long.jsonl", 20000)))
     assert session.loading is not None
     gate = hold_reading(monkeypatch)
@@ -49,7 +49,8 @@ async def test_steps_taken_while_a_recording_is_read_are_kept_when_it_is_all_rea
 
 
 async def test_a_step_asked_for_that_is_read_already_is_shown_at_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     session = open_session(str(long_recording(tmp_path / "long.jsonl", 20000)))
     gate = hold_reading(monkeypatch)
     app = McptuiApp(session, open_at=7)  # `--step 7`: in the first piece

@@ -29,12 +29,11 @@ from _app_support import (
     stream_times,
     wait_until,
 )
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.inspector import InspectorScreen
 from textual.app import App
 from textual.pilot import Pilot
-
-from tui.app import McptuiApp
-from tui.screens.inspector import InspectorScreen
-from tui.sources.replay import open_session
 
 
 class PlaybackApp(App[None]):
@@ -147,8 +146,7 @@ async def test_speed_change_in_a_long_gap_keeps_the_time_already_waited():
         clock.advance(6.5)  # 13 s more of stream time at 2x: the failure (at ~62 s) is due
         expected = events_until(SAMPLE_TIMEOUT, 50.0 + 2 * 6.5)
         assert expected > failed_at
-        await wait_until(pilot, lambda: screen.session.timeline.position >= expected,
-                         timeout=1.0)
+        await wait_until(pilot, lambda: screen.session.timeline.position >= expected, timeout=1.0)
         assert screen.session.timeline.position == expected
 
 
@@ -190,7 +188,8 @@ async def test_a_replay_clock_runs_on_through_a_recorded_silence():
         await settle_at(pilot, before_silence)
         reached = screen.session.player.stream_time(before_silence)
         call_started = stream_times(SAMPLE_TIMEOUT)[
-            index_of(recorded_events(SAMPLE_TIMEOUT), "response.mcp_call.in_progress")]
+            index_of(recorded_events(SAMPLE_TIMEOUT), "response.mcp_call.in_progress")
+        ]
 
         clock.advance(40.0)
         await settle_at(pilot, before_silence)  # no event in the silence
@@ -198,15 +197,16 @@ async def test_a_replay_clock_runs_on_through_a_recorded_silence():
         assert "waiting 40 s for slow_report" in header_text(screen)
         assert f"{42.0 - call_started:.2f}s" in call_label(screen)
         await pilot.press("v", "v")  # the waterfall: the call's bar has grown with the clock
-        assert await wait_until(pilot, lambda: f"{42.0 - call_started:.2f}s" in waterfall_row(
-            screen, "slow_report"))
+        assert await wait_until(
+            pilot, lambda: f"{42.0 - call_started:.2f}s" in waterfall_row(screen, "slow_report")
+        )
 
         await pilot.press("v")  # the detail of the call: its duration and tool time run on
-        await select(pilot, find_node(screen, lambda t: "mcp_call slow_report" in t,
-                                      kind="item"))
+        await select(pilot, find_node(screen, lambda t: "mcp_call slow_report" in t, kind="item"))
         clock.advance(1.0)
-        assert await wait_until(pilot, lambda: f"duration      {43.0 - call_started:.2f}s so "
-                                               "far" in detail_text(screen))
+        assert await wait_until(
+            pilot, lambda: f"duration      {43.0 - call_started:.2f}s so far" in detail_text(screen)
+        )
         assert "to now (still running)" in detail_text(screen)
         await pilot.press("space")  # paused: the clock stands at the step again
         assert await wait_until(pilot, lambda: header_clock(screen)[0] == round(reached, 2))
@@ -220,8 +220,9 @@ async def test_header_detail_and_waterfall_share_one_zero_and_one_end(frozen_clo
     app = McptuiApp(open_session(str(SAMPLE_TIMEOUT), instant=True))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
-        assert await wait_until(pilot, lambda: screen.session.timeline.at_end
-                                and screen.diagnosis is not None)
+        assert await wait_until(
+            pilot, lambda: screen.session.timeline.at_end and screen.diagnosis is not None
+        )
         await pilot.press("home", *["right"] * 14)  # mcp_call.failed, after the silence
         await pilot.pause()
         now, total = header_clock(screen)
@@ -236,8 +237,9 @@ async def test_header_detail_and_waterfall_share_one_zero_and_one_end(frozen_clo
 
 
 def waterfall_row(screen: InspectorScreen, name: str) -> str:
-    return next((line for line in rendered_lines(screen.query_one("#waterfall Static"))
-                 if name in line), "")
+    return next(
+        (line for line in rendered_lines(screen.query_one("#waterfall Static")) if name in line), ""
+    )
 
 
 def waterfall_axis(screen: InspectorScreen) -> str:
@@ -250,23 +252,32 @@ async def test_the_selected_row_is_on_screen_after_a_jump_at_80_columns(tmp_path
     above the tree's horizontal scrollbar (labels are wider than the tree at 80 columns), not
     under it."""
     from _app_support import renumbered, screen_of, write_chunks
+    from mcptui.sources.replay import open_session
+    from mcptui.ui.app import McptuiApp
 
-    from tui.app import McptuiApp
-    from tui.sources.replay import open_session
-
-    raws: list[dict[str, Any]] = [{"type": "response.created",
-                                   "response": {"id": "resp_1", "status": "in_progress"}}]
+    raws: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress"}}
+    ]
     for n in range(60):
-        item = {"id": f"mcp_{n}", "type": "mcp_call", "name": "search_documentation_pages",
-                "server_label": "documentation", "arguments": "", "status": "in_progress"}
-        raws += [{"type": "response.output_item.added", "output_index": n, "item": item},
-                 {"type": "response.output_item.done", "output_index": n,
-                  "item": {**item, "arguments": "{}", "output": "ok", "status": "completed"}}]
-    raws.append({"type": "response.completed",
-                 "response": {"id": "resp_1", "status": "completed"}})
+        item = {
+            "id": f"mcp_{n}",
+            "type": "mcp_call",
+            "name": "search_documentation_pages",
+            "server_label": "documentation",
+            "arguments": "",
+            "status": "in_progress",
+        }
+        raws += [
+            {"type": "response.output_item.added", "output_index": n, "item": item},
+            {
+                "type": "response.output_item.done",
+                "output_index": n,
+                "item": {**item, "arguments": "{}", "output": "ok", "status": "completed"},
+            },
+        ]
+    raws.append({"type": "response.completed", "response": {"id": "resp_1", "status": "completed"}})
     session = open_session(str(write_chunks(tmp_path / "many.jsonl", renumbered(raws))))
-    async with McptuiApp(session, paused=True).run_test(size=(80, 24),
-                                                        notifications=True) as pilot:
+    async with McptuiApp(session, paused=True).run_test(size=(80, 24), notifications=True) as pilot:
         screen = screen_of(pilot)
         await pilot.press("G")
         await pilot.pause()

@@ -12,14 +12,13 @@ import threading
 from pathlib import Path
 
 from _app_support import find_node, header_text, labels, screen_of, toasts, wait_until
+from mcptui.capture.proxy_run import ProxyService
+from mcptui.emulator.app import Emulator
+from mcptui.emulator.demo_server import build_app
+from mcptui.emulator.runner import RunConfig
+from mcptui.net.serve import ServerThread
+from mcptui.ui.app import McptuiApp
 from openai import OpenAI
-
-from tui.app import McptuiApp
-from tui.capture.proxy_run import ProxyService
-from tui.emulator.app import Emulator
-from tui.emulator.demo_server import build_app
-from tui.emulator.runner import RunConfig
-from tui.emulator.serve import ServerThread
 
 
 def stream_all(base_url: str, body: dict[str, object], into: list[str]) -> None:
@@ -39,15 +38,24 @@ async def test_captured_responses_appear_live_as_new_roots(tmp_path: Path):
             assert f"export OPENAI_BASE_URL={address}/v1" in header
             assert "● recording" in header
 
-            tool = {"type": "mcp", "server_label": "demo", "require_approval": "never",
-                    "server_url": f"{mcp.url}/mcp"}
-            slow = {"model": "gpt-5-mini", "tools": [tool], "input":
-                    'q\ncall slow_search {"query": "x", "delay_s": 0.5}\n'
-                    'call broken_schema {"query": "x"}'}
+            tool = {
+                "type": "mcp",
+                "server_label": "demo",
+                "require_approval": "never",
+                "server_url": f"{mcp.url}/mcp",
+            }
+            slow = {
+                "model": "gpt-5-mini",
+                "tools": [tool],
+                "input": 'q\ncall slow_search {"query": "x", "delay_s": 0.5}\n'
+                'call broken_schema {"query": "x"}',
+            }
             quick = {"model": "gpt-5-mini", "input": "hello"}
             received: list[str] = []
-            apps = [threading.Thread(target=stream_all, args=(f"{address}/v1", body, received))
-                    for body in (slow, quick)]
+            apps = [
+                threading.Thread(target=stream_all, args=(f"{address}/v1", body, received))
+                for body in (slow, quick)
+            ]
             for thread in apps:
                 thread.start()
             timeline = screen.session.timeline

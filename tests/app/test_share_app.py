@@ -13,14 +13,17 @@ from pathlib import Path
 
 import pytest
 from _app_support import REPO, SAMPLE_424, SIZE, TASKGROUP_ERROR, toasts, wait_until
-
-from tui.app import McptuiApp
-from tui.cli import main
-from tui.sources.replay import open_session
+from mcptui.cli.main import main
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
 
 HOSTILE = REPO / "tests" / "fixtures" / "share" / "hostile.jsonl"
-SECRETS = ("sk-proj-Secr3tKeyValue0123456789", "mcp-bearer-token-8c2f1e9a77",
-           "Zx9k2LmQ8vR4tY7wQ3", "qs9Secret77value")
+SECRETS = (
+    "sk-proj-Secr3tKeyValue0123456789",
+    "mcp-bearer-token-8c2f1e9a77",
+    "Zx9k2LmQ8vR4tY7wQ3",
+    "qs9Secret77value",
+)
 UPSTREAM_DUMP = REPO / "tests" / "fixtures" / "upstream" / "openai-mcp-tool-approval.1.chunks.txt"
 
 
@@ -30,8 +33,10 @@ def svg_lines(svg: str) -> list[str]:
     for found in re.finditer(r'<text[^>]*?x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
         x, y = float(found.group(1)), float(found.group(2))
         rows.setdefault(y, []).append((x, html.unescape(found.group(3))))
-    return ["".join(text for _, text in sorted(row)).replace("\xa0", " ")
-            for _, row in sorted(rows.items())]
+    return [
+        "".join(text for _, text in sorted(row)).replace("\xa0", " ")
+        for _, row in sorted(rows.items())
+    ]
 
 
 # -- replay --screenshot -----------------------------------------------------------------------
@@ -39,16 +44,19 @@ def svg_lines(svg: str) -> list[str]:
 
 def test_a_screenshot_on_the_failure_shows_its_error_and_likely_cause(tmp_path, capsys):
     out = tmp_path / "shots" / "failure.svg"
-    code = main(["replay", str(SAMPLE_424), "--screenshot", str(out), "--failure",
-                 "--size", "100x30"])
+    code = main(
+        ["replay", str(SAMPLE_424), "--screenshot", str(out), "--failure", "--size", "100x30"]
+    )
     assert code == 0, capsys.readouterr().err
     assert f"screenshot saved to {out}" in capsys.readouterr().err
     screen = "\n".join(svg_lines(out.read_text(encoding="utf-8")))
     assert "✗ mcp_call search_files @files" in screen
     detail = [line.split("│")[-1].strip() for line in screen.splitlines()]
     error = detail.index("error")  # the detail pane opens with the item's error
-    assert detail[error + 1:error + 3] == ["http_error 424: unhandled errors in a",
-                                           "TaskGroup (1 sub-exception)"]
+    assert detail[error + 1 : error + 3] == [
+        "http_error 424: unhandled errors in a",
+        "TaskGroup (1 sub-exception)",
+    ]
     assert "possible cause: Output schema without" in screen
     assert "step 16 / 61" in screen  # up to the failed item's own last event
 
@@ -69,10 +77,13 @@ def test_a_screenshot_at_a_step_and_of_a_file_with_secrets(tmp_path, capsys):
     capsys.readouterr()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--size", "9x3"], "--size '9x3': give COLUMNSxROWS"),
-    (["--step", "2", "--failure"], "--step N and --failure are two places to open at"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--size", "9x3"], "--size '9x3': give COLUMNSxROWS"),
+        (["--step", "2", "--failure"], "--step N and --failure are two places to open at"),
+    ],
+)
 def test_screenshot_refusals(tmp_path, capsys, args, message):
     out = tmp_path / "x.svg"
     assert main(["replay", str(SAMPLE_424), "--screenshot", str(out), *args]) == 2
@@ -94,8 +105,9 @@ async def toast_after(app: McptuiApp, key: str, words: str, timeout: float = 5) 
     """Press `key` in the app; the toasts that say `words` (the test fails if none comes)."""
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(key)
-        assert await wait_until(pilot, lambda: any(words in t for t in toasts(pilot)),
-                                timeout=timeout)
+        assert await wait_until(
+            pilot, lambda: any(words in t for t in toasts(pilot)), timeout=timeout
+        )
         return [t for t in toasts(pilot) if words in t]
 
 
@@ -127,8 +139,10 @@ async def test_e_exports_the_request_three_ways_with_placeholders(tmp_path):
     needed = toast.split("Set first: ")[1].replace("\n", " ").split(", ")
     assert needed[0] == "OPENAI_API_KEY" and len(needed) == 4
     assert os.access(tmp_path / f"{copy.stem}-request.sh", os.X_OK)
-    written = {path.suffix: path.read_text(encoding="utf-8")
-               for path in tmp_path.glob(f"{copy.stem}-request.*")}
+    written = {
+        path.suffix: path.read_text(encoding="utf-8")
+        for path in tmp_path.glob(f"{copy.stem}-request.*")
+    }
     assert set(written) == {".sh", ".py", ".json"}
     assert "$OPENAI_API_KEY" in written[".sh"] and "curl" in written[".sh"]
     assert "from openai import OpenAI" in written[".py"]
@@ -163,46 +177,89 @@ def split_secrets_recording(folder: Path) -> Path:
     clear), and the message's text echoes both, split across its deltas."""
     text = f"token {SPLIT_TOKEN} header {SPLIT_HEADER} done"
     cuts = [text.index(SPLIT_TOKEN) + 5, text.index(SPLIT_HEADER) + 6]
-    pieces = [text[:cuts[0]], text[cuts[0]:cuts[1]], text[cuts[1]:]]
-    request = {"model": "m", "input": "q", "tools": [{
-        "type": "mcp", "server_label": "s", "headers": {"X-Api-Key": SPLIT_HEADER},
-        "server_url": f"https://mcp.example.com/s/{SPLIT_TOKEN}/mcp"}]}
-    item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-            "content": [{"type": "output_text", "text": text, "annotations": []}]}
-    events = [{"type": "response.created", "response": {"id": "resp_1", "status": "in_progress",
-                                                        "output": []}},
-              {"type": "response.output_item.added", "output_index": 0,
-               "item": {**item, "status": "in_progress", "content": []}}]
-    events += [{"type": "response.output_text.delta", "output_index": 0, "item_id": "msg_1",
-                "content_index": 0, "delta": piece} for piece in pieces]
-    events += [{"type": "response.output_text.done", "output_index": 0, "item_id": "msg_1",
-                "content_index": 0, "text": text},
-               {"type": "response.output_item.done", "output_index": 0, "item": item},
-               {"type": "response.completed", "response": {"id": "resp_1",
-                                                           "status": "completed",
-                                                           "output": [item]}}]
+    pieces = [text[: cuts[0]], text[cuts[0] : cuts[1]], text[cuts[1] :]]
+    request = {
+        "model": "m",
+        "input": "q",
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "s",
+                "headers": {"X-Api-Key": SPLIT_HEADER},
+                "server_url": f"https://mcp.example.com/s/{SPLIT_TOKEN}/mcp",
+            }
+        ],
+    }
+    item = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+    events = [
+        {
+            "type": "response.created",
+            "response": {"id": "resp_1", "status": "in_progress", "output": []},
+        },
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**item, "status": "in_progress", "content": []},
+        },
+    ]
+    events += [
+        {
+            "type": "response.output_text.delta",
+            "output_index": 0,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "delta": piece,
+        }
+        for piece in pieces
+    ]
+    events += [
+        {
+            "type": "response.output_text.done",
+            "output_index": 0,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "text": text,
+        },
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {
+            "type": "response.completed",
+            "response": {"id": "resp_1", "status": "completed", "output": [item]},
+        },
+    ]
     lines = [{"mcptui": "recording", "format": 1, "request": request}]
-    lines += [{"t": 0.01 * n, "event": {**e, "sequence_number": n}}
-              for n, e in enumerate(events)]
+    lines += [{"t": 0.01 * n, "event": {**e, "sequence_number": n}} for n, e in enumerate(events)]
     path = folder / "split.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path
 
 
 def pieces_in(text: str) -> list[str]:
-    return [s[at:at + 6] for s in (SPLIT_TOKEN, SPLIT_HEADER) for at in range(len(s) - 5)
-            if s[at:at + 6] in text]
+    return [
+        s[at : at + 6]
+        for s in (SPLIT_TOKEN, SPLIT_HEADER)
+        for at in range(len(s) - 5)
+        if s[at : at + 6] in text
+    ]
 
 
 async def test_r_and_a_toast_never_show_a_secret_split_across_deltas(tmp_path):
-    source = split_secrets_recording(tmp_path / "src") if (tmp_path / "src").mkdir() is None \
-        else None
+    source = (
+        split_secrets_recording(tmp_path / "src") if (tmp_path / "src").mkdir() is None else None
+    )
     assert source is not None
     text = await report_from_r(tmp_path, source)
     assert "done" in text and pieces_in(text) == []
     app = McptuiApp(open_session(str(source), instant=True), paused=True, open_at="end")
     async with app.run_test(size=SIZE) as pilot:
-        app.notify(f"Could not reach https://mcp.example.com/s/{SPLIT_TOKEN}/mcp: "
-                   f"{SPLIT_HEADER} refused", severity="error")
+        app.notify(
+            f"Could not reach https://mcp.example.com/s/{SPLIT_TOKEN}/mcp: {SPLIT_HEADER} refused",
+            severity="error",
+        )
         assert await wait_until(pilot, lambda: any("refused" in t for t in toasts(pilot)))
         assert pieces_in("\n".join(toasts(pilot))) == []

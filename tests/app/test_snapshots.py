@@ -31,8 +31,7 @@ def test_completed_mcp_stream_at_the_last_step(snap_compare):
         assert screen.session.timeline.at_end
         assert label_of(screen.tree.cursor_node).startswith("response.completed")
 
-    assert snap_compare(make_app("mcp-success.jsonl"), terminal_size=SIZE,
-                        run_before=run_before)
+    assert snap_compare(make_app("mcp-success.jsonl"), terminal_size=SIZE, run_before=run_before)
 
 
 def test_424_with_the_failed_call_selected(snap_compare):
@@ -46,8 +45,9 @@ def test_424_with_the_failed_call_selected(snap_compare):
         await select(pilot, call)
         assert label_of(call).startswith("✗ mcp_call search_files")
 
-    assert snap_compare(make_app("mcp-424-broken-schema.jsonl"), terminal_size=SIZE,
-                        run_before=run_before)
+    assert snap_compare(
+        make_app("mcp-424-broken-schema.jsonl"), terminal_size=SIZE, run_before=run_before
+    )
 
 
 def test_coalesced_deltas_selected_show_the_assembled_text(snap_compare):
@@ -61,5 +61,6 @@ def test_coalesced_deltas_selected_show_the_assembled_text(snap_compare):
         group = find_node(screen, lambda t: t.startswith("response.output_text.delta ×"))
         await select(pilot, group)
 
-    assert snap_compare(make_app("mcp-424-broken-schema.jsonl"), terminal_size=SIZE,
-                        run_before=run_before)
+    assert snap_compare(
+        make_app("mcp-424-broken-schema.jsonl"), terminal_size=SIZE, run_before=run_before
+    )

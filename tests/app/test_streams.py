@@ -27,21 +27,21 @@ from _app_support import (
     wait_until,
     write_chunks,
 )
-
-from tui.app import McptuiApp
-from tui.importers import load_path
-from tui.model.timeline import Timeline
-from tui.screens.playback import REBUILD_AFTER
-from tui.sources.replay import open_session
-from tui.widgets.status import StatusHeader
+from mcptui.io.formats import load_path
+from mcptui.model.timeline import Timeline
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.playback import REBUILD_AFTER
+from mcptui.ui.widgets.status import StatusHeader
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "fixtures" / "upstream"
 UPSTREAM_FILES = sorted(p.name for p in UPSTREAM.glob("*.chunks.txt"))
 
 
 def read_chunks(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def app_for(path: Path) -> McptuiApp:
@@ -87,25 +87,41 @@ async def test_every_upstream_fixture_opens_and_shows_every_item(name: str, upst
 # -- event types the inspector does not know ------------------------------------------------------
 
 
-async def test_unknown_and_misnamed_event_types_are_shown_not_dropped(upstream_dir: Path,
-                                                                      tmp_path: Path):
+async def test_unknown_and_misnamed_event_types_are_shown_not_dropped(
+    upstream_dir: Path, tmp_path: Path
+):
     raws = read_chunks(upstream_dir / "openai-mcp-tool.1.chunks.txt")
-    call = next(r for r in raws if r["type"] == "response.output_item.added"
-                and r["item"]["type"] == "mcp_call")
+    call = next(
+        r
+        for r in raws
+        if r["type"] == "response.output_item.added" and r["item"]["type"] == "mcp_call"
+    )
     call_id, index = call["item"]["id"], call["output_index"]
-    at = next(i for i, r in enumerate(raws) if r["type"] == "response.mcp_call_arguments.done"
-              and r["item_id"] == call_id)
+    at = next(
+        i
+        for i, r in enumerate(raws)
+        if r["type"] == "response.mcp_call_arguments.done" and r["item_id"] == call_id
+    )
     injected = [
         # The API reference's spelling of the argument delta (protocol.md §1: drift).
-        {"type": "response.mcp_call.arguments.delta", "item_id": call_id,
-         "output_index": index, "delta": ""},
+        {
+            "type": "response.mcp_call.arguments.delta",
+            "item_id": call_id,
+            "output_index": index,
+            "delta": "",
+        },
         # A type nobody has heard of, for the same item.
-        {"type": "response.totally_new.event", "item_id": call_id, "output_index": index,
-         "note": "from the future"},
+        {
+            "type": "response.totally_new.event",
+            "item_id": call_id,
+            "output_index": index,
+            "note": "from the future",
+        },
     ]
     # And one at response level, with no item.
-    edited = renumbered([*raws[:2], {"type": "response.brand_new.notice"}, *raws[2:at],
-                         *injected, *raws[at:]])
+    edited = renumbered(
+        [*raws[:2], {"type": "response.brand_new.notice"}, *raws[2:at], *injected, *raws[at:]]
+    )
     app = app_for(write_chunks(tmp_path / "drift.chunks.txt", edited))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
@@ -130,8 +146,9 @@ async def test_unknown_and_misnamed_event_types_are_shown_not_dropped(upstream_d
         assert "✗" not in label_of(item)
         assert "⚠ 2 findings" in label_of(item)
 
-        await select(pilot, find_node(screen, lambda t: t.startswith(
-            "response.mcp_call.arguments.delta")))
+        await select(
+            pilot, find_node(screen, lambda t: t.startswith("response.mcp_call.arguments.delta"))
+        )
         assert "did you mean response.mcp_call_arguments.delta" in detail_text(screen)
 
         unknown = find_node(screen, lambda t: t.startswith("response.totally_new.event"))
@@ -150,22 +167,47 @@ MODEL = "gpt-[u]test[/u]"
 def hostile_stream() -> list[dict[str, Any]]:
     """A completed call and a failed call of a tool named with markup, then a message whose
     deltas carry markup and an ANSI escape; the failed call's error carries both too."""
-    response = {"id": "resp_hostile", "object": "response", "status": "in_progress",
-                "model": MODEL, "output": []}
+    response = {
+        "id": "resp_hostile",
+        "object": "response",
+        "status": "in_progress",
+        "model": MODEL,
+        "output": [],
+    }
 
     def call(number: int) -> dict[str, Any]:
-        return {"id": f"mcp_{number}", "type": "mcp_call", "name": TOOL, "server_label": "srv",
-                "arguments": "", "output": None, "error": None, "status": "in_progress"}
+        return {
+            "id": f"mcp_{number}",
+            "type": "mcp_call",
+            "name": TOOL,
+            "server_label": "srv",
+            "arguments": "",
+            "output": None,
+            "error": None,
+            "status": "in_progress",
+        }
 
-    ok_done = {**call(1), "arguments": "{}", "output": f"out {MARKUP} {ESCAPE}",
-               "status": "completed"}
+    ok_done = {
+        **call(1),
+        "arguments": "{}",
+        "output": f"out {MARKUP} {ESCAPE}",
+        "status": "completed",
+    }
     error = {"type": "http_error", "code": 424, "message": f"424: {MARKUP} {ESCAPE}"}
     bad_done = {**call(2), "arguments": "{}", "error": error, "status": "failed"}
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "status": "in_progress",
-               "content": []}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "status": "in_progress",
+        "content": [],
+    }
     text = f"see {MARKUP} and {ESCAPE}!"
-    message_done = {**message, "status": "completed",
-                    "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    message_done = {
+        **message,
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
     deltas = [f"see {MARKUP}", f" and {ESCAPE}", "!"]
     raws: list[dict[str, Any]] = [
         {"type": "response.created", "response": response},
@@ -176,14 +218,32 @@ def hostile_stream() -> list[dict[str, Any]]:
         {"type": "response.mcp_call.failed", "output_index": 1, "item_id": "mcp_2"},
         {"type": "response.output_item.done", "output_index": 1, "item": bad_done},
         {"type": "response.output_item.added", "output_index": 2, "item": message},
-        *({"type": "response.output_text.delta", "output_index": 2, "item_id": "msg_1",
-           "content_index": 0, "delta": delta} for delta in deltas),
-        {"type": "response.output_text.done", "output_index": 2, "item_id": "msg_1",
-         "content_index": 0, "text": text},
+        *(
+            {
+                "type": "response.output_text.delta",
+                "output_index": 2,
+                "item_id": "msg_1",
+                "content_index": 0,
+                "delta": delta,
+            }
+            for delta in deltas
+        ),
+        {
+            "type": "response.output_text.done",
+            "output_index": 2,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "text": text,
+        },
         {"type": "response.output_item.done", "output_index": 2, "item": message_done},
-        {"type": "response.completed",
-         "response": {**response, "status": "completed",
-                      "output": [ok_done, bad_done, message_done]}},
+        {
+            "type": "response.completed",
+            "response": {
+                **response,
+                "status": "completed",
+                "output": [ok_done, bad_done, message_done],
+            },
+        },
     ]
     return renumbered(raws)
 
@@ -256,23 +316,51 @@ async def test_markup_and_escapes_from_the_stream_are_shown_as_typed(tmp_path: P
 
 
 def long_stream(deltas: int) -> list[dict[str, Any]]:
-    response = {"id": "resp_long", "object": "response", "status": "in_progress",
-                "model": "gpt-test", "output": []}
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "status": "in_progress",
-               "content": []}
+    response = {
+        "id": "resp_long",
+        "object": "response",
+        "status": "in_progress",
+        "model": "gpt-test",
+        "output": [],
+    }
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "status": "in_progress",
+        "content": [],
+    }
     text = "".join(f"w{i} " for i in range(deltas))
-    done = {**message, "status": "completed",
-            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    done = {
+        **message,
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
     raws = [
         {"type": "response.created", "response": response},
         {"type": "response.output_item.added", "output_index": 0, "item": message},
-        *({"type": "response.output_text.delta", "output_index": 0, "item_id": "msg_1",
-           "content_index": 0, "delta": f"w{i} "} for i in range(deltas)),
-        {"type": "response.output_text.done", "output_index": 0, "item_id": "msg_1",
-         "content_index": 0, "text": text},
+        *(
+            {
+                "type": "response.output_text.delta",
+                "output_index": 0,
+                "item_id": "msg_1",
+                "content_index": 0,
+                "delta": f"w{i} ",
+            }
+            for i in range(deltas)
+        ),
+        {
+            "type": "response.output_text.done",
+            "output_index": 0,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "text": text,
+        },
         {"type": "response.output_item.done", "output_index": 0, "item": done},
-        {"type": "response.completed", "response": {**response, "status": "completed",
-                                                    "output": [done]}},
+        {
+            "type": "response.completed",
+            "response": {**response, "status": "completed", "output": [done]},
+        },
     ]
     return renumbered(raws)
 
@@ -296,8 +384,7 @@ async def test_long_jumps_rebuild_and_single_steps_still_update(tmp_path: Path):
         await pilot.press("left", "left", "left", "left")
         await pilot.pause()
         assert f"response.output_text.delta ×{deltas - 1}" in labels(screen)
-        assert "in_progress" in label_of(find_node(screen, lambda t: "message" in t,
-                                                   kind="item"))
+        assert "in_progress" in label_of(find_node(screen, lambda t: "message" in t, kind="item"))
 
         await pilot.press("home")  # and back to the start in one jump
         await pilot.pause()

@@ -18,45 +18,64 @@ from _app_support import (
     select,
     wait_until,
 )
+from mcptui.capture.tap_run import RunTaps
+from mcptui.emulator.demo import demo_servers
+from mcptui.sources.live import Recorder, live_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.widgets.waterfall import Waterfall
 from textual.widgets import Static
-
-from tui.app import McptuiApp
-from tui.capture.tap_run import RunTaps
-from tui.emulator.demo import demo_servers
-from tui.sources.live import Recorder, live_session
-from tui.widgets.waterfall import Waterfall
 
 
 async def test_the_wire_under_the_failed_call(tmp_path: Path):
     recording = tmp_path / "tapped.jsonl"
     with demo_servers() as servers:
         request: dict[str, Any] = {
-            "model": "gpt-5-mini", "input": 'call broken_schema {"query": "x"}',
-            "tools": [{"type": "mcp", "server_label": "demo", "require_approval": "never",
-                       "server_url": f"{servers.mcp_url}/mcp",
-                       "headers": {"Authorization": "Bearer app-secret-never-shown"}}]}
-        session, live = live_session(servers.emulator_url, "sk-test", Recorder(recording),
-                                     source="test", taps=RunTaps(request))
+            "model": "gpt-5-mini",
+            "input": 'call broken_schema {"query": "x"}',
+            "tools": [
+                {
+                    "type": "mcp",
+                    "server_label": "demo",
+                    "require_approval": "never",
+                    "server_url": f"{servers.mcp_url}/mcp",
+                    "headers": {"Authorization": "Bearer app-secret-never-shown"},
+                }
+            ],
+        }
+        session, live = live_session(
+            servers.emulator_url,
+            "sk-test",
+            Recorder(recording),
+            source="test",
+            taps=RunTaps(request),
+        )
         app = McptuiApp(session, live=live, request=request)
         async with app.run_test(size=(140, 45)) as pilot:
             screen = screen_of(pilot)
-            assert await wait_until(pilot, lambda: screen.session.timeline.at_end and [
-                r.status for r in screen.session.timeline.state.responses] == ["completed"]
-                and screen.diagnosis is not None, 15)
+            assert await wait_until(
+                pilot,
+                lambda: (
+                    screen.session.timeline.at_end
+                    and [r.status for r in screen.session.timeline.state.responses] == ["completed"]
+                    and screen.diagnosis is not None
+                ),
+                15,
+            )
             await pilot.pause()
             shown = labels(screen)
-            call = next(i for i, label in enumerate(shown)
-                        if "mcp_call broken_schema" in label)
-            below = shown[call + 1:]
-            below = below[:next((i for i, label in enumerate(below) if "message" in label),
-                                len(below))]  # the call's children, up to the next item
+            call = next(i for i, label in enumerate(shown) if "mcp_call broken_schema" in label)
+            below = shown[call + 1 :]
+            below = below[
+                : next((i for i, label in enumerate(below) if "message" in label), len(below))
+            ]  # the call's children, up to the next item
             # The call on the wire may arrive before the stream's last argument delta (two
             # connections): it is shown after the arguments are done, its answer next.
             sent = below.index("MCP → tools/call broken_schema")
             assert below[sent - 1].startswith("response.mcp_call_arguments.done"), below
             assert below[sent + 1].startswith("MCP ← result broken_schema  no structuredContent")
-            assert shown[call - 1].startswith(("▶ ✓ mcp_list_tools", "✓ mcp_list_tools")) or \
-                any("mcp_list_tools" in label for label in shown[:call])
+            assert shown[call - 1].startswith(("▶ ✓ mcp_list_tools", "✓ mcp_list_tools")) or any(
+                "mcp_list_tools" in label for label in shown[:call]
+            )
             assert "MCP → initialize" in shown[:call]  # belongs to no item: under the response
 
             await select(pilot, find_node(screen, lambda t: t == "MCP → tools/call broken_schema"))
@@ -65,8 +84,7 @@ async def test_the_wire_under_the_failed_call(tmp_path: Path):
             assert "JSON-RPC message" in detail and '"method": "tools/call"' in detail
             assert "to the MCP server" in detail
 
-            await select(pilot, find_node(screen, lambda t: "mcp_call broken_schema" in t,
-                                          "item"))
+            await select(pilot, find_node(screen, lambda t: "mcp_call broken_schema" in t, "item"))
             await pilot.pause()
             detail = detail_text(screen)
             assert "confirmed cause: Output schema without structuredContent" in detail

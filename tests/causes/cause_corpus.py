@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tui.emulator.demo_server import DemoModes, build_app
-from tui.emulator.serve import ServerThread
-from tui.importers import load_path
-from tui.model.causes import LikelyCause, ProbeEvidence
-from tui.model.diagnosis import ItemKey
-from tui.probe.probing import evidence_of, probe, probe_call
-from tui.probe.targets import file_servers
-from tui.report import Inspection
+from mcptui.emulator.demo_server import DemoModes, build_app
+from mcptui.io.formats import load_path
+from mcptui.model.causes import LikelyCause, ProbeEvidence
+from mcptui.model.diagnosis import ItemKey
+from mcptui.net.serve import ServerThread
+from mcptui.probe.probing import evidence_of, probe, probe_call
+from mcptui.probe.targets import file_servers
+from mcptui.share.inspect_output import Inspection
 
 HERE = Path(__file__).resolve().parent
 FORMS = ("recording", "pasted", "response")
@@ -51,7 +51,7 @@ RIGHT_TOKEN = "right-token-the-server-wants"
 class Case:
     name: str
     cause: str
-    """The true cause (a key of tui.model.causes.CAUSES)."""
+    """The true cause (a key of mcptui.model.causes.CAUSES)."""
     how: str
     """What was done to reproduce it, for the score table."""
     tool: str | None = None
@@ -75,45 +75,162 @@ LISTING = ("tool_list_failure",)
 OPEN = DemoModes()
 
 CASES: tuple[Case, ...] = (
-    Case("broken_schema", "output_schema_without_structured_content",
-         "demo tool broken_schema", "broken_schema", {"query": "q"}, OPEN),
-    Case("mismatched_schema", "invalid_structured_content",
-         "demo tool mismatched_schema", "mismatched_schema", {"query": "q"}, OPEN),
-    Case("bad_content", "invalid_content", "demo tool bad_content", "bad_content",
-         {"query": "q"}, OPEN),
-    Case("timeout", "timeout", f"slow_search 3 s, emulator --tool-timeout {TOOL_TIMEOUT:g}",
-         "slow_search", {"query": "q", "delay_s": 3}, OPEN),
-    Case("unreachable", "unreachable", "server_url on a closed port", "search",
-         {"query": "q"}, None, also=LISTING),
-    Case("host_header_421", "host_header_421", "demo-server --host-check, reached at 127.0.0.1",
-         "search", {"query": "q"}, DemoModes(host_check=True), also=LISTING),
-    Case("auth_listing", "auth", "demo-server --token, request sends another token",
-         "search", {"query": "q"}, DemoModes(token=RIGHT_TOKEN), also=LISTING,
-         authorization=WRONG_TOKEN),
-    Case("auth_call", "auth", "demo-server --call-token, request sends another token",
-         "search", {"query": "q"}, DemoModes(call_token=RIGHT_TOKEN),
-         authorization=WRONG_TOKEN),
-    Case("wrong_path", "tool_list_failure", "server_url path /nope (404)", "search",
-         {"query": "q"}, OPEN, tool_fields={"path": "/nope"}),
-    Case("session_lost", "session_terminated", "demo-server --forget-sessions", "search",
-         {"query": "q"}, DemoModes(forget_sessions=True)),
-    Case("protocol_error", "protocol_error", "demo tool protocol_error", "protocol_error",
-         {"query": "q"}, OPEN),
+    Case(
+        "broken_schema",
+        "output_schema_without_structured_content",
+        "demo tool broken_schema",
+        "broken_schema",
+        {"query": "q"},
+        OPEN,
+    ),
+    Case(
+        "mismatched_schema",
+        "invalid_structured_content",
+        "demo tool mismatched_schema",
+        "mismatched_schema",
+        {"query": "q"},
+        OPEN,
+    ),
+    Case(
+        "bad_content",
+        "invalid_content",
+        "demo tool bad_content",
+        "bad_content",
+        {"query": "q"},
+        OPEN,
+    ),
+    Case(
+        "timeout",
+        "timeout",
+        f"slow_search 3 s, emulator --tool-timeout {TOOL_TIMEOUT:g}",
+        "slow_search",
+        {"query": "q", "delay_s": 3},
+        OPEN,
+    ),
+    Case(
+        "unreachable",
+        "unreachable",
+        "server_url on a closed port",
+        "search",
+        {"query": "q"},
+        None,
+        also=LISTING,
+    ),
+    Case(
+        "host_header_421",
+        "host_header_421",
+        "demo-server --host-check, reached at 127.0.0.1",
+        "search",
+        {"query": "q"},
+        DemoModes(host_check=True),
+        also=LISTING,
+    ),
+    Case(
+        "auth_listing",
+        "auth",
+        "demo-server --token, request sends another token",
+        "search",
+        {"query": "q"},
+        DemoModes(token=RIGHT_TOKEN),
+        also=LISTING,
+        authorization=WRONG_TOKEN,
+    ),
+    Case(
+        "auth_call",
+        "auth",
+        "demo-server --call-token, request sends another token",
+        "search",
+        {"query": "q"},
+        DemoModes(call_token=RIGHT_TOKEN),
+        authorization=WRONG_TOKEN,
+    ),
+    Case(
+        "wrong_path",
+        "tool_list_failure",
+        "server_url path /nope (404)",
+        "search",
+        {"query": "q"},
+        OPEN,
+        tool_fields={"path": "/nope"},
+    ),
+    Case(
+        "session_lost",
+        "session_terminated",
+        "demo-server --forget-sessions",
+        "search",
+        {"query": "q"},
+        DemoModes(forget_sessions=True),
+    ),
+    Case(
+        "protocol_error",
+        "protocol_error",
+        "demo tool protocol_error",
+        "protocol_error",
+        {"query": "q"},
+        OPEN,
+    ),
     # MCPServer answers the tool's RuntimeError with a bare "Error executing tool
     # failing_api", as it would its own output check: the stream says both, a probe tells.
-    Case("tool_error", "tool_error", "demo tool failing_api", "failing_api", {"query": "q"},
-         OPEN, also=("hidden_exception",)),
-    Case("background_bare", "background_bare_failure",
-         "background: true + emulator fault background_fail", "search", {"query": "q"},
-         OPEN, fault="background_fail", background=True, probe=False),
-    Case("insufficient_quota", "insufficient_quota", "emulator fault insufficient_quota",
-         "search", {"query": "q"}, OPEN, fault="insufficient_quota", probe=False),
-    Case("rate_limited", "rate_limited", "emulator fault http_429", "search", {"query": "q"},
-         OPEN, fault="http_429", probe=False),
-    Case("server_error", "server_error", "emulator fault http_500", "search", {"query": "q"},
-         OPEN, fault="http_500", probe=False),
-    Case("invalid_request", "invalid_request", "mcp tool without server_url (400)", "search",
-         {"query": "q"}, OPEN, tool_fields={"server_url": None}, probe=False),
+    Case(
+        "tool_error",
+        "tool_error",
+        "demo tool failing_api",
+        "failing_api",
+        {"query": "q"},
+        OPEN,
+        also=("hidden_exception",),
+    ),
+    Case(
+        "background_bare",
+        "background_bare_failure",
+        "background: true + emulator fault background_fail",
+        "search",
+        {"query": "q"},
+        OPEN,
+        fault="background_fail",
+        background=True,
+        probe=False,
+    ),
+    Case(
+        "insufficient_quota",
+        "insufficient_quota",
+        "emulator fault insufficient_quota",
+        "search",
+        {"query": "q"},
+        OPEN,
+        fault="insufficient_quota",
+        probe=False,
+    ),
+    Case(
+        "rate_limited",
+        "rate_limited",
+        "emulator fault http_429",
+        "search",
+        {"query": "q"},
+        OPEN,
+        fault="http_429",
+        probe=False,
+    ),
+    Case(
+        "server_error",
+        "server_error",
+        "emulator fault http_500",
+        "search",
+        {"query": "q"},
+        OPEN,
+        fault="http_500",
+        probe=False,
+    ),
+    Case(
+        "invalid_request",
+        "invalid_request",
+        "mcp tool without server_url (400)",
+        "search",
+        {"query": "q"},
+        OPEN,
+        tool_fields={"server_url": None},
+        probe=False,
+    ),
 )
 
 
@@ -123,16 +240,23 @@ def case_dir(case: Case) -> Path:
 
 def request_for(case: Case, mcp_origin: str) -> dict[str, Any]:
     """The request body that reproduces `case` against a demo server at `mcp_origin`."""
-    tool: dict[str, Any] = {"type": "mcp", "server_label": "demo",
-                            "server_url": mcp_origin + case.tool_fields.get("path", "/mcp"),
-                            "require_approval": "never"}
+    tool: dict[str, Any] = {
+        "type": "mcp",
+        "server_label": "demo",
+        "server_url": mcp_origin + case.tool_fields.get("path", "/mcp"),
+        "require_approval": "never",
+    }
     if case.authorization:
         tool["authorization"] = case.authorization
     if "server_url" in case.tool_fields and case.tool_fields["server_url"] is None:
         del tool["server_url"]
     calls = [f"call {case.tool} {json.dumps(case.arguments)}"] if case.tool else []
-    body: dict[str, Any] = {"model": "gpt-5-mini", "input": "\n".join(
-        [f"Reproduce {case.name}.", *calls]), "tools": [tool], "stream": True}
+    body: dict[str, Any] = {
+        "model": "gpt-5-mini",
+        "input": "\n".join([f"Reproduce {case.name}.", *calls]),
+        "tools": [tool],
+        "stream": True,
+    }
     if case.background:
         body["background"] = True
     if case.fault:
@@ -187,8 +311,13 @@ def all_causes(inspection: Inspection) -> list[LikelyCause]:
 
 def wrong_causes(case: Case, causes: list[LikelyCause]) -> list[str]:
     allowed = {case.cause, *case.also}
-    return sorted({c.cause.key for c in causes
-                   if c.confidence in ("likely", "confirmed") and c.cause.key not in allowed})
+    return sorted(
+        {
+            c.cause.key
+            for c in causes
+            if c.confidence in ("likely", "confirmed") and c.cause.key not in allowed
+        }
+    )
 
 
 def score_form(case: Case, form: str, *, origin: str | None = None) -> FormScore:
@@ -200,10 +329,15 @@ def score_form(case: Case, form: str, *, origin: str | None = None) -> FormScore
     loaded = load_path(str(path))
     inspection = Inspection.of(loaded)
     causes = all_causes(inspection)
-    score = FormScore(case, form, present=True, causes=causes,
-                      listed=any(c.cause.key == case.cause for c in causes),
-                      top=bool(causes) and causes[0].cause.key == case.cause,
-                      wrong=wrong_causes(case, causes))
+    score = FormScore(
+        case,
+        form,
+        present=True,
+        causes=causes,
+        listed=any(c.cause.key == case.cause for c in causes),
+        top=bool(causes) and causes[0].cause.key == case.cause,
+        wrong=wrong_causes(case, causes),
+    )
     if origin is None or not case.probe:
         return score
     probes, response_probes = asyncio.run(probe_file(inspection, loaded, origin, case))
@@ -213,7 +347,8 @@ def score_form(case: Case, form: str, *, origin: str | None = None) -> FormScore
     probed = Inspection.of(loaded, probes=probes, response_probes=response_probes)
     after = all_causes(probed)
     score.confirmed_after_probe = any(
-        c.cause.key == case.cause and c.confidence == "confirmed" for c in after)
+        c.cause.key == case.cause and c.confidence == "confirmed" for c in after
+    )
     score.wrong_after_probe = wrong_causes(case, after)
     return score
 
@@ -232,8 +367,9 @@ def _entry(loaded: Any, label: str | None, origin: str, case: Case) -> dict[str,
     return None
 
 
-async def probe_file(inspection: Inspection, loaded: Any, origin: str, case: Case
-                     ) -> tuple[dict[ItemKey, ProbeEvidence], dict[int, ProbeEvidence]]:
+async def probe_file(
+    inspection: Inspection, loaded: Any, origin: str, case: Case
+) -> tuple[dict[ItemKey, ProbeEvidence], dict[int, ProbeEvidence]]:
     """Probe what failed in the file, as `p` / `mcptui probe` would: each failed mcp_call
     (with its arguments, under the limit that applied), and the server of a failed listing."""
     probes: dict[ItemKey, ProbeEvidence] = {}
@@ -245,8 +381,9 @@ async def probe_file(inspection: Inspection, loaded: Any, origin: str, case: Cas
             entry = _entry(loaded, item.server_label, origin, case)
             if entry is None:
                 continue
-            report = await probe_call(entry, item.name or "", item.arguments or "{}",
-                                      timeout=resp.tool_limit)
+            report = await probe_call(
+                entry, item.name or "", item.arguments or "{}", timeout=resp.tool_limit
+            )
             if (evidence := evidence_of(report)) is not None:
                 probes[(resp.key, item.key)] = evidence
         if resp.failed and not any(i.failed for i in resp.items):

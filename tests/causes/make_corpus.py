@@ -25,11 +25,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from cause_corpus import CASES, TOOL_TIMEOUT, Case, case_dir, mcp_server, request_for  # noqa: E402
-
-from tui.emulator.app import Emulator  # noqa: E402
-from tui.emulator.runner import RunConfig  # noqa: E402
-from tui.emulator.serve import ServerThread  # noqa: E402
-from tui.io.recording import is_header  # noqa: E402
+from mcptui.emulator.app import Emulator  # noqa: E402
+from mcptui.emulator.runner import RunConfig  # noqa: E402
+from mcptui.io.recording import is_header  # noqa: E402
+from mcptui.net.serve import ServerThread  # noqa: E402
 
 MCPTUI = Path(sys.executable).parent / "mcptui"
 
@@ -44,9 +43,22 @@ def make(case: Case, emulator: str) -> str:
         request.write_text(json.dumps(request_for(case, origin), indent=2))
         recording = out / "recording.jsonl"
         env = {**os.environ, "OPENAI_API_KEY": "sk-corpus-not-a-real-key", "CI": "true"}
-        done = subprocess.run([str(MCPTUI), "run", str(request), "--no-tui", "--base-url",
-                               emulator, "--record", str(recording)], env=env,
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                str(MCPTUI),
+                "run",
+                str(request),
+                "--no-tui",
+                "--base-url",
+                emulator,
+                "--record",
+                str(recording),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     lines = [json.loads(line) for line in recording.read_text().splitlines() if line.strip()]
     records = [line for line in lines if not is_header(line)]
     events = [r["event"] for r in records if "event" in r]
@@ -58,20 +70,29 @@ def make(case: Case, emulator: str) -> str:
         pasted = bodies[0] if bodies else None
     if pasted is not None:
         (out / "pasted.json").write_text(json.dumps(pasted, indent=2) + "\n")
-    response_id = next((e["response"]["id"] for e in events
-                        if isinstance(e.get("response"), dict) and e["response"].get("id")),
-                       None)
+    response_id = next(
+        (
+            e["response"]["id"]
+            for e in events
+            if isinstance(e.get("response"), dict) and e["response"].get("id")
+        ),
+        None,
+    )
     if response_id is not None:
-        got = httpx2.get(f"{emulator}/responses/{response_id}", timeout=10,
-                         headers={"Authorization": "Bearer sk-corpus-not-a-real-key"})
+        got = httpx2.get(
+            f"{emulator}/responses/{response_id}",
+            timeout=10,
+            headers={"Authorization": "Bearer sk-corpus-not-a-real-key"},
+        )
         got.raise_for_status()
         (out / "response.json").write_text(json.dumps(got.json(), indent=2) + "\n")
     return f"{case.name}: exit {done.returncode}, {len(events)} events, {len(notes)} notes"
 
 
 def main(names: list[str]) -> int:
-    config = RunConfig(tool_timeout=TOOL_TIMEOUT, delta_delay=0.0, queue_delay=0.05,
-                       list_timeout=5.0)
+    config = RunConfig(
+        tool_timeout=TOOL_TIMEOUT, delta_delay=0.0, queue_delay=0.05, list_timeout=5.0
+    )
     chosen = [c for c in CASES if not names or c.name in names]
     with ServerThread(Emulator(config, seed=11).app) as emulator:
         for case in chosen:

@@ -50,11 +50,25 @@ NODE_MODULES = TESTS_DIR / "node_modules"
 LEGACY = "2025-11-25"
 MODERN = "2026-07-28"
 
-CONTRACT: tuple[str, ...] = ("echo", "broken_schema", "wrong_type", "bad_content", "slow", "fails",
-                             "crash")
+CONTRACT: tuple[str, ...] = (
+    "echo",
+    "broken_schema",
+    "wrong_type",
+    "bad_content",
+    "slow",
+    "fails",
+    "crash",
+)
 """The contract tools, by the name the contract gives them."""
-ARGUMENT = {"echo": "text", "broken_schema": "query", "wrong_type": "query", "crash": "query",
-            "bad_content": "query", "slow": "seconds", "fails": "message"}
+ARGUMENT = {
+    "echo": "text",
+    "broken_schema": "query",
+    "wrong_type": "query",
+    "crash": "query",
+    "bad_content": "query",
+    "slow": "seconds",
+    "fails": "message",
+}
 """Each contract tool's one argument."""
 
 READY_TIMEOUT = 20.0
@@ -108,28 +122,88 @@ on, so the server answers HTTP 500 instead of JSON-RPC: on two stacks, one per l
 STACKS: dict[str, Stack] = {
     stack.name: stack
     for stack in (
-        Stack("py_mcpserver", "python", "mcp 2.3 MCPServer", _CRASHING, (LEGACY, MODERN), True,
-              _py("py_mcpserver.py"), needs=("py:mcp",)),
-        Stack("py_lowlevel", "python", "mcp 2.3 low-level Server", _ALL, (LEGACY, MODERN), True,
-              _py("py_lowlevel.py"), needs=("py:mcp",)),
-        Stack("py_fastmcp", "python", "fastmcp 4.x FastMCP", _ALL, (LEGACY, MODERN), True,
-              _py("py_fastmcp.py"), needs=("py:fastmcp",)),
-        Stack("ts_mcpserver", "typescript", "TypeScript SDK 1.32 McpServer", _CRASHING, (LEGACY,),
-              True,
-              _node("ts_mcpserver.mjs"), needs=("node:@modelcontextprotocol/sdk", "node:zod")),
-        Stack("ts_lowlevel", "typescript", "TypeScript SDK 1.32 low-level Server", _ALL, (LEGACY,),
-              True, _node("ts_lowlevel.mjs"), needs=("node:@modelcontextprotocol/sdk",)),
-        Stack("ts_v2", "typescript", "TypeScript SDK 2.4 McpServer (createMcpHandler)", _ALL,
-              (LEGACY, MODERN), False, _node("ts_v2.mjs"),
-              needs=("node:@modelcontextprotocol/server", "node:@modelcontextprotocol/node",
-                     "node:zod")),
-        Stack("everything", "typescript", "server-everything 2026.8.31 (TypeScript SDK 1.32)",
-              {"echo": "echo", "slow": "trigger-long-running-operation"}, (LEGACY,), True,
-              ("{node}", "--import", str(STACKS_DIR / "loopback.mjs"),
-               str(NODE_MODULES / "@modelcontextprotocol/server-everything/dist/index.js"),
-               "streamableHttp"),
-              env={"PORT": "{port}"}, arguments={"echo": "message", "slow": "duration"},
-              needs=("node:@modelcontextprotocol/server-everything",)),
+        Stack(
+            "py_mcpserver",
+            "python",
+            "mcp 2.3 MCPServer",
+            _CRASHING,
+            (LEGACY, MODERN),
+            True,
+            _py("py_mcpserver.py"),
+            needs=("py:mcp",),
+        ),
+        Stack(
+            "py_lowlevel",
+            "python",
+            "mcp 2.3 low-level Server",
+            _ALL,
+            (LEGACY, MODERN),
+            True,
+            _py("py_lowlevel.py"),
+            needs=("py:mcp",),
+        ),
+        Stack(
+            "py_fastmcp",
+            "python",
+            "fastmcp 4.x FastMCP",
+            _ALL,
+            (LEGACY, MODERN),
+            True,
+            _py("py_fastmcp.py"),
+            needs=("py:fastmcp",),
+        ),
+        Stack(
+            "ts_mcpserver",
+            "typescript",
+            "TypeScript SDK 1.32 McpServer",
+            _CRASHING,
+            (LEGACY,),
+            True,
+            _node("ts_mcpserver.mjs"),
+            needs=("node:@modelcontextprotocol/sdk", "node:zod"),
+        ),
+        Stack(
+            "ts_lowlevel",
+            "typescript",
+            "TypeScript SDK 1.32 low-level Server",
+            _ALL,
+            (LEGACY,),
+            True,
+            _node("ts_lowlevel.mjs"),
+            needs=("node:@modelcontextprotocol/sdk",),
+        ),
+        Stack(
+            "ts_v2",
+            "typescript",
+            "TypeScript SDK 2.4 McpServer (createMcpHandler)",
+            _ALL,
+            (LEGACY, MODERN),
+            False,
+            _node("ts_v2.mjs"),
+            needs=(
+                "node:@modelcontextprotocol/server",
+                "node:@modelcontextprotocol/node",
+                "node:zod",
+            ),
+        ),
+        Stack(
+            "everything",
+            "typescript",
+            "server-everything 2026.8.31 (TypeScript SDK 1.32)",
+            {"echo": "echo", "slow": "trigger-long-running-operation"},
+            (LEGACY,),
+            True,
+            (
+                "{node}",
+                "--import",
+                str(STACKS_DIR / "loopback.mjs"),
+                str(NODE_MODULES / "@modelcontextprotocol/server-everything/dist/index.js"),
+                "streamableHttp",
+            ),
+            env={"PORT": "{port}"},
+            arguments={"echo": "message", "slow": "duration"},
+            needs=("node:@modelcontextprotocol/server-everything",),
+        ),
     )
 }
 
@@ -165,9 +239,15 @@ def _answers(port: int) -> bool:
     """Whether an HTTP POST to /mcp gets any HTTP answer (whatever its status)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
     try:
-        conn.request("POST", "/mcp", body=b'{"jsonrpc":"2.0","id":0,"method":"ping"}',
-                     headers={"Content-Type": "application/json",
-                              "Accept": "application/json, text/event-stream"})
+        conn.request(
+            "POST",
+            "/mcp",
+            body=b'{"jsonrpc":"2.0","id":0,"method":"ping"}',
+            headers={
+                "Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream",
+            },
+        )
         conn.getresponse().read()
         return True
     except OSError:
@@ -195,13 +275,20 @@ class Running:
         return [subst.get(arg, arg) for arg in self.stack.command]
 
     def _launch(self) -> None:
-        env = {**os.environ, **{k: v.replace("{port}", str(self.port))
-                                for k, v in self.stack.env.items()}}
+        env = {
+            **os.environ,
+            **{k: v.replace("{port}", str(self.port)) for k, v in self.stack.env.items()},
+        }
         env["PYTHONUNBUFFERED"] = "1"
         self._started = time.monotonic()
         self.proc = subprocess.Popen(
-            self._argv(), cwd=TESTS_DIR, env=env, stdin=subprocess.DEVNULL,
-            stdout=self._log, stderr=self._log, start_new_session=True,
+            self._argv(),
+            cwd=TESTS_DIR,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=self._log,
+            start_new_session=True,
         )
 
     def _wait_ready(self) -> None:
@@ -209,14 +296,18 @@ class Running:
         deadline = self._started + READY_TIMEOUT
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.stack.name} exited with {self.proc.returncode} "
-                                   f"before it answered on port {self.port}:\n{self.log()}")
+                raise RuntimeError(
+                    f"{self.stack.name} exited with {self.proc.returncode} "
+                    f"before it answered on port {self.port}:\n{self.log()}"
+                )
             if _port_open(self.port) and _answers(self.port):
                 break
             if time.monotonic() > deadline:
                 self._signal(signal.SIGKILL)
-                raise RuntimeError(f"{self.stack.name} did not answer on port {self.port} "
-                                   f"within {READY_TIMEOUT:.0f} s:\n{self.log()}")
+                raise RuntimeError(
+                    f"{self.stack.name} did not answer on port {self.port} "
+                    f"within {READY_TIMEOUT:.0f} s:\n{self.log()}"
+                )
             time.sleep(0.02)
         self.ready_seconds = time.monotonic() - self._started
 
@@ -240,8 +331,9 @@ class Running:
         deadline = time.monotonic() + timeout
         while _port_open(self.port):
             if time.monotonic() > deadline:
-                raise RuntimeError(f"port {self.port} still open {timeout:.0f} s after "
-                                   f"{self.stack.name} ended")
+                raise RuntimeError(
+                    f"port {self.port} still open {timeout:.0f} s after {self.stack.name} ended"
+                )
             time.sleep(0.02)
 
     @property
@@ -281,8 +373,9 @@ def start(name: str, port: int | None = None) -> Iterator[Running]:
 
 
 @contextlib.contextmanager
-def start_all(names: Iterable[str], ports: dict[str, int] | None = None
-              ) -> Iterator[dict[str, Running]]:
+def start_all(
+    names: Iterable[str], ports: dict[str, int] | None = None
+) -> Iterator[dict[str, Running]]:
     """Start several stacks at once (all launched, then each waited for); stop them all after."""
     names = list(names)
     for name in names:

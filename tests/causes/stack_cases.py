@@ -32,16 +32,15 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcptui.emulator.app import Emulator
+from mcptui.emulator.runner import RunConfig
+from mcptui.io.formats import load_path
+from mcptui.io.merge import merge_tap
+from mcptui.net.serve import ServerThread
+from mcptui.share.inspect_output import Inspection, to_json
 from real_stacks import LEGACY, MODERN, STACKS, Running, Stack, free_port, start
 
-from tui.emulator.app import Emulator
-from tui.emulator.runner import RunConfig
-from tui.emulator.serve import ServerThread
-from tui.importers import load_path
-from tui.io.merge import merge_tap
-from tui.report import Inspection, to_json
-
-MCPTUI = (sys.executable, "-m", "tui")
+MCPTUI = (sys.executable, "-m", "mcptui")
 TOOL_TIMEOUT = 1.5
 """The emulator's --tool-timeout: `slow` sleeps longer, so it times out in 1.5 s, not 60."""
 SLOW = 3.0
@@ -50,27 +49,39 @@ WAIT = 30.0
 CALLS = ("broken_schema", "wrong_type", "bad_content", "fails", "crash", "slow")
 """The failing contract tools one `calls` run makes, in order (`slow` last: a timed-out call
 leaves the link waiting for nothing else)."""
-TRUE_CAUSE = {"broken_schema": "output_schema_without_structured_content",
-              "wrong_type": "invalid_structured_content", "bad_content": "invalid_content",
-              "fails": "tool_error", "crash": "mcp_server_error", "slow": "timeout"}
+TRUE_CAUSE = {
+    "broken_schema": "output_schema_without_structured_content",
+    "wrong_type": "invalid_structured_content",
+    "bad_content": "invalid_content",
+    "fails": "tool_error",
+    "crash": "mcp_server_error",
+    "slow": "timeout",
+}
 ERAS = {"legacy": LEGACY, "modern": MODERN}
 NOT_REPRODUCED = {
     "header_mismatch": "no SDK client or server here sends routing headers that disagree with "
-                       "the body; tests/unit/test_causes.py reads the -32020 error",
+    "the body; tests/unit/test_causes.py reads the -32020 error",
 }
 """Causes with no real reproduction yet, and where they are tested instead."""
-SAME_ON_THE_WIRE = {("py_mcpserver", "broken_schema"): "hidden_exception",
-                    ("py_mcpserver", "wrong_type"): "hidden_exception"}
+SAME_ON_THE_WIRE = {
+    ("py_mcpserver", "broken_schema"): "hidden_exception",
+    ("py_mcpserver", "wrong_type"): "hidden_exception",
+}
 """Where a stack makes faults one on the wire: MCPServer checks a tool's return value against
 its annotation before any structuredContent exists, and answers any exception of its own,
 that check's among them, with the bare "Error executing tool X". `broken_schema` and
 `wrong_type` (and a tool that simply raised) then reach the wire identically; the true answer
 is the cause that says so, with the fix for each reading (the server's log tells which)."""
-REPRODUCED = {*TRUE_CAUSE.values(), *SAME_ON_THE_WIRE.values(), "connection_lost",
-              "session_terminated", "unreachable", "stored_response_missing",
-              "protocol_version_mismatch"}
+REPRODUCED = {
+    *TRUE_CAUSE.values(),
+    *SAME_ON_THE_WIRE.values(),
+    "connection_lost",
+    "session_terminated",
+    "unreachable",
+    "stored_response_missing",
+    "protocol_version_mismatch",
+}
 """The causes these scenarios reproduce on real stacks (their truths)."""
-
 
 
 @dataclass(frozen=True)
@@ -128,8 +139,13 @@ def emulators() -> Iterator[Emulators]:
     with ExitStack() as stack:
         for era in ERAS:
             for limit, urls in ((TOOL_TIMEOUT, found.urls), (PATIENT_TIMEOUT, found.patient)):
-                config = RunConfig(tool_timeout=limit, delta_delay=0.0, queue_delay=0.05,
-                                   list_timeout=10.0, mcp_protocol=era)
+                config = RunConfig(
+                    tool_timeout=limit,
+                    delta_delay=0.0,
+                    queue_delay=0.05,
+                    list_timeout=10.0,
+                    mcp_protocol=era,
+                )
                 thread = stack.enter_context(ServerThread(Emulator(config, seed=7).app))
                 urls[era] = f"{thread.url}/v1"
         yield found
@@ -137,16 +153,28 @@ def emulators() -> Iterator[Emulators]:
 
 def cli(args: list[str], cwd: Path, *, wait: bool = True) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "OPENAI_API_KEY": "sk-stack-cases-not-a-key", "CI": "true"}
-    done = subprocess.run([*MCPTUI, *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=90)
+    done = subprocess.run(
+        [*MCPTUI, *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     return done
 
 
 def request(url: str, lines: list[str]) -> dict[str, Any]:
-    return {"model": "gpt-5-mini", "input": "\n".join(["reproduce", *lines]),
-            "tools": [{"type": "mcp", "server_label": "stack", "server_url": url,
-                       "require_approval": "never"}], "stream": True}
+    return {
+        "model": "gpt-5-mini",
+        "input": "\n".join(["reproduce", *lines]),
+        "tools": [
+            {"type": "mcp", "server_label": "stack", "server_url": url, "require_approval": "never"}
+        ],
+        "stream": True,
+    }
 
 
 def call_line(stack: Stack, tool: str, value: Any) -> str:
@@ -154,9 +182,15 @@ def call_line(stack: Stack, tool: str, value: Any) -> str:
     return f"call {name} {json.dumps(arguments)}"
 
 
-VALUES = {"echo": "hello", "broken_schema": "q", "wrong_type": "q", "bad_content": "q",
-          "crash": "q",
-          "fails": "the tool broke on purpose", "slow": SLOW}
+VALUES = {
+    "echo": "hello",
+    "broken_schema": "q",
+    "wrong_type": "q",
+    "bad_content": "q",
+    "crash": "q",
+    "fails": "the tool broke on purpose",
+    "slow": SLOW,
+}
 
 
 def inspect(recording: Path, tap: Path | None = None) -> dict[str, Any]:
@@ -167,8 +201,9 @@ def inspect(recording: Path, tap: Path | None = None) -> dict[str, Any]:
     return to_json([Inspection.of(loaded)])
 
 
-def scored(stack: str, era: str, scenario: str, report: dict[str, Any],
-           truth: dict[str, str]) -> list[Scored]:
+def scored(
+    stack: str, era: str, scenario: str, report: dict[str, Any], truth: dict[str, str]
+) -> list[Scored]:
     """Each failure of `report` whose tool (or, for response failures, scenario key) has a
     true cause in `truth`."""
     found: list[Scored] = []
@@ -177,10 +212,18 @@ def scored(stack: str, era: str, scenario: str, report: dict[str, Any],
         if key not in truth:
             continue
         causes = failure["likely_causes"]
-        found.append(Scored(stack, era, scenario, key, truth[key],
-                            tuple((c["cause"], c["confidence"]) for c in causes),
-                            tuple(causes[0]["evidence"]) if causes else (),
-                            causes[0]["fix"] if causes else ""))
+        found.append(
+            Scored(
+                stack,
+                era,
+                scenario,
+                key,
+                truth[key],
+                tuple((c["cause"], c["confidence"]) for c in causes),
+                tuple(causes[0]["evidence"]) if causes else (),
+                causes[0]["fix"] if causes else "",
+            )
+        )
     missing = set(truth) - {s.tool for s in found}
     for key in sorted(missing):  # a failure that should have been there: scored as silent
         found.append(Scored(stack, era, scenario, key, truth[key], ()))
@@ -213,18 +256,31 @@ def calls(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:
     with start(stack.name) as server:
         body = request(server.url, [call_line(stack, t, VALUES[t]) for t in tools])
         recording = run(folder, emu.urls[era], body, "--tap")
-    truth = {server_name(stack, t): SAME_ON_THE_WIRE.get((stack.name, t), TRUE_CAUSE[t])
-             for t in tools}
+    truth = {
+        server_name(stack, t): SAME_ON_THE_WIRE.get((stack.name, t), TRUE_CAUSE[t]) for t in tools
+    }
     return scored(stack.name, era, "calls", inspect(recording), truth)
 
 
-def run(folder: Path, emulator: str, body: dict[str, Any], *options: str,
-        name: str = "rec.jsonl") -> Path:
+def run(
+    folder: Path, emulator: str, body: dict[str, Any], *options: str, name: str = "rec.jsonl"
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "request.json").write_text(json.dumps(body))
     recording = folder / name
-    done = cli(["run", "request.json", "--no-tui", "--base-url", emulator, "--record",
-                str(recording), *options], folder)
+    done = cli(
+        [
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            emulator,
+            "--record",
+            str(recording),
+            *options,
+        ],
+        folder,
+    )
     assert recording.exists(), done.stdout + done.stderr
     return recording
 
@@ -237,10 +293,25 @@ def standalone_tap(upstream: str, folder: Path) -> Iterator[tuple[str, Path]]:
     port = free_port()
     record = folder / "tap.jsonl"
     env = {**os.environ, "CI": "true"}
-    proc = subprocess.Popen([*MCPTUI, "tap", "--upstream", upstream, "--port", str(port),
-                             "--record", str(record), "--no-tui"], cwd=folder, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            *MCPTUI,
+            "tap",
+            "--upstream",
+            upstream,
+            "--port",
+            str(port),
+            "--record",
+            str(record),
+            "--no-tui",
+        ],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         wait_for(lambda: listening(port) or proc.poll() is not None, "the tap to listen")
         assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
@@ -264,8 +335,10 @@ def kill_mid_call(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[
     result. No result came back, so no result-shape cause may be on top."""
     slow, echo = server_name(stack, "slow"), server_name(stack, "echo")
     with start(stack.name) as server:
-        body = request(server.url, [call_line(stack, "slow", 20.0),
-                                    call_line(stack, "echo", "after the crash")])
+        body = request(
+            server.url,
+            [call_line(stack, "slow", 20.0), call_line(stack, "echo", "after the crash")],
+        )
         recording = folder / "rec.jsonl"
         with background_run(folder, emu.urls[era], body, "--tap") as done:
             wait_for(recorded(recording, f"tools/call {slow}"), "the slow call on the wire")
@@ -313,10 +386,15 @@ def restart_before_call(stack: Stack, era: str, emu: Emulators, folder: Path) ->
     server) that the test opens once the restart is done."""
     echo = server_name(stack, "echo")
     with start(stack.name) as server, gate() as (opener, gate_url):
-        body = request(server.url, ["call gate {}",
-                                    call_line(stack, "echo", "after the restart")])
-        body["tools"].append({"type": "mcp", "server_label": "gate", "server_url": gate_url,
-                              "require_approval": "never"})
+        body = request(server.url, ["call gate {}", call_line(stack, "echo", "after the restart")])
+        body["tools"].append(
+            {
+                "type": "mcp",
+                "server_label": "gate",
+                "server_url": gate_url,
+                "require_approval": "never",
+            }
+        )
         recording = folder / "rec.jsonl"
         with background_run(folder, emu.patient[era], body, "--tap") as done:
             wait_for(recorded(recording, "→ tools/call gate"), "the gate call on the wire")
@@ -328,11 +406,19 @@ def restart_before_call(stack: Stack, era: str, emu: Emulators, folder: Path) ->
     report = inspect(recording)
     if not sessions:
         failed = [f for f in report["failures"] if f.get("name") == echo]
-        return [Scored(stack.name, era, "restart_before_call", echo, "none",
-                       tuple((c["cause"], c["confidence"]) for c in failed[0]["likely_causes"])
-                       if failed else (("none", "confirmed"),))]
-    return scored(stack.name, era, "restart_before_call", report,
-                  {echo: "session_terminated"})
+        return [
+            Scored(
+                stack.name,
+                era,
+                "restart_before_call",
+                echo,
+                "none",
+                tuple((c["cause"], c["confidence"]) for c in failed[0]["likely_causes"])
+                if failed
+                else (("none", "confirmed"),),
+            )
+        ]
+    return scored(stack.name, era, "restart_before_call", report, {echo: "session_terminated"})
 
 
 def earlier_sessions(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:
@@ -343,10 +429,12 @@ def earlier_sessions(stack: Stack, era: str, emu: Emulators, folder: Path) -> li
     with start(stack.name) as server, standalone_tap(server.url, folder) as (url, tap):
         for _ in range(2):
             cli(["probe", url, "--tool", name, "--args", json.dumps(arguments)], folder)
-        recording = run(folder, emu.urls[era], request(url, [call_line(stack, "fails",
-                                                                  VALUES["fails"])]))
-    return scored(stack.name, era, "earlier_sessions", inspect(recording, tap),
-                  {fails: "tool_error"})
+        recording = run(
+            folder, emu.urls[era], request(url, [call_line(stack, "fails", VALUES["fails"])])
+        )
+    return scored(
+        stack.name, era, "earlier_sessions", inspect(recording, tap), {fails: "tool_error"}
+    )
 
 
 def server_down(era: str, emu: Emulators, folder: Path) -> list[Scored]:
@@ -355,18 +443,25 @@ def server_down(era: str, emu: Emulators, folder: Path) -> list[Scored]:
     with standalone_tap(closed, folder) as (url, tap):
         body = request(url, [f"call echo {json.dumps({'text': 'x'})}"])
         recording = run(folder, emu.urls[era], body)
-    return scored("(none)", era, "server_down", inspect(recording, tap),
-                  {"http_error": "unreachable"})
+    return scored(
+        "(none)", era, "server_down", inspect(recording, tap), {"http_error": "unreachable"}
+    )
 
 
 def era_mismatch(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:
     """A client that speaks only the 2026-07-28 revision (the emulator's `--mcp-protocol
     modern`) meets a server that speaks only the session-based one: the listing fails."""
     with start(stack.name) as server:
-        recording = run(folder, emu.urls[era], request(server.url, [call_line(
-            stack, "echo", "x")]), "--tap")
-    return scored(stack.name, era, "era_mismatch", inspect(recording),
-                  {"http_error": "protocol_version_mismatch"})
+        recording = run(
+            folder, emu.urls[era], request(server.url, [call_line(stack, "echo", "x")]), "--tap"
+        )
+    return scored(
+        stack.name,
+        era,
+        "era_mismatch",
+        inspect(recording),
+        {"http_error": "protocol_version_mismatch"},
+    )
 
 
 def attach_unknown(era: str, emu: Emulators, folder: Path) -> list[Scored]:
@@ -374,23 +469,54 @@ def attach_unknown(era: str, emu: Emulators, folder: Path) -> list[Scored]:
     own request, not the user's, was refused."""
     folder.mkdir(parents=True, exist_ok=True)
     recording = folder / "attach.jsonl"
-    cli(["attach", "resp_unknown_to_this_key", "--no-tui", "--base-url", emu.urls[era],
-         "--record", str(recording)], folder)
-    return scored("(none)", era, "attach_unknown", inspect(recording),
-                  {"http_error": "stored_response_missing"})
+    cli(
+        [
+            "attach",
+            "resp_unknown_to_this_key",
+            "--no-tui",
+            "--base-url",
+            emu.urls[era],
+            "--record",
+            str(recording),
+        ],
+        folder,
+    )
+    return scored(
+        "(none)",
+        era,
+        "attach_unknown",
+        inspect(recording),
+        {"http_error": "stored_response_missing"},
+    )
 
 
 @contextmanager
-def background_run(folder: Path, emulator: str, body: dict[str, Any], *options: str
-                   ) -> Iterator[Callable[[], None]]:
+def background_run(
+    folder: Path, emulator: str, body: dict[str, Any], *options: str
+) -> Iterator[Callable[[], None]]:
     """A `mcptui run` going on while the block acts on the server; `done()` waits for it."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "request.json").write_text(json.dumps(body))
     env = {**os.environ, "OPENAI_API_KEY": "sk-stack-cases-not-a-key", "CI": "true"}
-    proc = subprocess.Popen([*MCPTUI, "run", "request.json", "--no-tui", "--base-url", emulator,
-                             "--record", "rec.jsonl", *options], cwd=folder, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [
+            *MCPTUI,
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            emulator,
+            "--record",
+            "rec.jsonl",
+            *options,
+        ],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
     def done() -> None:
         out, _ = proc.communicate(timeout=WAIT * 2)
@@ -405,8 +531,10 @@ def background_run(folder: Path, emulator: str, body: dict[str, Any], *options: 
 
 
 SCENARIOS: dict[str, Callable[[Stack, str, Emulators, Path], list[Scored]]] = {
-    "calls": calls, "kill_mid_call": kill_mid_call,
-    "restart_before_call": restart_before_call, "earlier_sessions": earlier_sessions,
+    "calls": calls,
+    "kill_mid_call": kill_mid_call,
+    "restart_before_call": restart_before_call,
+    "earlier_sessions": earlier_sessions,
     "era_mismatch": era_mismatch,
 }
 
@@ -425,8 +553,11 @@ def applies(scenario: str, stack: Stack, era: str) -> bool:
     return True
 
 
-def run_all(stacks: list[str] | None = None, eras: tuple[str, ...] = ("legacy", "modern"),
-            scenarios: tuple[str, ...] = tuple(SCENARIOS)) -> list[Scored]:
+def run_all(
+    stacks: list[str] | None = None,
+    eras: tuple[str, ...] = ("legacy", "modern"),
+    scenarios: tuple[str, ...] = tuple(SCENARIOS),
+) -> list[Scored]:
     found: list[Scored] = []
     with emulators() as emu, tempfile.TemporaryDirectory() as tmp:
         for era in eras:

@@ -10,29 +10,33 @@ from collections.abc import Iterator
 
 import pytest
 from cause_corpus import CASES, FORMS, Case, case_dir, mcp_server, score_form
+from mcptui.model.causes import CAUSES, UNDETERMINED
 from stack_cases import NOT_REPRODUCED, REPRODUCED
 
-from tui.model.causes import CAUSES, UNDETERMINED
-
-PRESENT = [(case, form) for case in CASES for form in FORMS
-           if (case_dir(case) / f"{form}.{'jsonl' if form == 'recording' else 'json'}").exists()]
+PRESENT = [
+    (case, form)
+    for case in CASES
+    for form in FORMS
+    if (case_dir(case) / f"{form}.{'jsonl' if form == 'recording' else 'json'}").exists()
+]
 
 
 def test_every_known_cause_has_a_case_in_every_form_the_api_gives() -> None:
     # The demo corpus, or the real server stacks (stack_cases.py); "cannot tell" is no cause.
     assert {case.cause for case in CASES} | REPRODUCED | set(NOT_REPRODUCED) | {
-        UNDETERMINED} == set(CAUSES)
+        UNDETERMINED
+    } == set(CAUSES)
     for case in CASES:
         forms = {form for c, form in PRESENT if c is case}
         assert {"recording", "pasted"} <= forms, case.name
-        refused = (case_dir(case) / "recording.jsonl").read_text().count('"note"') and \
-            "response" not in forms
+        refused = (case_dir(case) / "recording.jsonl").read_text().count(
+            '"note"'
+        ) and "response" not in forms
         # Only a request the API refused outright (a 4xx/5xx with no response) lacks one.
         assert "response" in forms or refused, case.name
 
 
-@pytest.mark.parametrize(("case", "form"), PRESENT,
-                         ids=[f"{c.name}-{f}" for c, f in PRESENT])
+@pytest.mark.parametrize(("case", "form"), PRESENT, ids=[f"{c.name}-{f}" for c, f in PRESENT])
 def test_the_true_cause_is_listed_and_no_other_is_likely(case: Case, form: str) -> None:
     score = score_form(case, form)
     shown = [(c.cause.key, c.confidence) for c in score.causes]
@@ -48,7 +52,8 @@ def probed_case(request: pytest.FixtureRequest) -> Iterator[tuple[Case, str]]:
 
 
 def test_a_probe_confirms_the_true_cause_wherever_the_file_names_the_server(
-        probed_case: tuple[Case, str]) -> None:
+    probed_case: tuple[Case, str],
+) -> None:
     case, origin = probed_case
     probed = 0
     for form in FORMS:
@@ -56,7 +61,9 @@ def test_a_probe_confirms_the_true_cause_wherever_the_file_names_the_server(
         if not score.present or score.probed is None:
             continue
         probed += 1
-        assert score.confirmed_after_probe, (form, [(c.cause.key, c.confidence)
-                                                    for c in score.causes])
+        assert score.confirmed_after_probe, (
+            form,
+            [(c.cause.key, c.confidence) for c in score.causes],
+        )
         assert score.wrong_after_probe == [], form
     assert probed >= 1  # the recording always names the server (its request)

@@ -58,9 +58,16 @@ def test_kill_and_restart_on_the_same_port(servers: dict[str, Running]) -> None:
     server = servers["ts_lowlevel"]
     port = server.port
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": LEGACY, "capabilities": {},
-                       "clientInfo": {"name": "test", "version": "0"}}}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": LEGACY,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
     with httpx2.Client(timeout=10) as http:
         session = http.post(server.url, json=init, headers=headers).headers["mcp-session-id"]
         started = time.monotonic()
@@ -71,8 +78,10 @@ def test_kill_and_restart_on_the_same_port(servers: dict[str, Running]) -> None:
         server.restart()
         assert server.alive and server.port == port
         assert time.monotonic() - started < 20
-        answer = http.post(server.url, headers={**headers, "Mcp-Session-Id": session,
-                                                "MCP-Protocol-Version": LEGACY},
-                           json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        answer = http.post(
+            server.url,
+            headers={**headers, "Mcp-Session-Id": session, "MCP-Protocol-Version": LEGACY},
+            json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        )
     assert answer.status_code == 400
     assert answer.json()["error"]["message"] == "Bad Request: No valid session ID provided"

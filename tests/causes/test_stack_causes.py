@@ -46,13 +46,19 @@ def results() -> Iterator[dict[tuple[str, str, str], list[sc.Scored]]]:
     found: dict[tuple[str, str, str], list[sc.Scored]] = {}
     with sc.emulators() as emu, tempfile.TemporaryDirectory() as tmp:
         jobs: dict[tuple[str, str, str], Callable[[], list[sc.Scored]]] = {
-            ("server_down", "-", "legacy"): _bind(sc.server_down, "legacy", emu, Path(tmp, "down"))}
+            ("server_down", "-", "legacy"): _bind(sc.server_down, "legacy", emu, Path(tmp, "down"))
+        }
         jobs[("attach_unknown", "-", "legacy")] = _bind(
-            sc.attach_unknown, "legacy", emu, Path(tmp, "attach"))
+            sc.attach_unknown, "legacy", emu, Path(tmp, "attach")
+        )
         for scenario, stack, era in PLAN:
             jobs[(scenario, stack, era)] = _bind(
-                sc.SCENARIOS[scenario], STACKS[stack], era, emu,
-                Path(tmp, f"{scenario}-{stack}-{era}"))
+                sc.SCENARIOS[scenario],
+                STACKS[stack],
+                era,
+                emu,
+                Path(tmp, f"{scenario}-{stack}-{era}"),
+            )
         with ThreadPoolExecutor(WORKERS) as pool:
             futures = {key: pool.submit(job) for key, job in jobs.items()}
             for key, future in futures.items():
@@ -60,8 +66,7 @@ def results() -> Iterator[dict[tuple[str, str, str], list[sc.Scored]]]:
         yield found
 
 
-def _bind(function: Callable[..., list[sc.Scored]], *args: object
-          ) -> Callable[[], list[sc.Scored]]:
+def _bind(function: Callable[..., list[sc.Scored]], *args: object) -> Callable[[], list[sc.Scored]]:
     return lambda: function(*args)
 
 
@@ -69,22 +74,28 @@ def shown(scores: list[sc.Scored]) -> list[tuple[str, str, tuple[tuple[str, str]
     return [(s.tool, s.cause, s.causes[:3]) for s in scores]
 
 
-@pytest.mark.parametrize("key", [("server_down", "-", "legacy"),
-                                 ("attach_unknown", "-", "legacy"), *PLAN],
-                         ids=lambda key: "-".join(key))
+@pytest.mark.parametrize(
+    "key",
+    [("server_down", "-", "legacy"), ("attach_unknown", "-", "legacy"), *PLAN],
+    ids=lambda key: "-".join(key),
+)
 def test_the_true_cause_is_on_top_and_nothing_else_is_confident(results, key) -> None:
     scores = results[key]
     assert scores, key
     for score in scores:
         assert score.right, shown(scores)
         assert not score.silent or score.cause == "none", shown(scores)
-        assert not any(confidence in ("confirmed", "likely") and cause != score.cause
-                       for cause, confidence in score.causes[1:]
-                       if cause not in ALSO_TRUE.get(score.cause, ())), shown(scores)
+        assert not any(
+            confidence in ("confirmed", "likely") and cause != score.cause
+            for cause, confidence in score.causes[1:]
+            if cause not in ALSO_TRUE.get(score.cause, ())
+        ), shown(scores)
 
 
-ALSO_TRUE = {"unreachable": ("tool_list_failure",),
-             "protocol_version_mismatch": ("tool_list_failure",)}
+ALSO_TRUE = {
+    "unreachable": ("tool_list_failure",),
+    "protocol_version_mismatch": ("tool_list_failure",),
+}
 """Causes that are true as well: a server nobody reaches, or one of another revision, fails the
 listing too."""
 
@@ -119,36 +130,45 @@ def test_case_3_a_session_lost_between_listing_and_call_is_named(results) -> Non
 
 
 def test_case_4_a_server_killed_mid_call_returned_no_result(results) -> None:
-    shapes = {"output_schema_without_structured_content", "invalid_structured_content",
-              "invalid_content"}
-    for key in (("kill_mid_call", "py_mcpserver", "legacy"),
-                ("kill_mid_call", "ts_mcpserver", "legacy"),
-):
+    shapes = {
+        "output_schema_without_structured_content",
+        "invalid_structured_content",
+        "invalid_content",
+    }
+    for key in (
+        ("kill_mid_call", "py_mcpserver", "legacy"),
+        ("kill_mid_call", "ts_mcpserver", "legacy"),
+    ):
         for score in results[key]:
             assert score.top is not None and score.top[0] == "connection_lost", shown([score])
             assert not shapes & {cause for cause, _ in score.causes}, shown([score])
 
 
-@pytest.mark.parametrize(("stack", "words", "fix"), [
-    # fastmcp 4 does not check its own output: the wire shows the result OpenAI rejects.
-    ("py_fastmcp", "its tools/call result has no structuredContent", "output_schema=None"),
-    ("ts_mcpserver", "has an output schema but no structured content", "registerTool"),
-    ("py_mcpserver", "Error executing tool broken_schema", "structured_output=False"),
-])
+@pytest.mark.parametrize(
+    ("stack", "words", "fix"),
+    [
+        # fastmcp 4 does not check its own output: the wire shows the result OpenAI rejects.
+        ("py_fastmcp", "its tools/call result has no structuredContent", "output_schema=None"),
+        ("ts_mcpserver", "has an output schema but no structured content", "registerTool"),
+        ("py_mcpserver", "Error executing tool broken_schema", "structured_output=False"),
+    ],
+)
 def test_case_5_the_classic_424_as_todays_sdks_produce_it(results, stack, words, fix) -> None:
     (score,) = [s for s in results[("calls", stack, "legacy")] if s.tool == "broken_schema"]
     assert score.top is not None and score.top[1] in ("confirmed", "likely")
     # MCPServer hides which of the two it was: the cause says both, the log tells.
-    assert score.top[0] == ("hidden_exception" if stack == "py_mcpserver" else
-                            "output_schema_without_structured_content"), shown([score])
+    assert score.top[0] == (
+        "hidden_exception"
+        if stack == "py_mcpserver"
+        else "output_schema_without_structured_content"
+    ), shown([score])
     assert any(words in e for e in score.evidence), score.evidence
     assert fix in score.fix
     assert "the MCP plumbing worked" not in score.fix
 
 
 def test_case_6_a_typescript_server_refusing_its_own_result_blames_the_result(results) -> None:
-    (score,) = [s for s in results[("calls", "ts_lowlevel", "legacy")]
-                if s.tool == "bad_content"]
+    (score,) = [s for s in results[("calls", "ts_lowlevel", "legacy")] if s.tool == "bad_content"]
     assert score.top == ("invalid_content", "confirmed"), shown([score])
     assert any("Invalid tools/call result" in e for e in score.evidence)
     assert "input schema" not in score.fix

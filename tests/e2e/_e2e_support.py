@@ -22,15 +22,19 @@ class Servers:
     """Origin of a demo MCP server that wants `Authorization: Bearer TOKEN`."""
 
     def tool(self, *, url: str | None = None, **fields: Any) -> dict[str, Any]:
-        return {"type": "mcp", "server_label": "demo",
-                "server_url": url or f"{self.mcp}/mcp", "require_approval": "never", **fields}
+        return {
+            "type": "mcp",
+            "server_label": "demo",
+            "server_url": url or f"{self.mcp}/mcp",
+            "require_approval": "never",
+            **fields,
+        }
 
 
 def raw_events(client: OpenAI, **body: Any) -> list[dict[str, Any]]:
     """The `data:` objects of a streamed create, read through the SDK's raw response."""
     with client.responses.with_streaming_response.create(stream=True, **body) as response:
-        return [json.loads(line[5:]) for line in response.iter_lines()
-                if line.startswith("data:")]
+        return [json.loads(line[5:]) for line in response.iter_lines() if line.startswith("data:")]
 
 
 def calls(text: str, *lines: tuple[str, dict[str, Any]]) -> str:
@@ -39,5 +43,8 @@ def calls(text: str, *lines: tuple[str, dict[str, Any]]) -> str:
 
 
 def items_done(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e["item"] for e in events
-            if e["type"] == "response.output_item.done" and e["item"]["type"] == kind]
+    return [
+        e["item"]
+        for e in events
+        if e["type"] == "response.output_item.done" and e["item"]["type"] == kind
+    ]

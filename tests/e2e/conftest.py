@@ -11,25 +11,27 @@ from collections.abc import Iterator
 
 import pytest
 from _e2e_support import TOKEN, TOOL_TIMEOUT, Servers
+from mcptui.emulator.app import Emulator
+from mcptui.emulator.demo_server import build_app
+from mcptui.emulator.runner import RunConfig
+from mcptui.net.serve import ServerThread
 from openai import OpenAI
-
-from tui.emulator.app import Emulator
-from tui.emulator.demo_server import build_app
-from tui.emulator.runner import RunConfig
-from tui.emulator.serve import ServerThread
 
 
 @pytest.fixture(scope="session")
 def servers() -> Iterator[Servers]:
-    config = RunConfig(tool_timeout=TOOL_TIMEOUT, delta_delay=0.0, queue_delay=0.05,
-                       list_timeout=5.0)
-    with ServerThread(build_app()) as mcp, ServerThread(build_app(token=TOKEN)) as guarded, \
-            ServerThread(Emulator(config, seed=7).app) as emulator:
+    config = RunConfig(
+        tool_timeout=TOOL_TIMEOUT, delta_delay=0.0, queue_delay=0.05, list_timeout=5.0
+    )
+    with (
+        ServerThread(build_app()) as mcp,
+        ServerThread(build_app(token=TOKEN)) as guarded,
+        ServerThread(Emulator(config, seed=7).app) as emulator,
+    ):
         yield Servers(f"{emulator.url}/v1", mcp.url, guarded.url)
 
 
 @pytest.fixture
 def client(servers: Servers) -> Iterator[OpenAI]:
-    with OpenAI(base_url=servers.emulator, api_key="sk-test-key", max_retries=0,
-                timeout=30) as sdk:
+    with OpenAI(base_url=servers.emulator, api_key="sk-test-key", max_retries=0, timeout=30) as sdk:
         yield sdk

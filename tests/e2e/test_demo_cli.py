@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tui.emulator.demo import DEMO_REQUEST
-from tui.sources.request_file import expand
+from mcptui.emulator.demo import DEMO_REQUEST
+from mcptui.sources.request_file import expand
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,8 +24,14 @@ def test_shipped_request_file_is_the_demo_request():
 def test_demo_without_tui_runs_records_and_leaves_nothing_behind(tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     done = subprocess.run(
-        [sys.executable, "-m", "tui", "demo", "--no-tui", "--record", "demo.jsonl"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        [sys.executable, "-m", "mcptui", "demo", "--no-tui", "--record", "demo.jsonl"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 1, done.stderr  # 1: the run contains a failure (the classic 424)
     out = done.stdout
     assert "response.mcp_call.failed" in out  # a progress line, printed as it arrived

@@ -4,7 +4,7 @@ One recording (module scope) of `mcptui run` against the emulator, with the guar
 server that wants `Authorization: Bearer TOKEN`: a `search` that succeeds and the classic 424
 from `broken_schema`. Its curl export is run with bash and its Python export with this
 interpreter, the token given only through the variable the export names; each answer, read
-back with `tui.importers`, must have the recording's shape.
+back with `mcptui.io.formats`, must have the recording's shape.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from typing import Any
 
 import pytest
 from _e2e_support import TOKEN, Servers
+from mcptui.io.formats import load_path, load_text
+from mcptui.io.recording import Loaded
 from test_run_cli import RATE_LIMITED, cli_env, request_body, run_cli, run_request
-
-from tui.importers import load_path, load_text
-from tui.io.recording import Loaded
 
 HEADER_VARIABLE = "DEMO_AUTHORIZATION"
 """The name the export gives the demo server's redacted Authorization header."""
@@ -37,10 +36,15 @@ class Recorded:
 @pytest.fixture(scope="module")
 def recorded(servers: Servers, tmp_path_factory: pytest.TempPathFactory) -> Recorded:
     folder = tmp_path_factory.mktemp("export")
-    tool = servers.tool(url=f"{servers.mcp_token}/mcp",
-                        headers={"Authorization": f"Bearer {TOKEN}"})
-    body = request_body(servers, ("search", {"query": "webhook retry policy"}),
-                        ("broken_schema", {"query": "webhook retry policy"}), tool=tool)
+    tool = servers.tool(
+        url=f"{servers.mcp_token}/mcp", headers={"Authorization": f"Bearer {TOKEN}"}
+    )
+    body = request_body(
+        servers,
+        ("search", {"query": "webhook retry policy"}),
+        ("broken_schema", {"query": "webhook retry policy"}),
+        tool=tool,
+    )
     done, header, _ = run_request(servers, folder, body)
     assert done.returncode == 1, done.stdout + done.stderr  # the 424 is a failure
     assert header["request"]["tools"][0]["headers"] == {"Authorization": "<redacted>"}
@@ -54,11 +58,19 @@ def exported(recorded: Recorded, fmt: str) -> str:
     return done.stdout
 
 
-def run_with_variables(command: list[str], servers: Servers, folder: Path
-                       ) -> subprocess.CompletedProcess[str]:
+def run_with_variables(
+    command: list[str], servers: Servers, folder: Path
+) -> subprocess.CompletedProcess[str]:
     env = cli_env(OPENAI_BASE_URL=servers.emulator, **{HEADER_VARIABLE: f"Bearer {TOKEN}"})
-    done = subprocess.run(command, cwd=folder, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        command,
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done
 
@@ -70,8 +82,16 @@ def shape(loaded: Loaded) -> dict[str, Any]:
     items = [event["item"] for event in raws if event["type"] == "response.output_item.done"]
     last = raws[-1]
     return {
-        "items": [(item["type"], item.get("name"), item.get("server_label"),
-                   item.get("status"), _error_code(item.get("error"))) for item in items],
+        "items": [
+            (
+                item["type"],
+                item.get("name"),
+                item.get("server_label"),
+                item.get("status"),
+                _error_code(item.get("error")),
+            )
+            for item in items
+        ],
         "ended": (last["type"], last.get("response", {}).get("status")),
     }
 
@@ -88,9 +108,12 @@ def assert_reproduces(recorded: Recorded, answer: str) -> None:
     assert ("mcp_call", "search", "demo", "completed", None) in original["items"]
     failed = [item for item in original["items"] if item[1] == "broken_schema"]
     assert failed == [("mcp_call", "broken_schema", "demo", "failed", ("http_error", 424))]
-    broken = next(event.raw["item"] for event in again.events
-                  if event.raw.get("type") == "response.output_item.done"
-                  and event.raw["item"].get("name") == "broken_schema")
+    broken = next(
+        event.raw["item"]
+        for event in again.events
+        if event.raw.get("type") == "response.output_item.done"
+        and event.raw["item"].get("name") == "broken_schema"
+    )
     assert "424: unhandled errors in a TaskGroup" in broken["error"]["message"]
     assert original["ended"] == ("response.completed", "completed")
 
@@ -124,14 +147,18 @@ def test_the_request_export_runs_with_mcptui_run(recorded: Recorded, servers: Se
     assert f"mcptui run again.json --base-url {servers.emulator}" in written.stderr
     again = recorded.folder / "again.jsonl"
     env = cli_env(**{HEADER_VARIABLE: f"Bearer {TOKEN}"})
-    done = run_cli(["run", "again.json", "--no-tui", "--base-url", servers.emulator,
-                    "--record", str(again)], recorded.folder, env)
+    done = run_cli(
+        ["run", "again.json", "--no-tui", "--base-url", servers.emulator, "--record", str(again)],
+        recorded.folder,
+        env,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert shape(load_path(str(again))) == shape(load_path(str(recorded.recording)))
 
 
-def test_the_curl_export_fails_on_an_http_error_and_prints_its_body(tmp_path: Path,
-                                                                    servers: Servers):
+def test_the_curl_export_fails_on_an_http_error_and_prints_its_body(
+    tmp_path: Path, servers: Servers
+):
     """`--fail-with-body`: a 429 (or a 401) before the stream makes the script exit non-zero,
     with the API's answer still printed."""
     body = request_body(servers, ("search", {"query": "x"}), fault="http_429")
@@ -139,8 +166,15 @@ def test_the_curl_export_fails_on_an_http_error_and_prints_its_body(tmp_path: Pa
     done = run_cli(["export", "request.json", "-o", "repro.sh"], tmp_path)
     assert done.returncode == 0, done.stderr
     env = cli_env(OPENAI_BASE_URL=servers.emulator)
-    failed = subprocess.run(["bash", "repro.sh"], cwd=tmp_path, env=env,
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    failed = subprocess.run(
+        ["bash", "repro.sh"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert failed.returncode == 22, failed.stdout + failed.stderr  # curl's HTTP-error code
     assert json.loads(failed.stdout)["error"]["message"] == RATE_LIMITED
     assert "429" in failed.stderr
@@ -157,18 +191,28 @@ def test_an_export_shows_control_characters_and_acts_on_none(fmt: str, tmp_path:
     """A label, a text and a file name holding a C1 CSI and a bidi override: the script says
     `\\x9b`/`\\u202e` where a reviewer reads (comments) and sends the same text (body)."""
     text = f"say {CSI}31mred{RLO}evil"
-    request = {"model": "gpt-5-mini", "input": text, "stream": True,
-               "metadata": {f"k{RLO}": f"v{CSI}"},
-               "tools": [{"type": "mcp", "server_label": f"fi{CSI}les{RLO}x",
-                          "server_url": "https://files.example.com/mcp",
-                          "headers": {"Authorization": "Bearer abcdefabcdefabcdef"},
-                          "require_approval": "never"}]}
+    request = {
+        "model": "gpt-5-mini",
+        "input": text,
+        "stream": True,
+        "metadata": {f"k{RLO}": f"v{CSI}"},
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": f"fi{CSI}les{RLO}x",
+                "server_url": "https://files.example.com/mcp",
+                "headers": {"Authorization": "Bearer abcdefabcdefabcdef"},
+                "require_approval": "never",
+            }
+        ],
+    }
     name = f"req{CSI}2J{RLO}.json"
     (tmp_path / name).write_text(json.dumps(request))
     done = run_cli(["export", name, "--format", fmt], tmp_path)
     assert done.returncode == 0, done.stderr
-    assert not UNSAFE.search(done.stdout + done.stderr), \
-        sorted({hex(ord(c)) for c in UNSAFE.findall(done.stdout + done.stderr)})
+    assert not UNSAFE.search(done.stdout + done.stderr), sorted(
+        {hex(ord(c)) for c in UNSAFE.findall(done.stdout + done.stderr)}
+    )
     if fmt == "request":
         assert json.loads(done.stdout)["input"] == text  # escaped, the same JSON
     elif fmt == "python":

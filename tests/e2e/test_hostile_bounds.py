@@ -23,44 +23,74 @@ openai SDK's types, thread stacks and malloc arenas are reserved, not resident).
 TIMEOUT = 120
 
 
-def capped_cli(args: list[str], cwd: Path, input_size: int, base: int = BASE
-               ) -> subprocess.CompletedProcess[str]:
+def capped_cli(
+    args: list[str], cwd: Path, input_size: int, base: int = BASE
+) -> subprocess.CompletedProcess[str]:
     """`mcptui ARGS` with its address space capped at `base` + 3x the input's size."""
     cap = base + 3 * input_size
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
-    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd, preexec_fn=limit,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=TIMEOUT, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        preexec_fn=limit,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     return done
 
 
 def header(server_url: str = "https://mcp.example.com/mcp") -> dict[str, object]:
-    return {"mcptui": "recording", "format": 1, "source": {"kind": "test"},
-            "request": {"model": "gpt-5-mini", "input": "hi", "stream": True,
-                        "tools": [{"type": "mcp", "server_label": "docs",
-                                   "server_url": server_url, "require_approval": "never"}]},
-            "endpoint": "https://api.openai.com/v1/responses"}
+    return {
+        "mcptui": "recording",
+        "format": 1,
+        "source": {"kind": "test"},
+        "request": {
+            "model": "gpt-5-mini",
+            "input": "hi",
+            "stream": True,
+            "tools": [
+                {
+                    "type": "mcp",
+                    "server_label": "docs",
+                    "server_url": server_url,
+                    "require_approval": "never",
+                }
+            ],
+        },
+        "endpoint": "https://api.openai.com/v1/responses",
+    }
 
 
 def delta(text: str, sequence: int = 1) -> dict[str, object]:
-    return {"type": "response.output_text.delta", "sequence_number": sequence,
-            "item_id": "msg_1", "output_index": 0, "content_index": 0, "delta": text}
+    return {
+        "type": "response.output_text.delta",
+        "sequence_number": sequence,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": text,
+    }
 
 
 LONG = 8 << 20
 """A long string: at ~120 bytes of regex state per character it needed about 1 GB."""
 
 
-def test_json_lines_with_many_brackets_and_a_long_string_read_in_bounded_memory(
-        tmp_path: Path):
+def test_json_lines_with_many_brackets_and_a_long_string_read_in_bounded_memory(tmp_path: Path):
     """More than 100 brackets made the whole text go through the depth scan, whose string
     pattern kept regex state for every character of a long string."""
-    created = {"type": "response.created", "sequence_number": 0,
-               "response": {"id": "resp_1", "output": [[] for _ in range(101)]}}
+    created = {
+        "type": "response.created",
+        "sequence_number": 0,
+        "response": {"id": "resp_1", "output": [[] for _ in range(101)]},
+    }
     path = tmp_path / "deep-long.jsonl"
     path.write_text(json.dumps(created) + "\n" + json.dumps(delta("a" * LONG)) + "\n")
 
@@ -72,8 +102,12 @@ def test_json_lines_with_many_brackets_and_a_long_string_read_in_bounded_memory(
 
 def test_export_of_a_recording_with_one_long_delta_runs_in_bounded_memory(tmp_path: Path):
     path = tmp_path / "long-delta.jsonl"
-    path.write_text(json.dumps(header()) + "\n"
-                    + json.dumps({"t": 0.1, "event": delta("[" * 101 + "a" * LONG)}) + "\n")
+    path.write_text(
+        json.dumps(header())
+        + "\n"
+        + json.dumps({"t": 0.1, "event": delta("[" * 101 + "a" * LONG)})
+        + "\n"
+    )
 
     done = capped_cli(["export", path.name], tmp_path, path.stat().st_size)
 
@@ -92,11 +126,12 @@ def test_export_of_a_server_url_with_many_secret_segments_is_linear(tmp_path: Pa
 
     assert done.returncode == 0, done.stderr
     assert not [segment for segment in segments if segment in done.stdout]
-    url = "https://mcp.example.com/" + "/".join(f"${{DOCS_URL_SECRET_{n}}}"
-                                                 for n in range(1, 6001))
+    url = "https://mcp.example.com/" + "/".join(f"${{DOCS_URL_SECRET_{n}}}" for n in range(1, 6001))
     assert done.stdout.count(url) == 1  # shown once, in the comment; the body quotes it
-    assert "DOCS_URL_SECRET_6000  the secret in the URL of the docs server: see " \
-           "DOCS_URL_SECRET_1" in done.stdout
+    assert (
+        "DOCS_URL_SECRET_6000  the secret in the URL of the docs server: see "
+        "DOCS_URL_SECRET_1" in done.stdout
+    )
 
 
 def gzip_bomb_cassette(path: Path, megabytes: int) -> None:
@@ -107,18 +142,18 @@ def gzip_bomb_cassette(path: Path, megabytes: int) -> None:
     path.write_text(
         "interactions:\n"
         "- request:\n"
-        "    body: '{\"model\": \"gpt-5-mini\", \"input\": \"hi\", \"stream\": true}'\n"
+        '    body: \'{"model": "gpt-5-mini", "input": "hi", "stream": true}\'\n'
         "    headers: {}\n"
         "    method: POST\n"
         "    uri: https://api.openai.com/v1/responses\n"
         "  response:\n"
         "    body:\n"
-        "      string: !!binary |\n" + lines +
-        "    headers:\n"
+        "      string: !!binary |\n" + lines + "    headers:\n"
         "      Content-Encoding: [gzip]\n"
         "      Content-Type: [text/event-stream]\n"
         "    status: {code: 200, message: OK}\n"
-        "version: 1\n")
+        "version: 1\n"
+    )
 
 
 def test_a_gzip_bomb_in_a_cassette_is_refused_at_max_bytes(tmp_path: Path):
@@ -127,30 +162,54 @@ def test_a_gzip_bomb_in_a_cassette_is_refused_at_max_bytes(tmp_path: Path):
     path = tmp_path / "bomb.yaml"
     gzip_bomb_cassette(path, 1024)
 
-    done = capped_cli(["inspect", "--max-bytes", "50000000", path.name], tmp_path,
-                      path.stat().st_size)
+    done = capped_cli(
+        ["inspect", "--max-bytes", "50000000", path.name], tmp_path, path.stat().st_size
+    )
 
     assert done.returncode == 2, done.stderr
-    assert ("the response body of interaction 1 (gzip) decompresses to more than --max-bytes "
-            "50,000,000 (47.7 MB) (a compression bomb?): pass a larger --max-bytes to read it"
-            ) in " ".join(done.stderr.split())
+    assert (
+        "the response body of interaction 1 (gzip) decompresses to more than --max-bytes "
+        "50,000,000 (47.7 MB) (a compression bomb?): pass a larger --max-bytes to read it"
+    ) in " ".join(done.stderr.split())
 
 
 def test_a_listing_of_many_tools_is_checked_in_bounded_memory(tmp_path: Path):
     """Each of 200,000 tools was validated against every item type of the SDK's union: 3.6 GB
     and 21 s. The first thousand elements of a list are checked."""
-    tools = [{"name": f"tool_{n}", "description": "Looks something up.",
-              "input_schema": {"type": "object", "properties": {}}} for n in range(50_000)]
+    tools = [
+        {
+            "name": f"tool_{n}",
+            "description": "Looks something up.",
+            "input_schema": {"type": "object", "properties": {}},
+        }
+        for n in range(50_000)
+    ]
     item = {"id": "mcpl_1", "type": "mcp_list_tools", "server_label": "docs", "tools": tools}
-    events = [{"type": "response.created", "sequence_number": 0,
-               "response": {"id": "resp_1", "status": "in_progress", "output": []}},
-              {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
-               "item": {**item, "tools": []}},
-              {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0,
-               "item": item}]
+    events = [
+        {
+            "type": "response.created",
+            "sequence_number": 0,
+            "response": {"id": "resp_1", "status": "in_progress", "output": []},
+        },
+        {
+            "type": "response.output_item.added",
+            "sequence_number": 1,
+            "output_index": 0,
+            "item": {**item, "tools": []},
+        },
+        {
+            "type": "response.output_item.done",
+            "sequence_number": 2,
+            "output_index": 0,
+            "item": item,
+        },
+    ]
     path = tmp_path / "tools.jsonl"
-    path.write_text(json.dumps(header()) + "\n"
-                    + "".join(json.dumps({"t": 0.1, "event": e}) + "\n" for e in events))
+    path.write_text(
+        json.dumps(header())
+        + "\n"
+        + "".join(json.dumps({"t": 0.1, "event": e}) + "\n" for e in events)
+    )
 
     done = capped_cli(["inspect", "--json", path.name], tmp_path, path.stat().st_size)
 
@@ -164,11 +223,14 @@ def test_a_small_dump_is_read_without_reserving_max_bytes(tmp_path: Path):
     """`read(max_bytes + 1)` reserved 256 MiB for any file that is not a recording: a tiny SSE
     dump died of MemoryError (exit 3) under a 250 MB address-space cap."""
     path = tmp_path / "tiny.sse"
-    path.write_text('data: {"type": "response.created", "sequence_number": 0, "response": '
-                    '{"id": "resp_1", "status": "in_progress", "output": []}}\n\n')
+    path.write_text(
+        'data: {"type": "response.created", "sequence_number": 0, "response": '
+        '{"id": "resp_1", "status": "in_progress", "output": []}}\n\n'
+    )
 
-    done = capped_cli(["inspect", "--json", path.name], tmp_path, path.stat().st_size,
-                      base=250 << 20)
+    done = capped_cli(
+        ["inspect", "--json", path.name], tmp_path, path.stat().st_size, base=250 << 20
+    )
 
     assert done.returncode in (0, 1), done.stderr
     assert json.loads(done.stdout)["files"][0]["events"] == 1
@@ -176,15 +238,18 @@ def test_a_small_dump_is_read_without_reserving_max_bytes(tmp_path: Path):
 
 @pytest.mark.parametrize("name", ["keepalive.sse", "keepalive.jsonl"])
 def test_millions_of_identical_typeless_events_are_folded_in_bounded_memory(
-        tmp_path: Path, name: str):
+    tmp_path: Path, name: str
+):
     """3M `data: {}` (30 MB) took 44 s and 1.74 GB, each kept as an event with its problem
     and findings: a run of identical events with no type is kept as its first, counted."""
     path = tmp_path / name
-    path.write_text('data: {"type": "response.created", "sequence_number": 0, "response": '
-                    '{"id": "resp_1", "status": "in_progress", "output": []}}\n\n'
-                    if name.endswith(".sse") else
-                    '{"type": "response.created", "sequence_number": 0, "response": '
-                    '{"id": "resp_1", "status": "in_progress", "output": []}}\n')
+    path.write_text(
+        'data: {"type": "response.created", "sequence_number": 0, "response": '
+        '{"id": "resp_1", "status": "in_progress", "output": []}}\n\n'
+        if name.endswith(".sse")
+        else '{"type": "response.created", "sequence_number": 0, "response": '
+        '{"id": "resp_1", "status": "in_progress", "output": []}}\n'
+    )
     with path.open("a") as handle:
         handle.write(("data: {}\n\n" if name.endswith(".sse") else "{}\n") * 3_000_000)
 
@@ -193,5 +258,6 @@ def test_millions_of_identical_typeless_events_are_folded_in_bounded_memory(
     assert done.returncode in (0, 1), done.stderr
     shown = json.loads(done.stdout)
     assert shown["files"][0]["events"] == 2
-    assert any("2999999 more identical events with no type" in p["message"]
-               for p in shown["problems"]), shown["problems"]
+    assert any(
+        "2999999 more identical events with no type" in p["message"] for p in shown["problems"]
+    ), shown["problems"]

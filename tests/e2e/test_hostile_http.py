@@ -8,13 +8,12 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-
-from tui.capture.captures import CaptureHub
-from tui.capture.relay import RecordingProxy
-from tui.capture.tap import TapHub
-from tui.emulator.app import Emulator
-from tui.emulator.demo_server import DemoModes, build_app
-from tui.emulator.serve import ServerThread
+from mcptui.capture.captures import CaptureHub
+from mcptui.capture.relay import RecordingProxy
+from mcptui.capture.tap import TapHub
+from mcptui.emulator.app import Emulator
+from mcptui.emulator.demo_server import DemoModes, build_app
+from mcptui.net.serve import ServerThread
 
 REQUEST_LINES = [
     b"OPTIONS * HTTP/1.1",
@@ -39,13 +38,19 @@ def addresses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
         emulator = stack.enter_context(ServerThread(Emulator().app))
         mcp = stack.enter_context(ServerThread(build_app()))
         moody = stack.enter_context(ServerThread(build_app(modes=modes)))
-        tap = stack.enter_context(ServerThread(RecordingProxy(
-            TapHub(f"{mcp.url}/mcp", folder / "tap.jsonl"))))
-        proxy = stack.enter_context(ServerThread(RecordingProxy(
-            CaptureHub(f"{emulator.url}/v1", folder))))
-        yield {"emulate": emulator.url, "demo-server": mcp.url,
-               "demo-server --call-token --legacy-only": moody.url,
-               "tap": tap.url, "proxy": proxy.url}
+        tap = stack.enter_context(
+            ServerThread(RecordingProxy(TapHub(f"{mcp.url}/mcp", folder / "tap.jsonl")))
+        )
+        proxy = stack.enter_context(
+            ServerThread(RecordingProxy(CaptureHub(f"{emulator.url}/v1", folder)))
+        )
+        yield {
+            "emulate": emulator.url,
+            "demo-server": mcp.url,
+            "demo-server --call-token --legacy-only": moody.url,
+            "tap": tap.url,
+            "proxy": proxy.url,
+        }
 
 
 def raw_status(url: str, request: bytes) -> int:
@@ -60,9 +65,16 @@ def raw_status(url: str, request: bytes) -> int:
 
 
 def request(line: bytes, body: bytes = b"", *headers: bytes) -> bytes:
-    head = [line, b"Host: 127.0.0.1", b"Connection: close", b"Content-Type: application/json",
-            b"Accept: application/json, text/event-stream", b"Authorization: Bearer k",
-            b"Content-Length: " + str(len(body)).encode(), *headers]
+    head = [
+        line,
+        b"Host: 127.0.0.1",
+        b"Connection: close",
+        b"Content-Type: application/json",
+        b"Accept: application/json, text/event-stream",
+        b"Authorization: Bearer k",
+        b"Content-Length: " + str(len(body)).encode(),
+        *headers,
+    ]
     return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
@@ -91,7 +103,7 @@ DEEP = b"[" * 5000 + b"]" * 5000
 BODIES = {
     "an array 5000 deep": DEEP,
     "a message nested 5000 deep": b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
-                                  b'"params": ' + DEEP + b"}",
+    b'"params": ' + DEEP + b"}",
     "NaN id": b'{"jsonrpc": "2.0", "id": NaN, "method": "ping"}',
     "an id past float range": b'{"jsonrpc": "2.0", "id": 1e999999, "method": "ping"}',
     "a lone surrogate": b'{"jsonrpc": "2.0", "id": 1, "method": "\\ud800"}',

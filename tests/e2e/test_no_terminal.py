@@ -15,23 +15,41 @@ SAMPLE = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
 
 
 def without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30,
-                          env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-not-used",
-                               "CI": "true"})
+    return subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-not-used", "CI": "true"},
+    )
 
 
-@pytest.mark.parametrize(("args", "instead"), [
-    (["replay", str(SAMPLE)], "mcptui inspect"),
-    (["replay", str(SAMPLE), "--step", "3"], "--screenshot OUT.svg"),
-    (["run", str(REPO / "requests" / "demo.json"), "--base-url", "http://127.0.0.1:9/v1",
-      "--record", "rec.jsonl"], "--no-tui"),
-    (["attach", "resp_x", "--base-url", "http://127.0.0.1:9/v1"], "--no-tui"),
-    (["proxy", "--port", "0"], "--no-tui"),
-    (["tap", "--upstream", "http://127.0.0.1:9/mcp", "--port", "0"], "--no-tui"),
-])
-def test_the_terminal_ui_refuses_to_start_without_a_terminal(tmp_path: Path, args: list[str],
-                                                              instead: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "instead"),
+    [
+        (["replay", str(SAMPLE)], "mcptui inspect"),
+        (["replay", str(SAMPLE), "--step", "3"], "--screenshot OUT.svg"),
+        (
+            [
+                "run",
+                str(REPO / "requests" / "demo.json"),
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+                "--record",
+                "rec.jsonl",
+            ],
+            "--no-tui",
+        ),
+        (["attach", "resp_x", "--base-url", "http://127.0.0.1:9/v1"], "--no-tui"),
+        (["proxy", "--port", "0"], "--no-tui"),
+        (["tap", "--upstream", "http://127.0.0.1:9/mcp", "--port", "0"], "--no-tui"),
+    ],
+)
+def test_the_terminal_ui_refuses_to_start_without_a_terminal(
+    tmp_path: Path, args: list[str], instead: str
+) -> None:
     done = without_terminal(*args, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""  # not one escape code

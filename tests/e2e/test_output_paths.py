@@ -19,26 +19,42 @@ COMMANDS = {
     "report": ["report", str(SAMPLE), "-o"],
     "export": ["export", str(SAMPLE), "-o"],
     "screenshot": ["replay", str(SAMPLE), "--screenshot"],
-    "record": ["run", str(REPO / "requests" / "demo.json"), "--no-tui", "--base-url",
-               "http://127.0.0.1:9/v1", "--record"],
+    "record": [
+        "run",
+        str(REPO / "requests" / "demo.json"),
+        "--no-tui",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--record",
+    ],
 }
 
 
 def mcptui(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30,
-                          env={**os.environ, "OPENAI_API_KEY": "sk-not-used", "CI": "true"})
+    return subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "OPENAI_API_KEY": "sk-not-used", "CI": "true"},
+    )
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-@pytest.mark.parametrize(("place", "words"), [
-    ("", "needs a file name"),
-    ("afile/out.x", "afile is a file, not a folder"),
-    ("folder", "it is a folder"),
-    ("pipe", "would block until something reads it"),
-])
-def test_an_output_nothing_can_be_written_to_is_refused_at_once(tmp_path: Path, command: str,
-                                                                place: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("place", "words"),
+    [
+        ("", "needs a file name"),
+        ("afile/out.x", "afile is a file, not a folder"),
+        ("folder", "it is a folder"),
+        ("pipe", "would block until something reads it"),
+    ],
+)
+def test_an_output_nothing_can_be_written_to_is_refused_at_once(
+    tmp_path: Path, command: str, place: str, words: str
+) -> None:
     (tmp_path / "afile").write_text("keep me")
     (tmp_path / "folder").mkdir()
     os.mkfifo(tmp_path / "pipe")

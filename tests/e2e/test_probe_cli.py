@@ -19,20 +19,22 @@ from pathlib import Path
 from typing import Any
 
 from _e2e_support import TOKEN, Servers, calls
+from mcptui.emulator.demo_server import DemoModes, build_app
+from mcptui.mcpclient.link import TASKGROUP_424
+from mcptui.net.serve import ServerThread
+from mcptui.probe.probing import ProbeReport, ServerReport, probe, probe_call
+from mcptui.probe.view import render
 from rich.console import Console
 
-from tui.emulator.demo_server import DemoModes, build_app
-from tui.emulator.serve import ServerThread
-from tui.mcpclient import TASKGROUP_424
-from tui.probe.probing import ProbeReport, ServerReport, probe, probe_call
-from tui.probe.view import render
-
 MISSING = "declares an outputSchema but the result has no structuredContent"
-NESTED = ("nested cause: RuntimeError: Tool broken_schema has an output schema but did not "
-          "return structured content")
+NESTED = (
+    "nested cause: RuntimeError: Tool broken_schema has an output schema but did not "
+    "return structured content"
+)
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
 
 def free_port() -> int:
     """A port nobody listens on: bound, then closed."""
@@ -45,18 +47,26 @@ def request_for(*tools: dict[str, Any]) -> dict[str, Any]:
     return {"model": "gpt-5-mini", "input": "probe", "tools": list(tools)}
 
 
-def run_cli(tmp_path: Path, args: list[str], *, env: dict[str, str] | None = None
-            ) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    tmp_path: Path, args: list[str], *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=tmp_path,
-                          env={**clean, **(env or {})}, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=tmp_path,
+        env={**clean, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     return done
 
 
-def run_probe(tmp_path: Path, request: dict[str, Any], *options: str
-              ) -> subprocess.CompletedProcess[str]:
+def run_probe(
+    tmp_path: Path, request: dict[str, Any], *options: str
+) -> subprocess.CompletedProcess[str]:
     (tmp_path / "request.json").write_text(json.dumps(request))
     return run_cli(tmp_path, ["probe", "request.json", *options])
 
@@ -73,14 +83,22 @@ def only_call(report: ProbeReport):
 
 # -- the three cases the feature is done by -----------------------------------------------------
 
+
 def test_broken_schema_names_the_missing_structured_content(tmp_path: Path, servers: Servers):
-    done = run_probe(tmp_path, request_for(servers.tool()), "--tool", "broken_schema",
-                     "--args", '{"query": "webhook retry policy"}')
+    done = run_probe(
+        tmp_path,
+        request_for(servers.tool()),
+        "--tool",
+        "broken_schema",
+        "--args",
+        '{"query": "webhook retry policy"}',
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"✓ demo  {servers.mcp}/mcp  streamable HTTP · protocol " in done.stdout
     assert "✗ broken_schema" in done.stdout
-    assert ("OpenAI would report: http_error 424: unhandled errors in a TaskGroup "
-            "(1 sub-exception)") in done.stdout
+    assert (
+        "OpenAI would report: http_error 424: unhandled errors in a TaskGroup (1 sub-exception)"
+    ) in done.stdout
     assert NESTED in done.stdout
     assert f"✗ {MISSING}: OpenAI's MCP client rejects it" in done.stdout
     assert "problems found (exit 1)" in done.stdout
@@ -89,8 +107,17 @@ def test_broken_schema_names_the_missing_structured_content(tmp_path: Path, serv
 
 def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: Servers):
     started = time.monotonic()
-    done = run_probe(tmp_path, request_for(servers.tool()), "--tool", "slow_search",
-                     "--args", '{"query": "x", "delay_s": 3}', "--timeout", "1", "--json")
+    done = run_probe(
+        tmp_path,
+        request_for(servers.tool()),
+        "--tool",
+        "slow_search",
+        "--args",
+        '{"query": "x", "delay_s": 3}',
+        "--timeout",
+        "1",
+        "--json",
+    )
     assert time.monotonic() - started < 10
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stderr == ""  # no progress lines with --json
@@ -100,17 +127,21 @@ def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: S
     assert "timed out" in call["cause"]
     assert [c["message"] for c in call["checks"]] == [
         "no answer within 1 s, the limit given (OpenAI's is about 60 s): past the limit the "
-        "API reports the 424"]
+        "API reports the 424"
+    ]
 
 
 def test_unreachable_url_says_connection_refused(tmp_path: Path):
     port = free_port()
-    request = request_for({"type": "mcp", "server_label": "files",
-                           "server_url": f"http://127.0.0.1:{port}/mcp"})
+    request = request_for(
+        {"type": "mcp", "server_label": "files", "server_url": f"http://127.0.0.1:{port}/mcp"}
+    )
     done = run_probe(tmp_path, request)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert (f"✗ files  unreachable: connection refused by 127.0.0.1:{port}: is the MCP server "
-            "running there?") in done.stdout
+    assert (
+        f"✗ files  unreachable: connection refused by 127.0.0.1:{port}: is the MCP server "
+        "running there?"
+    ) in done.stdout
     assert "cause: ConnectError" in done.stdout
     report = as_json(run_probe(tmp_path, request, "--json"))
     server = report["servers"][0]
@@ -121,17 +152,20 @@ def test_unreachable_url_says_connection_refused(tmp_path: Path):
 
 # -- healthy, JSON, recordings, tokens ----------------------------------------------------------
 
+
 def test_a_healthy_search_exits_0(tmp_path: Path, servers: Servers):
-    done = run_probe(tmp_path, request_for(servers.tool()), "--tool", "search",
-                     "--args", '{"query": "x"}')
+    done = run_probe(
+        tmp_path, request_for(servers.tool()), "--tool", "search", "--args", '{"query": "x"}'
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "✓ search" in done.stdout and "ok in" in done.stdout
     assert "everything checks out (exit 0)" in done.stdout
 
 
 async def test_a_healthy_search_in_json(servers: Servers):
-    report = (await probe(request_for(servers.tool()), tool="search",
-                          arguments={"query": "x"}, timeout=5)).as_json()
+    report = (
+        await probe(request_for(servers.tool()), tool="search", arguments={"query": "x"}, timeout=5)
+    ).as_json()
     json.dumps(report)  # serializable as it is
     server = report["servers"][0]
     assert server["server_name"] == "mcptui-demo" and server["protocol_version"]
@@ -154,14 +188,16 @@ def test_without_calls_it_connects_and_lists(tmp_path: Path, servers: Servers):
 
 
 def test_allowed_tools_count_what_the_server_offered_not_what_was_let_through(
-        tmp_path: Path, servers: Servers):
+    tmp_path: Path, servers: Servers
+):
     done = run_probe(tmp_path, request_for(servers.tool(allowed_tools=["search"])))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "tools: 9 offered, 1 allowed, 8 excluded by allowed_tools" in done.stdout
 
 
 def test_a_recording_whose_calls_match_no_server_checked_nothing_and_says_so(
-        tmp_path: Path, servers: Servers):
+    tmp_path: Path, servers: Servers
+):
     """The shipped 424 was made against server label "files"; the request has only "demo"."""
     recording = Path(__file__).resolve().parents[2] / "recordings/mcp-424-broken-schema.jsonl"
     done = run_probe(tmp_path, request_for(servers.tool()), "--recording", str(recording))
@@ -173,20 +209,27 @@ def test_a_recording_whose_calls_match_no_server_checked_nothing_and_says_so(
 def test_recording_reruns_the_failed_call_with_its_arguments(tmp_path: Path, servers: Servers):
     """Record the classic 424 with `mcptui run` through the emulator, then probe it."""
     tool = servers.tool()
-    body = {**request_for(tool),
-            "input": calls("q", ("search", {"query": "ok"}),
-                           ("broken_schema", {"query": "from the recording"}))}
+    body = {
+        **request_for(tool),
+        "input": calls(
+            "q", ("search", {"query": "ok"}), ("broken_schema", {"query": "from the recording"})
+        ),
+    }
     (tmp_path / "run.json").write_text(json.dumps(body))
-    ran = run_cli(tmp_path, ["run", "run.json", "--no-tui", "--base-url", servers.emulator,
-                             "--record", "rec.jsonl"], env={"OPENAI_API_KEY": "sk-test-probe"})
+    ran = run_cli(
+        tmp_path,
+        ["run", "run.json", "--no-tui", "--base-url", servers.emulator, "--record", "rec.jsonl"],
+        env={"OPENAI_API_KEY": "sk-test-probe"},
+    )
     assert ran.returncode == 1, ran.stdout + ran.stderr  # the 424 is in the recording
     done = run_probe(tmp_path, request_for(tool), "--recording", "rec.jsonl", "--json")
     assert done.returncode == 1, done.stdout + done.stderr
     (call,) = as_json(done)["servers"][0]["calls"]  # search succeeded: not re-run
     assert call["tool"] == "broken_schema" and call["source"] == "recording"
     assert call["arguments"] == {"query": "from the recording"}
-    assert call["recorded_error"] == ("http_error 424: unhandled errors in a TaskGroup "
-                                      "(1 sub-exception)")
+    assert call["recorded_error"] == (
+        "http_error 424: unhandled errors in a TaskGroup (1 sub-exception)"
+    )
     assert call["item_id"].startswith("mcp_")
     assert call["kind"] == "missing_structured_content"
     assert MISSING in call["checks"][0]["message"]
@@ -209,14 +252,26 @@ def test_token_protected_server(tmp_path: Path, servers: Servers):
     # It answered, so it was reached: it refused, which is not "unreachable".
     assert "reachable but refusing: " in refused.stdout
     assert "unreachable" not in refused.stdout
-    assert as_json(run_probe(tmp_path, request_for(servers.tool(url=url)), "--json"))[
-        "servers"][0]["kind"] == "http_401"
-    given = (({"authorization": TOKEN}, ()),
-             ({"headers": {"Authorization": f"Bearer {TOKEN}"}}, ("--json",)))
+    assert (
+        as_json(run_probe(tmp_path, request_for(servers.tool(url=url)), "--json"))["servers"][0][
+            "kind"
+        ]
+        == "http_401"
+    )
+    given = (
+        ({"authorization": TOKEN}, ()),
+        ({"headers": {"Authorization": f"Bearer {TOKEN}"}}, ("--json",)),
+    )
     for fields, options in given:
-        done = run_probe(tmp_path, request_for(servers.tool(url=url, **fields)), "--tool",
-                         "search", "--args", json.dumps({"query": TOKEN}),  # echoed back, too
-                         *options)
+        done = run_probe(
+            tmp_path,
+            request_for(servers.tool(url=url, **fields)),
+            "--tool",
+            "search",
+            "--args",
+            json.dumps({"query": TOKEN}),  # echoed back, too
+            *options,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert TOKEN not in done.stdout + done.stderr
     assert as_json(done)["servers"][0]["headers"] == ["Authorization"]
@@ -243,6 +298,7 @@ def test_command_line_mistakes_exit_2(tmp_path: Path, servers: Servers):
 
 # -- probe() directly: each failure kind --------------------------------------------------------
 
+
 async def test_allowed_tools_filter_the_tools_and_the_calls(servers: Servers):
     for allowed in (["search", "nope"], {"tool_names": ["search", "nope"]}):
         report = await probe(request_for(servers.tool(allowed_tools=allowed)), timeout=5)
@@ -252,28 +308,37 @@ async def test_allowed_tools_filter_the_tools_and_the_calls(servers: Servers):
         assert server.missing_tools == ["nope"]
         assert [c.code for c in server.checks] == ["missing_tools"]
         assert report.exit_code == 0  # a warning, not a failure
-    blocked = await probe(request_for(servers.tool(allowed_tools=["search"])),
-                          tool="broken_schema", arguments={"query": "x"}, timeout=5)
+    blocked = await probe(
+        request_for(servers.tool(allowed_tools=["search"])),
+        tool="broken_schema",
+        arguments={"query": "x"},
+        timeout=5,
+    )
     (server,) = blocked.servers
     assert server.calls == []
     assert "tool_not_allowed" in [c.code for c in server.checks]
-    assert blocked.problems == ["no server offers the tool 'broken_schema' (see each server's "
-                                "tools, and allowed_tools)"]
+    assert blocked.problems == [
+        "no server offers the tool 'broken_schema' (see each server's tools, and allowed_tools)"
+    ]
     assert blocked.exit_code == 1
 
 
 async def test_bad_content_names_the_invalid_block(servers: Servers):
-    call = only_call(await probe(request_for(servers.tool()), tool="bad_content",
-                                 arguments={"query": "x"}, timeout=5))
+    call = only_call(
+        await probe(
+            request_for(servers.tool()), tool="bad_content", arguments={"query": "x"}, timeout=5
+        )
+    )
     assert call.kind == "invalid_content" and not call.ok
     assert call.checks[0].message.startswith(
-        "content block 0 has type 'json', not one of text, image, audio, resource_link, "
-        "resource")
+        "content block 0 has type 'json', not one of text, image, audio, resource_link, resource"
+    )
 
 
 async def test_failing_api_is_an_is_error_warning(servers: Servers):
-    report = await probe(request_for(servers.tool()), tool="failing_api",
-                         arguments={"query": "x"}, timeout=5)
+    report = await probe(
+        request_for(servers.tool()), tool="failing_api", arguments={"query": "x"}, timeout=5
+    )
     call = only_call(report)
     assert call.is_error and not call.ok and call.kind == "tool_error"
     assert call.openai_error["type"] == "mcp_tool_execution_error"
@@ -283,8 +348,11 @@ async def test_failing_api_is_an_is_error_warning(servers: Servers):
 
 
 async def test_protocol_error_and_arguments_that_do_not_fit(servers: Servers):
-    call = only_call(await probe(request_for(servers.tool()), tool="protocol_error",
-                                 arguments={"query": "x"}, timeout=5))
+    call = only_call(
+        await probe(
+            request_for(servers.tool()), tool="protocol_error", arguments={"query": "x"}, timeout=5
+        )
+    )
     assert call.kind == "protocol_error"
     assert call.openai_error["type"] == "mcp_protocol_error"
     empty = only_call(await probe(request_for(servers.tool()), tool="search", timeout=5))
@@ -292,8 +360,12 @@ async def test_protocol_error_and_arguments_that_do_not_fit(servers: Servers):
 
 
 async def test_sse_and_a_wrong_path(servers: Servers):
-    sse = await probe(request_for(servers.tool(url=f"{servers.mcp}/sse")), tool="search",
-                      arguments={"query": "x"}, timeout=5)
+    sse = await probe(
+        request_for(servers.tool(url=f"{servers.mcp}/sse")),
+        tool="search",
+        arguments={"query": "x"},
+        timeout=5,
+    )
     assert sse.servers[0].transport == "sse" and sse.exit_code == 0
     wrong = await probe(request_for(servers.tool(url=f"{servers.mcp}/nope")), timeout=5)
     (server,) = wrong.servers
@@ -304,8 +376,14 @@ async def test_probe_call_with_an_entry_from_a_recording(servers: Servers):
     """The app re-runs one mcp_call with the recording's (redacted) tool entry."""
     entry = servers.tool(headers={"X-Demo-Key": "<redacted>"})
     lines: list[str] = []
-    server = await probe_call(entry, "broken_schema", {"query": "x"}, timeout=5,
-                              source="recording", on_progress=lines.append)
+    server = await probe_call(
+        entry,
+        "broken_schema",
+        {"query": "x"},
+        timeout=5,
+        source="recording",
+        on_progress=lines.append,
+    )
     assert isinstance(server, ServerReport) and server.reachable
     assert server.headers == []  # the placeholder is not sent
     assert server.checks[0].code == "redacted_headers"
@@ -318,24 +396,26 @@ async def test_probe_call_with_an_entry_from_a_recording(servers: Servers):
 
 async def test_probe_call_as_the_app_calls_it(servers: Servers):
     """Arguments as the app parses them (maybe not an object); a redacted source; evidence."""
-    from tui.probe.probing import evidence_of
+    from mcptui.probe.probing import evidence_of
 
-    garbled = await probe_call(servers.tool(), "search", '{"query": ', timeout=5,
-                               redacted=True)
+    garbled = await probe_call(servers.tool(), "search", '{"query": ', timeout=5, redacted=True)
     assert [c.code for c in garbled.checks] == ["redacted_source"]
     (call,) = garbled.calls
     assert not call.called and call.kind == "bad_arguments"
     assert "not valid JSON" in call.checks[0].message
     listed = await probe_call(servers.tool(), "search", ["x"], timeout=5)
-    assert listed.calls[0].checks[0].message == ("not called: the arguments are list, not a "
-                                                 "JSON object")
-    slow = await probe_call(servers.tool(), "slow_search", {"query": "x", "delay_s": 2},
-                            timeout=0.5)
+    assert listed.calls[0].checks[0].message == (
+        "not called: the arguments are list, not a JSON object"
+    )
+    slow = await probe_call(
+        servers.tool(), "slow_search", {"query": "x", "delay_s": 2}, timeout=0.5
+    )
     evidence = evidence_of(slow)
     assert evidence is not None and evidence.kind == "timeout" and evidence.reachable
     assert evidence.message.startswith("no answer within 0.5 s")
-    refused = await probe_call(servers.tool(url=f"http://127.0.0.1:{free_port()}/mcp"),
-                               "search", {}, timeout=5)
+    refused = await probe_call(
+        servers.tool(url=f"http://127.0.0.1:{free_port()}/mcp"), "search", {}, timeout=5
+    )
     evidence = evidence_of(refused)
     assert evidence is not None and evidence.kind == "refused" and not evidence.reachable
     ok = evidence_of(await probe_call(servers.tool(), "search", {"query": "x"}, timeout=5))
@@ -363,34 +443,41 @@ def hostile_app() -> Any:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
     from mcp.server.transport_security import TransportSecuritySettings
-
-    from tui.emulator.demo_server import _root_logging_untouched
+    from mcptui.emulator.demo_server import _root_logging_untouched
 
     def lookup(q: Any = None) -> str:
         return "found"
 
     tool = Tool.from_function(lookup, description=f"Looks up with key {LEAKED}.")
-    tool.parameters = {"type": "object",
-                       "properties": {"q": {"$ref": "#/$defs/missing",
-                                            "description": f"default {LEAKED}"}}}
+    tool.parameters = {
+        "type": "object",
+        "properties": {"q": {"$ref": "#/$defs/missing", "description": f"default {LEAKED}"}},
+    }
     echo = Tool.from_function(lookup, name=f"echo_{LEAKED}", description="Echoes.")
     with _root_logging_untouched():
         server = MCPServer("hostile", log_level="WARNING", tools=[tool, echo])
     return server.streamable_http_app(
         streamable_http_path="/mcp",
-        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
 
 
 def test_a_hostile_server_gets_a_report_not_a_traceback_nor_a_leak(tmp_path: Path):
-    from tui.emulator.serve import ServerThread
+    from mcptui.net.serve import ServerThread
 
     with ServerThread(hostile_app()) as hostile:
-        request = request_for({"type": "mcp", "server_label": "evil\x1b[31m",
-                               "server_url": f"{hostile.url}/mcp",
-                               "headers": {"X-Api-Key": LEAKED}})
+        request = request_for(
+            {
+                "type": "mcp",
+                "server_label": "evil\x1b[31m",
+                "server_url": f"{hostile.url}/mcp",
+                "headers": {"X-Api-Key": LEAKED},
+            }
+        )
         done = run_probe(tmp_path, request, "--tool", "lookup", "--args", '{"q": 1}')
-        report = as_json(run_probe(tmp_path, request, "--tool", "lookup", "--args",
-                                   '{"q": 1}', "--json"))
+        report = as_json(
+            run_probe(tmp_path, request, "--tool", "lookup", "--args", '{"q": 1}', "--json")
+        )
     assert done.returncode == 0, done.stdout + done.stderr  # warnings only
     assert "\x1b" not in done.stderr and "connecting to evil\\x1b[31m at" in done.stderr
     assert "\x1b" not in done.stdout
@@ -400,7 +487,8 @@ def test_a_hostile_server_gets_a_report_not_a_traceback_nor_a_leak(tmp_path: Pat
     assert set(tools) == {"lookup", "echo_<redacted>"}
     assert [c["code"] for c in tools["lookup"]["checks"]] == ["dangling_ref", "output_schema"]
     assert tools["lookup"]["input_schema"]["properties"]["q"]["description"] == (
-        "default <redacted>")
+        "default <redacted>"
+    )
     (call,) = server["calls"]
     assert call["ok"] and [c["code"] for c in call["checks"]] == ["arguments_unchecked"]
     assert "PointerToNowhere" in done.stdout
@@ -428,18 +516,26 @@ async def test_an_mcp_23_server_speaks_both_revisions(tmp_path: Path, servers: S
     assert BOTH in text
     assert "✓ 2026-07-28 (server/discover): mcptui-demo · 9 tools listed" in text
     assert "✓ 2025-11-25 (initialize): mcptui-demo · 9 tools listed" in text
-    assert ("which revision OpenAI's MCP client meets here cannot be known: OpenAI does not "
-            "say which revision its MCP client speaks") in text
+    assert (
+        "which revision OpenAI's MCP client meets here cannot be known: OpenAI does not "
+        "say which revision its MCP client speaks"
+    ) in text
     host = url.split("//", 1)[1].split("/", 1)[0]
     assert f"mcptui: asking {host} for 2026-07-28 (server/discover)" in done.stderr
     server = (await probe(url_request(url), timeout=5)).as_json()["servers"][0]
     assert list(server["revisions"]) == ["2026-07-28", "2025-11-25"]
     modern, legacy = server["revisions"]["2026-07-28"], server["revisions"]["2025-11-25"]
     assert (modern["speaks"], modern["method"], modern["server_name"]) == (
-        True, "server/discover", "mcptui-demo")
+        True,
+        "server/discover",
+        "mcptui-demo",
+    )
     assert modern["supported_versions"] == ["2026-07-28"]
     assert (legacy["speaks"], legacy["method"], legacy["server_name"]) == (
-        True, "initialize", "mcptui-demo")
+        True,
+        "initialize",
+        "mcptui-demo",
+    )
     assert server["era"] == "legacy" and server["protocol_version"] == "2025-11-25"
     assert server["era_openai_meets"] is None  # a legacy client meets 2025, an auto one 2026
     assert server["revisions_summary"] == BOTH.removeprefix("revisions: ")
@@ -449,24 +545,31 @@ async def test_a_legacy_only_server_says_legacy_only(tmp_path: Path):
     with ServerThread(build_app(modes=DemoModes(legacy_only=True))) as old:
         done = run_cli(tmp_path, ["probe", f"{old.url}/mcp"])
         report = (await probe(url_request(f"{old.url}/mcp"), timeout=5)).as_json()
-        over_sse = await probe(url_request(f"{old.url}/sse"), tool="broken_schema",
-                               arguments={"query": "x"}, timeout=5)
+        over_sse = await probe(
+            url_request(f"{old.url}/sse"), tool="broken_schema", arguments={"query": "x"}, timeout=5
+        )
     assert done.returncode == 0, done.stdout + done.stderr
     text = flat(done)
-    assert ("revisions: legacy only: 2025-11-25 (server/discover answered -32600 Bad Request: "
-            "Missing session ID, HTTP 400)") in text
-    assert ("i 2026-07-28 (server/discover): answered -32600 Bad Request: Missing session ID, "
-            "HTTP 400") in text
-    assert ("OpenAI's MCP client meets 2025-11-25: the server speaks no 2026-07-28, and every "
-            "client falls back to initialize") in text
+    assert (
+        "revisions: legacy only: 2025-11-25 (server/discover answered -32600 Bad Request: "
+        "Missing session ID, HTTP 400)"
+    ) in text
+    assert (
+        "i 2026-07-28 (server/discover): answered -32600 Bad Request: Missing session ID, HTTP 400"
+    ) in text
+    assert (
+        "OpenAI's MCP client meets 2025-11-25: the server speaks no 2026-07-28, and every "
+        "client falls back to initialize"
+    ) in text
     server = report["servers"][0]
     assert server["era_openai_meets"] == "legacy"
     assert server["revisions"]["2026-07-28"]["speaks"] is False
     assert server["revisions"]["2026-07-28"]["kind"] == "protocol_version"
     assert server["revisions"]["2025-11-25"]["server_name"] == "mcptui-demo"
     sse = over_sse.servers[0]
-    assert "legacy only: 2025-11-25 (server/discover answered -32601 Method not found)" in \
-        " ".join(rendered(over_sse).split())
+    assert "legacy only: 2025-11-25 (server/discover answered -32601 Method not found)" in " ".join(
+        rendered(over_sse).split()
+    )
     assert sse.era == "legacy" and sse.calls[0].kind == "missing_structured_content"
 
 
@@ -475,8 +578,10 @@ def test_a_modern_only_server_is_one_openais_client_cannot_use(tmp_path: Path):
         done = run_cli(tmp_path, ["probe", f"{new.url}/mcp", *BROKEN])
     assert done.returncode == 1, done.stdout + done.stderr
     text = flat(done)
-    assert ("revisions: modern only: 2026-07-28 (initialize answered -32022 Unsupported "
-            "protocol version)") in text
+    assert (
+        "revisions: modern only: 2026-07-28 (initialize answered -32022 Unsupported "
+        "protocol version)"
+    ) in text
     assert "✗ a legacy client cannot connect: initialize answered -32022" in text
     assert "streamable HTTP · protocol 2026-07-28" in text
     assert NESTED in done.stdout  # the call, made in the modern era: the same failure
@@ -486,14 +591,23 @@ async def test_mcp_protocol_asks_one_era_only(tmp_path: Path, servers: Servers):
     url = f"{servers.mcp}/mcp"
     legacy = run_cli(tmp_path, ["probe", url, "--mcp-protocol", "legacy"])
     assert legacy.returncode == 0, legacy.stdout + legacy.stderr
-    assert ("revisions: speaks 2025-11-25 (initialize); server/discover not asked "
-            "(--mcp-protocol legacy)") in flat(legacy)
+    assert (
+        "revisions: speaks 2025-11-25 (initialize); server/discover not asked "
+        "(--mcp-protocol legacy)"
+    ) in flat(legacy)
     assert "asking" not in legacy.stderr
-    modern = await probe(url_request(url), tool="broken_schema", arguments={"query": "x"},
-                         timeout=5, protocol="modern")
+    modern = await probe(
+        url_request(url),
+        tool="broken_schema",
+        arguments={"query": "x"},
+        timeout=5,
+        protocol="modern",
+    )
     (server,) = modern.servers
     assert (server.era, server.protocol_version) == ("modern", "2026-07-28")
     assert list(server.revisions) == ["2026-07-28"]
-    assert ("revisions: speaks 2026-07-28 (server/discover); initialize not asked "
-            "(--mcp-protocol modern)") in " ".join(rendered(modern).split())
+    assert (
+        "revisions: speaks 2026-07-28 (server/discover); initialize not asked "
+        "(--mcp-protocol modern)"
+    ) in " ".join(rendered(modern).split())
     assert server.calls[0].kind == "missing_structured_content"

@@ -22,14 +22,13 @@ import httpx2
 import openai
 import pytest
 from _e2e_support import Servers, calls, raw_events
+from mcptui.capture.captures import CaptureHub
+from mcptui.capture.proxy_run import SERVER_OPTIONS
+from mcptui.capture.relay import RecordingProxy
+from mcptui.io.formats import load_path
+from mcptui.net.serve import ServerThread
+from mcptui.share.inspect_output import Inspection
 from openai import OpenAI
-
-from tui.capture.captures import CaptureHub
-from tui.capture.proxy_run import SERVER_OPTIONS
-from tui.capture.relay import RecordingProxy
-from tui.emulator.serve import ServerThread
-from tui.importers import load_path
-from tui.report import Inspection
 
 API_KEY = "sk-proxy-test-0123456789abcdef"
 MCP_SECRET = "mcp-secret-value-42"
@@ -69,8 +68,11 @@ def proxy(servers: Servers, tmp_path: Path) -> Iterator[Proxy]:
 
 def failing_body(servers: Servers) -> dict[str, Any]:
     tool = servers.tool(headers={"Authorization": f"Bearer {MCP_SECRET}"})
-    return {"model": "gpt-5-mini", "tools": [tool],
-            "input": calls("q", ("search", {"query": "x"}), ("broken_schema", {"query": "x"}))}
+    return {
+        "model": "gpt-5-mini",
+        "tools": [tool],
+        "input": calls("q", ("search", {"query": "x"}), ("broken_schema", {"query": "x"})),
+    }
 
 
 _IDS = re.compile(r"\b(resp|mcpl|mcp|msg|rs|req)_[0-9a-f]{16,}\b")
@@ -101,8 +103,9 @@ def failures(path_or_events: Any) -> list[tuple[str, str | None, str]]:
     return [(f.type, f.name, f.error) for f in Inspection.of(loaded).failures]
 
 
-def test_the_sdk_gets_the_same_events_through_the_proxy(servers: Servers, proxy: Proxy,
-                                                        client: OpenAI, tmp_path: Path):
+def test_the_sdk_gets_the_same_events_through_the_proxy(
+    servers: Servers, proxy: Proxy, client: OpenAI, tmp_path: Path
+):
     body = failing_body(servers)
     direct = raw_events(client, **body)
     with proxy.client() as through:
@@ -120,8 +123,11 @@ def test_the_sdk_gets_the_same_events_through_the_proxy(servers: Servers, proxy:
     assert recorded_events(first) == proxied
     dump = tmp_path / "direct.json"
     dump.write_text(json.dumps(direct))
-    assert [f[:2] for f in failures(first)] == [f[:2] for f in failures(dump)] == [
-        ("mcp_call", "broken_schema")]
+    assert (
+        [f[:2] for f in failures(first)]
+        == [f[:2] for f in failures(dump)]
+        == [("mcp_call", "broken_schema")]
+    )
     assert failures(first)[0][2] == failures(dump)[0][2]
 
     header = json.loads(first.read_text().splitlines()[0])
@@ -140,7 +146,8 @@ def test_no_secret_reaches_a_recording(servers: Servers, proxy: Proxy):
     text = recording.read_text()
     assert API_KEY not in text and MCP_SECRET not in text
     assert json.loads(text.splitlines()[0])["request"]["tools"][0]["headers"] == {
-        "Authorization": "<redacted>"}
+        "Authorization": "<redacted>"
+    }
 
 
 def test_retrieve_and_cancel_join_the_responses_own_recording(servers: Servers, proxy: Proxy):
@@ -203,13 +210,23 @@ def test_an_unreachable_upstream_is_a_502_and_a_note(tmp_path: Path):
         proxy.server.stop()
 
 
-def test_a_client_that_leaves_mid_stream_is_noted_and_the_proxy_goes_on(servers: Servers,
-                                                                          proxy: Proxy):
-    body = {"model": "gpt-5-mini", "tools": [servers.tool()],
-            "input": calls("q", ("slow_search", {"query": "x", "delay_s": 5}))}
-    with httpx2.Client(timeout=10) as http, http.stream(
-            "POST", f"{proxy.url}/responses", json={**body, "stream": True},
-            headers={"Authorization": f"Bearer {API_KEY}"}) as response:
+def test_a_client_that_leaves_mid_stream_is_noted_and_the_proxy_goes_on(
+    servers: Servers, proxy: Proxy
+):
+    body = {
+        "model": "gpt-5-mini",
+        "tools": [servers.tool()],
+        "input": calls("q", ("slow_search", {"query": "x", "delay_s": 5})),
+    }
+    with (
+        httpx2.Client(timeout=10) as http,
+        http.stream(
+            "POST",
+            f"{proxy.url}/responses",
+            json={**body, "stream": True},
+            headers={"Authorization": f"Bearer {API_KEY}"},
+        ) as response,
+    ):
         for line in response.iter_lines():
             if "response.in_progress" in line:
                 break  # leave while the slow tool runs: nothing arrives for seconds
@@ -218,20 +235,34 @@ def test_a_client_that_leaves_mid_stream_is_noted_and_the_proxy_goes_on(servers:
     (note,) = [n for n in recorded_notes(recording) if n["kind"] == "disconnect"]
     assert "the client disconnected mid-stream" in note["message"]
     with proxy.client() as through:  # still serving
-        assert raw_events(through, model="gpt-5-mini", input="q")[-1]["type"] == \
-            "response.completed"
+        assert (
+            raw_events(through, model="gpt-5-mini", input="q")[-1]["type"] == "response.completed"
+        )
 
 
 async def _breaking_upstream(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """An upstream that starts a stream and drops the connection half-way."""
     if scope["type"] != "http":
         return
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"text/event-stream")]})
-    created = {"type": "response.created", "sequence_number": 0,
-               "response": {"id": "resp_broken", "status": "in_progress", "output": []}}
-    await send({"type": "http.response.body", "more_body": True,
-                "body": f"event: response.created\ndata: {json.dumps(created)}\n\n".encode()})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"text/event-stream")],
+        }
+    )
+    created = {
+        "type": "response.created",
+        "sequence_number": 0,
+        "response": {"id": "resp_broken", "status": "in_progress", "output": []},
+    }
+    await send(
+        {
+            "type": "http.response.body",
+            "more_body": True,
+            "body": f"event: response.created\ndata: {json.dumps(created)}\n\n".encode(),
+        }
+    )
     raise RuntimeError("upstream crashed mid-stream")
 
 
@@ -268,13 +299,18 @@ def test_when_recording_fails_the_apps_traffic_still_flows(servers: Servers, tmp
         proxy.server.stop()
 
 
-def test_a_resumed_stream_is_recorded_once_as_the_client_saw_it(servers: Servers, proxy: Proxy,
-                                                                  tmp_path: Path):
+def test_a_resumed_stream_is_recorded_once_as_the_client_saw_it(
+    servers: Servers, proxy: Proxy, tmp_path: Path
+):
     """The SDK stops reading at its first text delta and resumes with `starting_after` it:
     the proxy had already relayed (and recorded) later events, which the resume sends again. The
     client saw each once; so does the recording, and `inspect --strict` finds no duplicate."""
-    body = {"model": "gpt-5-mini", "tools": [servers.tool()], "background": True,
-            "input": calls("q", ("search", {"query": "x"}))}
+    body = {
+        "model": "gpt-5-mini",
+        "tools": [servers.tool()],
+        "background": True,
+        "input": calls("q", ("search", {"query": "x"})),
+    }
     with proxy.client() as through:
         seen, response_id = [], ""
         with through.responses.create(stream=True, **body) as first:
@@ -286,14 +322,17 @@ def test_a_resumed_stream_is_recorded_once_as_the_client_saw_it(servers: Servers
                     break  # mid-burst: the proxy has relayed more than the client read
         proxy.wait_idle()
         (recording,) = proxy.recordings()
-        resumed = through.responses.retrieve(response_id, stream=True,
-                                             starting_after=seen[-1])
+        resumed = through.responses.retrieve(response_id, stream=True, starting_after=seen[-1])
         seen += [event.sequence_number for event in resumed]
     proxy.wait_idle()
     assert seen == list(range(len(seen)))  # the client: each event once, in order
     numbers = [e["sequence_number"] for e in recorded_events(recording)]
     assert numbers == seen
-    done = subprocess.run([sys.executable, "-m", "tui", "inspect", "--strict", str(recording)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcptui", "inspect", "--strict", str(recording)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "sequence_duplicate" not in done.stdout, done.stdout
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,5 +1,5 @@
-"""`mcptui proxy --no-tui` as a user runs it: its own process, an app's SDK pointed at it, Ctrl+C.
-"""
+"""`mcptui proxy --no-tui` as a user runs it: its own process, an app's SDK pointed at it,
+Ctrl+C."""
 
 from __future__ import annotations
 
@@ -18,9 +18,26 @@ from test_run_cli import API_KEY, assert_refused, cli_env, run_cli
 def start_proxy(servers: Servers, tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
     """The proxy on a free port; its address, read from the banner it prints first."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "proxy", "--no-tui", "--port", "0", "--upstream",
-         servers.emulator, "--record", "rec"], cwd=tmp_path, env=cli_env(api_key=None),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "mcptui",
+            "proxy",
+            "--no-tui",
+            "--port",
+            "0",
+            "--upstream",
+            servers.emulator,
+            "--record",
+            "rec",
+        ],
+        cwd=tmp_path,
+        env=cli_env(api_key=None),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout is not None
     first = process.stdout.readline()
     found = re.search(r"(http://127\.0\.0\.1:\d+)/v1 → ", first)
@@ -33,8 +50,12 @@ def test_one_line_per_response_with_its_failure_and_exit_1(servers: Servers, tmp
     try:
         with OpenAI(base_url=f"{address}/v1", api_key=API_KEY, max_retries=0) as app:
             ok = raw_events(app, model="gpt-5-mini", input="q")
-            bad = raw_events(app, model="gpt-5-mini", tools=[servers.tool()],
-                             input=calls("q", ("broken_schema", {"query": "x"})))
+            bad = raw_events(
+                app,
+                model="gpt-5-mini",
+                tools=[servers.tool()],
+                input=calls("q", ("broken_schema", {"query": "x"})),
+            )
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
@@ -61,14 +82,16 @@ def test_a_busy_port_is_refused(servers: Servers, tmp_path: Path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = run_cli(["proxy", "--no-tui", "--port", str(port), "--upstream",
-                        servers.emulator], tmp_path)
+        done = run_cli(
+            ["proxy", "--no-tui", "--port", str(port), "--upstream", servers.emulator], tmp_path
+        )
     assert_refused(done, f"port {port} is in use")
 
 
 def test_an_upstream_pointing_at_the_proxy_is_refused(tmp_path: Path):
-    done = run_cli(["proxy", "--no-tui", "--port", "8788", "--upstream",
-                    "http://127.0.0.1:8788/v1"], tmp_path)
+    done = run_cli(
+        ["proxy", "--no-tui", "--port", "8788", "--upstream", "http://127.0.0.1:8788/v1"], tmp_path
+    )
     assert_refused(done, "is the proxy itself")
 
 
@@ -85,17 +108,23 @@ def test_a_failed_call_in_a_json_response_counts_and_exits_1(servers: Servers, t
     failing = calls("q", ("broken_schema", {"query": "x"}))
     try:
         with OpenAI(base_url=f"{address}/v1", api_key=API_KEY, max_retries=0) as app:
-            created = app.responses.create(model="gpt-5-mini", tools=[servers.tool()],
-                                           input=failing)
-            background = app.responses.create(model="gpt-5-mini", tools=[servers.tool()],
-                                              input=failing, background=True)
+            created = app.responses.create(
+                model="gpt-5-mini", tools=[servers.tool()], input=failing
+            )
+            background = app.responses.create(
+                model="gpt-5-mini", tools=[servers.tool()], input=failing, background=True
+            )
             while background.status in ("queued", "in_progress"):
                 background = app.responses.retrieve(background.id)
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
-    failed = [item for response in (created, background) for item in response.output
-              if item.type == "mcp_call" and item.error]
+    failed = [
+        item
+        for response in (created, background)
+        for item in response.output
+        if item.type == "mcp_call" and item.error
+    ]
     assert len(failed) == 2  # what the app got: each response holds a failed call
     assert "Traceback" not in out + err, err
     assert "2 responses captured, 2 with failures" in out.splitlines()[-1], out + err

@@ -19,9 +19,8 @@ from typing import Any
 
 import httpx2
 import pytest
+from mcptui.net.serve import ServerThread
 from test_run_cli import cli_env
-
-from tui.emulator.serve import ServerThread
 
 SIZE = 48 * 1024 * 1024
 CHUNK = 1024 * 1024
@@ -37,10 +36,14 @@ async def sink(scope: dict[str, Any], receive: Any, send: Any) -> None:
         received += len(message.get("body", b""))
         if not message.get("more_body"):
             break
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json")]})
-    await send({"type": "http.response.body", "body": json.dumps({"received": received}
-                                                                  ).encode()})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": json.dumps({"received": received}).encode()})
 
 
 def large_body(head: bytes, tail: bytes) -> Iterator[bytes]:
@@ -60,11 +63,21 @@ def memory(pid: int, field: str) -> int:
 
 
 RELAYS = {
-    "proxy": (["proxy", "--record", "rec"], "/v1", "/v1/responses",
-              b'{"model": "gpt-5-mini", "input": "', b'"}'),
-    "tap": (["tap", "--record", "rec/tap.jsonl"], "/mcp", "/mcp",
-            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", '
-            b'"arguments": {"q": "', b'"}}}'),
+    "proxy": (
+        ["proxy", "--record", "rec"],
+        "/v1",
+        "/v1/responses",
+        b'{"model": "gpt-5-mini", "input": "',
+        b'"}',
+    ),
+    "tap": (
+        ["tap", "--record", "rec/tap.jsonl"],
+        "/mcp",
+        "/mcp",
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", '
+        b'"arguments": {"q": "',
+        b'"}}}',
+    ),
 }
 
 
@@ -73,22 +86,44 @@ def test_a_large_body_is_streamed_through_and_noted_not_kept(tmp_path: Path, kin
     args, upstream_path, path, head, tail = RELAYS[kind]
     with ServerThread(sink) as upstream:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tui", *args, "--no-tui", "--port", "0", "--upstream",
-             upstream.url + upstream_path], cwd=tmp_path, env=cli_env(),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "mcptui",
+                *args,
+                "--no-tui",
+                "--port",
+                "0",
+                "--upstream",
+                upstream.url + upstream_path,
+            ],
+            cwd=tmp_path,
+            env=cli_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             assert process.stdout is not None
             first = process.stdout.readline()
             address = re.search(r"http://127\.0\.0\.1:\d+", first)
             assert address, first + process.stderr.read()  # type: ignore[union-attr]
-            headers = {"content-type": "application/json", "authorization": "Bearer k",
-                       "accept": "application/json, text/event-stream"}
+            headers = {
+                "content-type": "application/json",
+                "authorization": "Bearer k",
+                "accept": "application/json, text/event-stream",
+            }
             with httpx2.Client(timeout=120) as client:
-                client.post(address.group(0) + path, content=b'{"model": "m", "input": "x"}',
-                            headers=headers)  # warm-up: the base is a relay that has relayed
+                client.post(
+                    address.group(0) + path,
+                    content=b'{"model": "m", "input": "x"}',
+                    headers=headers,
+                )  # warm-up: the base is a relay that has relayed
                 base = memory(process.pid, "VmRSS")
-                answer = client.post(address.group(0) + path, headers=headers,
-                                     content=large_body(head, tail))
+                answer = client.post(
+                    address.group(0) + path, headers=headers, content=large_body(head, tail)
+                )
             peak = memory(process.pid, "VmHWM")
         finally:
             process.send_signal(signal.SIGINT)

@@ -16,18 +16,18 @@ from typing import Any
 
 import pytest
 from _e2e_support import Servers, calls
+from mcptui.emulator.demo_server import build_app
+from mcptui.net.serve import ServerThread
 from openai import OpenAI
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from tui.emulator.demo_server import build_app
-from tui.emulator.serve import ServerThread
-
 API_KEY = "sk-test-cli-0123456789"
-LIST_TOOLS_424 = ("Error retrieving tool list from MCP server: 'demo'. Http status code: 424 "
-                  "(Failed Dependency)")
+LIST_TOOLS_424 = (
+    "Error retrieving tool list from MCP server: 'demo'. Http status code: 424 (Failed Dependency)"
+)
 RATE_LIMITED = "Rate limit reached for requests (emulated: metadata.mcptui_fault=http_429)."
 BAD_KEY = "Incorrect API key provided"
 
@@ -35,6 +35,7 @@ Entries = list[dict[str, Any]]
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
 
 def cli_env(*, api_key: str | None = API_KEY, **extra: str) -> dict[str, str]:
     """The caller's environment without any OPENAI_* variable, plus what the test needs."""
@@ -45,19 +46,35 @@ def cli_env(*, api_key: str | None = API_KEY, **extra: str) -> dict[str, str]:
     return env
 
 
-def run_cli(args: list[str], cwd: Path, env: dict[str, str] | None = None
-            ) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd,
-                          env=cli_env() if env is None else env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60)
+def run_cli(
+    args: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        env=cli_env() if env is None else env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     return done
 
 
-def request_body(servers: Servers, *lines: tuple[str, dict[str, Any]], fault: str | None = None,
-                 tool: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"model": "gpt-5-mini", "input": calls("q", *lines),
-                            "tools": [tool or servers.tool()], **fields}
+def request_body(
+    servers: Servers,
+    *lines: tuple[str, dict[str, Any]],
+    fault: str | None = None,
+    tool: dict[str, Any] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "model": "gpt-5-mini",
+        "input": calls("q", *lines),
+        "tools": [tool or servers.tool()],
+        **fields,
+    }
     if fault is not None:
         body["metadata"] = {"mcptui_fault": fault}
     return body
@@ -76,14 +93,31 @@ def read_recording(path: Path) -> tuple[dict[str, Any], Entries]:
     return header, entries
 
 
-def run_request(servers: Servers, tmp_path: Path, body: dict[str, Any], *options: str,
-                base_url: str | None = None, env: dict[str, str] | None = None
-                ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Entries]:
+def run_request(
+    servers: Servers,
+    tmp_path: Path,
+    body: dict[str, Any],
+    *options: str,
+    base_url: str | None = None,
+    env: dict[str, str] | None = None,
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Entries]:
     """`run REQUEST.json --no-tui --record rec.jsonl` against the emulator; the recording."""
     record = tmp_path / "rec.jsonl"
     write_request(tmp_path, body)
-    done = run_cli(["run", "request.json", "--no-tui", "--base-url", base_url or servers.emulator,
-                    "--record", str(record), *options], tmp_path, env)
+    done = run_cli(
+        [
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            base_url or servers.emulator,
+            "--record",
+            str(record),
+            *options,
+        ],
+        tmp_path,
+        env,
+    )
     assert record.exists(), done.stdout + done.stderr
     header, entries = read_recording(record)
     return done, header, entries
@@ -103,6 +137,7 @@ def numbers(entries: Entries) -> list[int]:
 
 # -- nothing is sent: a clear line on stderr, exit 2 --------------------------------------------
 
+
 def assert_refused(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stdout == ""
@@ -113,52 +148,81 @@ def assert_refused(done: subprocess.CompletedProcess[str], *fragments: str) -> N
 
 
 def test_missing_request_file(tmp_path: Path, servers: Servers):
-    done = run_cli(["run", "missing.json", "--no-tui", "--base-url", servers.emulator,
-                    "--record", "rec.jsonl"], tmp_path)
+    done = run_cli(
+        [
+            "run",
+            "missing.json",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            "rec.jsonl",
+        ],
+        tmp_path,
+    )
     assert_refused(done, "missing.json", "no such file")
     assert list(tmp_path.iterdir()) == []  # no recording, no folder
 
 
 def test_bad_request_files(tmp_path: Path, servers: Servers):
     cases = {
-        "broken.json": ('{\n  "model": "gpt-5-mini",\n  "input": oops\n}\n',
-                        ("broken.json", "invalid JSON", "line 3", "column 12")),
-        "array.json": ('[{"model": "gpt-5-mini", "input": "q"}]',
-                       ("array.json", "must be a JSON object", "not list")),
+        "broken.json": (
+            '{\n  "model": "gpt-5-mini",\n  "input": oops\n}\n',
+            ("broken.json", "invalid JSON", "line 3", "column 12"),
+        ),
+        "array.json": (
+            '[{"model": "gpt-5-mini", "input": "q"}]',
+            ("array.json", "must be a JSON object", "not list"),
+        ),
         "no_model.json": ('{"input": "q"}', ("no_model.json", 'no "model"')),
         "no_input.json": ('{"model": "gpt-5-mini"}', ("no_input.json", 'no "input"')),
     }
     for name, (text, fragments) in cases.items():
         write_request(tmp_path, text, name)
-        done = run_cli(["run", name, "--no-tui", "--base-url", servers.emulator,
-                        "--record", "rec.jsonl"], tmp_path)
+        done = run_cli(
+            ["run", name, "--no-tui", "--base-url", servers.emulator, "--record", "rec.jsonl"],
+            tmp_path,
+        )
         assert_refused(done, *fragments)
     assert not (tmp_path / "rec.jsonl").exists()
 
 
-def test_variables_in_the_request_file_come_from_the_environment(tmp_path: Path,
-                                                                servers: Servers):
+def test_variables_in_the_request_file_come_from_the_environment(tmp_path: Path, servers: Servers):
     """The shipped requests/approval.json, untouched: its ${MCP_URL:-…} points at the test's
     demo server; a token in ${…} reaches the server and never the recording."""
     shipped = Path(__file__).resolve().parents[2] / "requests" / "approval.json"
     assert "${MCP_URL:-" in shipped.read_text()
     record = tmp_path / "rec.jsonl"
-    done = run_cli(["run", str(shipped), "--no-tui", "--base-url", servers.emulator,
-                    "--record", str(record)], tmp_path,
-                   cli_env(MCP_URL=f"{servers.mcp}/mcp"))
+    done = run_cli(
+        ["run", str(shipped), "--no-tui", "--base-url", servers.emulator, "--record", str(record)],
+        tmp_path,
+        cli_env(MCP_URL=f"{servers.mcp}/mcp"),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "mcp_approval_request" in done.stdout
     header, _ = read_recording(record)
     assert header["request"]["tools"][0]["server_url"] == f"{servers.mcp}/mcp"
 
-    body = request_body(servers, ("search", {"query": "x"}),
-                        tool=servers.tool(url="${MCP_URL}",
-                                          headers={"X-Key": "${DEMO_TOKEN:-fallback}"}))
+    body = request_body(
+        servers,
+        ("search", {"query": "x"}),
+        tool=servers.tool(url="${MCP_URL}", headers={"X-Key": "${DEMO_TOKEN:-fallback}"}),
+    )
     write_request(tmp_path, body)
     record.unlink()
-    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
-                    "--record", str(record)], tmp_path,
-                   cli_env(MCP_URL=f"{servers.mcp}/mcp", DEMO_TOKEN="tok-SECRET-123"))
+    done = run_cli(
+        [
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            str(record),
+        ],
+        tmp_path,
+        cli_env(MCP_URL=f"{servers.mcp}/mcp", DEMO_TOKEN="tok-SECRET-123"),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "tok-SECRET-123" not in record.read_text() + done.stdout + done.stderr
 
@@ -166,34 +230,70 @@ def test_variables_in_the_request_file_come_from_the_environment(tmp_path: Path,
 def test_a_variable_that_is_not_set_is_named(tmp_path: Path, servers: Servers):
     body = request_body(servers, tool=servers.tool(headers={"Authorization": "${NOPE_TOKEN}"}))
     write_request(tmp_path, body)
-    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
-                    "--record", "rec.jsonl"], tmp_path)
-    assert_refused(done, "${NOPE_TOKEN} is not set", "tools[0].headers.Authorization",
-                   "${NOPE_TOKEN:-default}")
+    done = run_cli(
+        [
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            "rec.jsonl",
+        ],
+        tmp_path,
+    )
+    assert_refused(
+        done, "${NOPE_TOKEN} is not set", "tools[0].headers.Authorization", "${NOPE_TOKEN:-default}"
+    )
     assert not (tmp_path / "rec.jsonl").exists()
 
 
 def test_missing_api_key(tmp_path: Path, servers: Servers):
     write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
-    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
-                    "--record", "rec.jsonl"], tmp_path, cli_env(api_key=None))
+    done = run_cli(
+        [
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            "rec.jsonl",
+        ],
+        tmp_path,
+        cli_env(api_key=None),
+    )
     assert_refused(done, "OPENAI_API_KEY")
     assert not (tmp_path / "rec.jsonl").exists()
 
 
 def test_idle_timeout_must_be_positive(tmp_path: Path, servers: Servers):
     write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
-    done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator,
-                    "--record", "rec.jsonl", "--idle-timeout", "0"], tmp_path)
+    done = run_cli(
+        [
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            "rec.jsonl",
+            "--idle-timeout",
+            "0",
+        ],
+        tmp_path,
+    )
     assert_refused(done, "--idle-timeout")
     assert not (tmp_path / "rec.jsonl").exists()
 
 
 # -- streamed runs ------------------------------------------------------------------------------
 
+
 def test_successful_call(tmp_path: Path, servers: Servers):
-    done, header, entries = run_request(servers, tmp_path,
-                                        request_body(servers, ("search", {"query": "x"})))
+    done, header, entries = run_request(
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}))
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "response.created" in done.stdout  # progress lines, as they arrived
     assert "response.mcp_call.completed" in done.stdout
@@ -211,15 +311,15 @@ def test_successful_call(tmp_path: Path, servers: Servers):
 
 
 def test_broken_schema_is_the_classic_424(tmp_path: Path, servers: Servers):
-    done, _, entries = run_request(servers, tmp_path,
-                                   request_body(servers, ("broken_schema", {"query": "x"})))
+    done, _, entries = run_request(
+        servers, tmp_path, request_body(servers, ("broken_schema", {"query": "x"}))
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "response.mcp_call.failed" in done.stdout
     assert "mcp_call broken_schema @demo  ✗ failed" in done.stdout
     assert "424: unhandled errors in a TaskGroup" in done.stdout
     # The progress line says the error in words, as the summary does, not as a dict repr.
-    assert "error: http_error 424: unhandled errors in a TaskGroup (1 sub-exception)" \
-        in done.stdout
+    assert "error: http_error 424: unhandled errors in a TaskGroup (1 sub-exception)" in done.stdout
     assert "{'type'" not in done.stdout and "'code':" not in done.stdout
     assert events(entries)[-1]["type"] == "response.completed"
 
@@ -230,13 +330,15 @@ def inspect_causes(tmp_path: Path) -> list[dict[str, Any]]:
     return failure["likely_causes"]
 
 
-def test_a_timeout_under_the_emulators_own_limit_is_a_likely_timeout(tmp_path: Path,
-                                                                     servers: Servers):
+def test_a_timeout_under_the_emulators_own_limit_is_a_likely_timeout(
+    tmp_path: Path, servers: Servers
+):
     """The emulator here gives up on a tool after 1.5 s (its --tool-timeout): a recording
     says so in the response's metadata, so `inspect` compares against that limit, not 60 s
     ("too soon for a timeout" was wrong)."""
-    done, _, entries = run_request(servers, tmp_path, request_body(
-        servers, ("slow_search", {"query": "x", "delay_s": 4})))
+    done, _, entries = run_request(
+        servers, tmp_path, request_body(servers, ("slow_search", {"query": "x", "delay_s": 4}))
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     created = events(entries)[0]["response"]
     assert created["metadata"]["mcptui_tool_timeout_s"] == "1.5"
@@ -253,24 +355,28 @@ def test_a_broken_schema_is_a_candidate_never_a_wrong_likely(tmp_path: Path, ser
         record.unlink(missing_ok=True)
         run_request(servers, tmp_path, request_body(servers, (tool, {"query": "x"})))
         causes = inspect_causes(tmp_path)
-        truth = {"broken_schema": "output_schema_without_structured_content",
-                 "bad_content": "invalid_content"}[tool]
+        truth = {
+            "broken_schema": "output_schema_without_structured_content",
+            "bad_content": "invalid_content",
+        }[tool]
         assert truth in [c["cause"] for c in causes], (tool, causes)
         assert {c["confidence"] for c in causes} == {"possible"}, (tool, causes)
 
 
-def test_inspect_of_several_runs_ends_with_the_per_tool_table(tmp_path: Path,
-                                                               servers: Servers):
+def test_inspect_of_several_runs_ends_with_the_per_tool_table(tmp_path: Path, servers: Servers):
     """Three runs of slow_search, 0.2 s, 0.6 s and past the emulator's 1.5 s limit: one row
     with 3 calls, 1 failure by its error, the tool times' p50 / p95 / max and the limit."""
     files = []
     for number, delay in enumerate((0.2, 0.6, 4.0)):
-        run_request(servers, tmp_path, request_body(
-            servers, ("slow_search", {"query": "x", "delay_s": delay})))
+        run_request(
+            servers,
+            tmp_path,
+            request_body(servers, ("slow_search", {"query": "x", "delay_s": delay})),
+        )
         files.append(tmp_path / f"run{number}.jsonl")
         (tmp_path / "rec.jsonl").rename(files[-1])
     done = run_cli(["inspect", *map(str, files)], tmp_path)
-    table = done.stdout[done.stdout.index("Tools across 3 files"):]
+    table = done.stdout[done.stdout.index("Tools across 3 files") :]
     (row,) = [line for line in table.splitlines() if "slow_search" in line]
     cells = row.split()
     assert cells[:4] == ["demo", "slow_search", "3", "1"], row
@@ -285,7 +391,8 @@ def test_inspect_of_several_runs_ends_with_the_per_tool_table(tmp_path: Path,
 
 def test_http_429_before_the_stream(tmp_path: Path, servers: Servers):
     done, header, entries = run_request(
-        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="http_429"))
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="http_429")
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"! http_error: POST /responses: HTTP 429: {RATE_LIMITED}" in done.stdout
     assert "Failures (1)" in done.stdout
@@ -300,16 +407,28 @@ def test_http_429_before_the_stream(tmp_path: Path, servers: Servers):
 
 
 def refuse_every_key(_request: Request) -> JSONResponse:
-    return JSONResponse({"error": {"message": BAD_KEY, "type": "invalid_request_error",
-                                   "param": None, "code": "invalid_api_key"}}, status_code=401)
+    return JSONResponse(
+        {
+            "error": {
+                "message": BAD_KEY,
+                "type": "invalid_request_error",
+                "param": None,
+                "code": "invalid_api_key",
+            }
+        },
+        status_code=401,
+    )
 
 
 def test_http_401_from_the_api(tmp_path: Path, servers: Servers):
     app = Starlette(routes=[Route("/v1/responses", refuse_every_key, methods=["POST"])])
     with ServerThread(app) as api:
         done, header, entries = run_request(
-            servers, tmp_path, request_body(servers, ("search", {"query": "x"})),
-            base_url=f"{api.url}/v1")
+            servers,
+            tmp_path,
+            request_body(servers, ("search", {"query": "x"})),
+            base_url=f"{api.url}/v1",
+        )
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"! http_error: POST /responses: HTTP 401: {BAD_KEY}" in done.stdout
     assert "Failures (1)" in done.stdout
@@ -334,7 +453,8 @@ def test_http_424_when_the_tool_list_cannot_be_fetched(tmp_path: Path, servers: 
 
 def test_plain_stream_dropped_midway_keeps_what_arrived(tmp_path: Path, servers: Servers):
     done, _, entries = run_request(
-        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="drop_after:6"))
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="drop_after:6")
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "! disconnect: the connection broke mid-stream" in done.stdout
     assert "a foreground stream cannot be resumed; what arrived is kept" in done.stdout
@@ -346,8 +466,7 @@ def test_plain_stream_dropped_midway_keeps_what_arrived(tmp_path: Path, servers:
 
 
 def test_background_stream_dropped_is_resumed_without_loss(tmp_path: Path, servers: Servers):
-    body = request_body(servers, ("search", {"query": "x"}), fault="drop_after:6",
-                        background=True)
+    body = request_body(servers, ("search", {"query": "x"}), fault="drop_after:6", background=True)
     done, _, entries = run_request(servers, tmp_path, body)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "resuming from the last sequence number" in done.stdout
@@ -363,8 +482,12 @@ def test_background_stream_dropped_is_resumed_without_loss(tmp_path: Path, serve
 
 def test_plain_stream_stall_gives_up(tmp_path: Path, servers: Servers):
     done, _, entries = run_request(
-        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), fault="stall:3"),
-        "--idle-timeout", "1")
+        servers,
+        tmp_path,
+        request_body(servers, ("search", {"query": "x"}), fault="stall:3"),
+        "--idle-timeout",
+        "1",
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "! stall: no data for 1 s (--idle-timeout)" in done.stdout
     assert "Failures (1)" in done.stdout
@@ -386,6 +509,7 @@ def test_background_stream_stall_is_resumed(tmp_path: Path, servers: Servers):
 
 # -- background polling -------------------------------------------------------------------------
 
+
 def test_background_without_streaming_is_polled(tmp_path: Path, servers: Servers):
     body = request_body(servers, ("search", {"query": "x"}), background=True, stream=False)
     done, header, entries = run_request(servers, tmp_path, body)
@@ -404,11 +528,14 @@ def test_background_without_streaming_is_polled(tmp_path: Path, servers: Servers
 
 # -- secrets ------------------------------------------------------------------------------------
 
+
 def test_secrets_never_reach_the_recording_or_the_screen(tmp_path: Path, servers: Servers):
-    tool = servers.tool(headers={"X-Api-Key": "sk-live-SECRET-123"},
-                        authorization="auth-SECRET-456")
-    done, header, _ = run_request(servers, tmp_path,
-                                  request_body(servers, ("search", {"query": "x"}), tool=tool))
+    tool = servers.tool(
+        headers={"X-Api-Key": "sk-live-SECRET-123"}, authorization="auth-SECRET-456"
+    )
+    done, header, _ = run_request(
+        servers, tmp_path, request_body(servers, ("search", {"query": "x"}), tool=tool)
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     recorded = (tmp_path / "rec.jsonl").read_text()
     for secret in ("SECRET", API_KEY):
@@ -422,22 +549,23 @@ def test_secrets_never_reach_the_recording_or_the_screen(tmp_path: Path, servers
 URL_SECRETS = ("URLSECRET1", "URLSECRET2", "PATHSECRET3xk7q")
 
 
-def test_secrets_in_the_server_url_reach_no_file_the_run_writes(tmp_path: Path,
-                                                                 servers: Servers):
+def test_secrets_in_the_server_url_reach_no_file_the_run_writes(tmp_path: Path, servers: Servers):
     """An MCP server reached at `/s/<token>/mcp?api_key=…&token=…`: the run works, and not
     one of the URL's secrets is in any file it writes (the automatic recording, its name) or
     in what it prints. The rest of the URL stays readable."""
     with ServerThread(build_app(path_token="PATHSECRET3xk7q")) as secret_server:
-        url = (f"{secret_server.url}/s/PATHSECRET3xk7q/mcp"
-               "?api_key=URLSECRET1&token=URLSECRET2")
-        write_request(tmp_path, request_body(servers, ("search", {"query": "x"}),
-                                             tool=servers.tool(url=url)))
-        done = run_cli(["run", "request.json", "--no-tui", "--base-url", servers.emulator],
-                       tmp_path)
+        url = f"{secret_server.url}/s/PATHSECRET3xk7q/mcp?api_key=URLSECRET1&token=URLSECRET2"
+        write_request(
+            tmp_path, request_body(servers, ("search", {"query": "x"}), tool=servers.tool(url=url))
+        )
+        done = run_cli(
+            ["run", "request.json", "--no-tui", "--base-url", servers.emulator], tmp_path
+        )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "mcp_call search @demo  ✓ completed" in done.stdout
-    written = [path for path in tmp_path.rglob("*") if path.is_file()
-               and path.name != "request.json"]
+    written = [
+        path for path in tmp_path.rglob("*") if path.is_file() and path.name != "request.json"
+    ]
     (recording,) = [path for path in written if path.suffix == ".jsonl"]
     for path in written:
         text = path.read_text()
@@ -446,18 +574,23 @@ def test_secrets_in_the_server_url_reach_no_file_the_run_writes(tmp_path: Path,
         assert secret not in done.stdout + done.stderr
     header, entries = read_recording(recording)
     (sent,) = header["request"]["tools"]
-    assert sent["server_url"] == (f"{secret_server.url}/s/<redacted>/mcp"
-                                  "?api_key=<redacted>&token=<redacted>")
+    assert sent["server_url"] == (
+        f"{secret_server.url}/s/<redacted>/mcp?api_key=<redacted>&token=<redacted>"
+    )
     echoed = [e["response"]["tools"] for e in events(entries) if e["type"] == "response.created"]
     assert echoed and echoed[0][0]["server_url"] == sent["server_url"]
 
 
 # -- configuration ------------------------------------------------------------------------------
 
+
 def test_openai_base_url_instead_of_the_option(tmp_path: Path, servers: Servers):
     write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
-    done = run_cli(["run", "request.json", "--no-tui", "--record", "rec.jsonl"], tmp_path,
-                   cli_env(OPENAI_BASE_URL=servers.emulator))
+    done = run_cli(
+        ["run", "request.json", "--no-tui", "--record", "rec.jsonl"],
+        tmp_path,
+        cli_env(OPENAI_BASE_URL=servers.emulator),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     header, entries = read_recording(tmp_path / "rec.jsonl")
     assert header["endpoint"] == f"{servers.emulator}/responses"
@@ -466,32 +599,50 @@ def test_openai_base_url_instead_of_the_option(tmp_path: Path, servers: Servers)
 
 # -- attach -------------------------------------------------------------------------------------
 
+
 def background_response(servers: Servers) -> str:
     with OpenAI(base_url=servers.emulator, api_key=API_KEY, max_retries=0, timeout=30) as sdk:
-        created = sdk.responses.create(model="gpt-5-mini", background=True,
-                                       tools=[servers.tool()],
-                                       input=calls("q", ("search", {"query": "x"})))
+        created = sdk.responses.create(
+            model="gpt-5-mini",
+            background=True,
+            tools=[servers.tool()],
+            input=calls("q", ("search", {"query": "x"})),
+        )
     assert created.status == "queued"
     return created.id
 
 
-def attach(servers: Servers, tmp_path: Path, response_id: str, *options: str
-           ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Entries]:
+def attach(
+    servers: Servers, tmp_path: Path, response_id: str, *options: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Entries]:
     record = tmp_path / "rec.jsonl"
-    done = run_cli(["attach", response_id, "--no-tui", "--base-url", servers.emulator,
-                    "--record", str(record), *options], tmp_path)
+    done = run_cli(
+        [
+            "attach",
+            response_id,
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            str(record),
+            *options,
+        ],
+        tmp_path,
+    )
     header, entries = read_recording(record)
     return done, header, entries
 
 
-
-
-@pytest.mark.parametrize("after", [
-    pytest.param((), id="default"),
-    pytest.param(("--after", "-1"), id="after-minus-1"),
-])
-def test_attach_follows_a_background_response(tmp_path: Path, servers: Servers,
-                                              after: tuple[str, ...]):
+@pytest.mark.parametrize(
+    "after",
+    [
+        pytest.param((), id="default"),
+        pytest.param(("--after", "-1"), id="after-minus-1"),
+    ],
+)
+def test_attach_follows_a_background_response(
+    tmp_path: Path, servers: Servers, after: tuple[str, ...]
+):
     response_id = background_response(servers)
     done, header, entries = attach(servers, tmp_path, response_id, *after)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -523,21 +674,39 @@ def _file_size_limit(limit: int) -> Any:
 
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return apply
 
 
 @pytest.mark.parametrize("where", ["ulimit -f", "/dev/full"])
 def test_a_recording_that_cannot_be_written_is_said_and_cut_at_a_whole_line(
-        tmp_path: Path, servers: Servers, where: str):
+    tmp_path: Path, servers: Servers, where: str
+):
     """A full disk mid-run: the stream goes on on screen, stderr says which file and why in
     one line, the file holds only whole lines, and the run exits 1 (README: a failure)."""
     write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
     record = "/dev/full" if where == "/dev/full" else str(tmp_path / "rec.jsonl")
     done = subprocess.run(
-        [sys.executable, "-m", "tui", "run", "request.json", "--no-tui", "--base-url",
-         servers.emulator, "--record", record], cwd=tmp_path, env=cli_env(),
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-        preexec_fn=_file_size_limit(4000) if where == "ulimit -f" else None)
+        [
+            sys.executable,
+            "-m",
+            "mcptui",
+            "run",
+            "request.json",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+            "--record",
+            record,
+        ],
+        cwd=tmp_path,
+        env=cli_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_file_size_limit(4000) if where == "ulimit -f" else None,
+    )
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     assert done.returncode == 1, done.stdout + done.stderr
     said = done.stderr.strip().splitlines()

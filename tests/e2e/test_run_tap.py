@@ -20,8 +20,11 @@ from test_run_cli import notes, request_body, run_cli, run_request
 SECRET = "Bearer tap-secret-never-recorded"
 
 CASES = {
-    "broken_schema": ({"query": "x"}, "output_schema_without_structured_content",
-                      "tools/list declared an outputSchema for broken_schema"),
+    "broken_schema": (
+        {"query": "x"},
+        "output_schema_without_structured_content",
+        "tools/list declared an outputSchema for broken_schema",
+    ),
     "bad_content": ({"query": "x"}, "invalid_content", "content block 0 has type 'json'"),
     # MCPServer hides the RuntimeError (and would hide its own output check alike): the wire
     # cannot tell which, so the cause says both, the server's log tells.
@@ -48,11 +51,13 @@ def tapped(servers: Servers, tmp_path_factory: pytest.TempPathFactory) -> Tapped
     body = request_body(servers, *lines, tool=servers.tool(headers={"Authorization": SECRET}))
     done, header, entries = run_request(servers, folder, body, "--tap")
     inspected = run_cli(["inspect", "--json", str(folder / "rec.jsonl")], folder)
-    for text in ((folder / "rec.jsonl").read_text(), done.stdout, done.stderr,
-                 inspected.stdout):
+    for text in ((folder / "rec.jsonl").read_text(), done.stdout, done.stderr, inspected.stdout):
         assert "tap-secret" not in text
-    failures = {f["name"]: f["likely_causes"] for f in json.loads(inspected.stdout)["failures"]
-                if f["type"] == "mcp_call"}
+    failures = {
+        f["name"]: f["likely_causes"]
+        for f in json.loads(inspected.stdout)["failures"]
+        if f["type"] == "mcp_call"
+    }
     return Tapped(done.returncode, header, notes(entries, "mcp"), failures)
 
 
@@ -66,8 +71,7 @@ def test_one_recording_holds_the_stream_and_the_wire(tapped: Tapped, servers: Se
         assert f"→ tools/call {tool}" in shown, shown
     listing = next(n for n in tapped.wire if n["message"].startswith("← result tools/list"))
     assert listing["server_labels"] == ["demo"]
-    (declared,) = [t for t in listing["jsonrpc"]["result"]["tools"]
-                   if t["name"] == "broken_schema"]
+    (declared,) = [t for t in listing["jsonrpc"]["result"]["tools"] if t["name"] == "broken_schema"]
     assert "outputSchema" in declared
     assert any(m.startswith("← result broken_schema  no structuredContent") for m in shown)
     answer = next(m for m in shown if m.startswith("← result search"))
@@ -90,12 +94,24 @@ def test_tap_refusals(tmp_path: Path, servers: Servers):
     body = request_body(servers, ("search", {"query": "x"}))
     body["tools"] = [{"type": "function", "name": "f", "parameters": {}}]
     (tmp_path / "request.json").write_text(json.dumps(body))
-    done = run_cli(["run", "request.json", "--tap", "--no-tui", "--base-url",
-                    servers.emulator], tmp_path)
+    done = run_cli(
+        ["run", "request.json", "--tap", "--no-tui", "--base-url", servers.emulator], tmp_path
+    )
     assert done.returncode == 2 and "no mcp tool with a server_url to tap" in done.stderr
     body = request_body(servers, ("search", {"query": "x"}))
     (tmp_path / "request.json").write_text(json.dumps(body))
-    done = run_cli(["run", "request.json", "--tap-public-url", "https://a.example",
-                    "--tap-public-url", "https://b.example", "--no-tui", "--base-url",
-                    servers.emulator], tmp_path)
+    done = run_cli(
+        [
+            "run",
+            "request.json",
+            "--tap-public-url",
+            "https://a.example",
+            "--tap-public-url",
+            "https://b.example",
+            "--no-tui",
+            "--base-url",
+            servers.emulator,
+        ],
+        tmp_path,
+    )
     assert done.returncode == 2 and "give one tunnel URL for each" in done.stderr

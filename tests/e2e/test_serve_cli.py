@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 MCPTUI = Path(sys.executable).parent / "mcptui"
-COMMANDS = [pytest.param(["emulate"], id="emulate"),
-            pytest.param(["demo-server"], id="demo-server")]
+COMMANDS = [
+    pytest.param(["emulate"], id="emulate"),
+    pytest.param(["demo-server"], id="demo-server"),
+]
 
 
 @pytest.fixture
@@ -29,18 +31,27 @@ def busy_port() -> Iterator[int]:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_busy_port_is_one_line_and_exit_2(command: list[str], busy_port: int):
-    done = subprocess.run([str(MCPTUI), *command, "--port", str(busy_port)],
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [str(MCPTUI), *command, "--port", str(busy_port)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 2
-    assert done.stderr == (f"mcptui: port {busy_port} is in use: pass --port, or --port 0 "
-                           "for a free one\n")
+    assert done.stderr == (
+        f"mcptui: port {busy_port} is in use: pass --port, or --port 0 for a free one\n"
+    )
     assert "Traceback" not in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_port_0_takes_a_free_port_and_prints_the_url(command: list[str]):
-    proc = subprocess.Popen([str(MCPTUI), *command, "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [str(MCPTUI), *command, "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         deadline = time.monotonic() + 20

@@ -24,19 +24,18 @@ import pytest
 from _e2e_support import Servers
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
+from mcptui.capture.proxy_run import SERVER_OPTIONS
+from mcptui.capture.relay import RecordingProxy
+from mcptui.capture.tap import TapHub
+from mcptui.emulator.demo_server import build_app
+from mcptui.mcpclient.link import McpLink
+from mcptui.model.events import note
+from mcptui.model.timeline import Timeline
+from mcptui.model.wire import exchanges
+from mcptui.model.wire import link as tie
+from mcptui.net.serve import ServerThread
+from mcptui.sources.replay import load_merged
 from test_run_cli import assert_refused, cli_env, request_body, run_cli, run_request
-
-from tui.capture.proxy_run import SERVER_OPTIONS
-from tui.capture.relay import RecordingProxy
-from tui.capture.tap import TapHub
-from tui.emulator.demo_server import build_app
-from tui.emulator.serve import ServerThread
-from tui.mcpclient import McpLink
-from tui.model.events import note
-from tui.model.timeline import Timeline
-from tui.model.wire import exchanges
-from tui.model.wire import link as tie
-from tui.sources.replay import load_merged
 
 SECRET = "tap-secret-token-0123456789"
 
@@ -78,8 +77,9 @@ def tap(tmp_path: Path) -> Iterator[Tap]:
 
 def link(url: str, protocol: str = "legacy") -> McpLink:
     """The mcp client as OpenAI's is believed to speak (the legacy era), unless told."""
-    return McpLink(url, headers={"Authorization": f"Bearer {SECRET}"}, timeout=10,
-                   protocol=protocol)
+    return McpLink(
+        url, headers={"Authorization": f"Bearer {SECRET}"}, timeout=10, protocol=protocol
+    )
 
 
 def summaries(notes: list[dict[str, Any]]) -> list[str]:
@@ -96,18 +96,28 @@ async def test_every_message_both_ways_in_order(tap: Tap):
 
     notes = tap.notes()
     shown = summaries(notes)
-    for expected in ("→ initialize", "← result initialize", "→ notifications/initialized",
-                     "→ tools/list", "← result tools/list  9 tools",
-                     "→ tools/call broken_schema",
-                     "← result broken_schema  no structuredContent"):
+    for expected in (
+        "→ initialize",
+        "← result initialize",
+        "→ notifications/initialized",
+        "→ tools/list",
+        "← result tools/list  9 tools",
+        "→ tools/call broken_schema",
+        "← result broken_schema  no structuredContent",
+    ):
         assert expected in shown, shown
-    positions = [shown.index(m) for m in ("→ initialize", "→ tools/list",
-                                          "→ tools/call broken_schema",
-                                          "← result broken_schema  no structuredContent")]
+    positions = [
+        shown.index(m)
+        for m in (
+            "→ initialize",
+            "→ tools/list",
+            "→ tools/call broken_schema",
+            "← result broken_schema  no structuredContent",
+        )
+    ]
     assert positions == sorted(positions)
     listing = next(n for n in notes if n["message"].startswith("← result tools/list"))
-    broken = next(t for t in listing["jsonrpc"]["result"]["tools"]
-                  if t["name"] == "broken_schema")
+    broken = next(t for t in listing["jsonrpc"]["result"]["tools"] if t["name"] == "broken_schema")
     assert "outputSchema" in broken  # the wire evidence the cause needs
     call = next(n for n in notes if n["message"] == "→ tools/call broken_schema")
     assert call["direction"] == "sent" and call["transport"] == "streamable_http"
@@ -117,8 +127,9 @@ async def test_every_message_both_ways_in_order(tap: Tap):
 
 async def test_fifty_concurrent_calls_lose_nothing(tap: Tap):
     async with link(tap.url) as client:
-        outcomes = await asyncio.gather(*(
-            client.call("search", {"query": f"q{n}"}, timeout=20) for n in range(50)))
+        outcomes = await asyncio.gather(
+            *(client.call("search", {"query": f"q{n}"}, timeout=20) for n in range(50))
+        )
     assert all(outcome.error is None for outcome in outcomes)
     notes = tap.notes()
     sent = [n["jsonrpc"] for n in notes if n["message"] == "→ tools/call search"]
@@ -126,7 +137,8 @@ async def test_fifty_concurrent_calls_lose_nothing(tap: Tap):
     assert len(sent) == len(answered) == 50
     assert {m["id"] for m in sent} == {m["id"] for m in answered}
     assert sorted(m["params"]["arguments"]["query"] for m in sent) == sorted(
-        f"q{n}" for n in range(50))
+        f"q{n}" for n in range(50)
+    )
 
 
 async def test_the_sse_transport_goes_through_the_tap_too(tmp_path: Path):
@@ -147,8 +159,9 @@ async def test_the_sse_transport_goes_through_the_tap_too(tmp_path: Path):
 
 
 async def test_a_refused_request_is_recorded_with_its_status(tap: Tap):
-    refused = McpLink(tap.url, headers={"Authorization": "Bearer wrong-token-123"}, timeout=5,
-                      protocol="legacy")
+    refused = McpLink(
+        tap.url, headers={"Authorization": "Bearer wrong-token-123"}, timeout=5, protocol="legacy"
+    )
     with pytest.raises(Exception):  # noqa: B017 -- McpUnavailable, however it is raised
         async with refused:
             pass
@@ -161,21 +174,38 @@ async def test_a_refused_request_is_recorded_with_its_status(tap: Tap):
 def test_the_command_prints_the_server_url_and_each_message(tmp_path: Path):
     with ServerThread(build_app()) as server:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tui", "tap", "--upstream", f"{server.url}/mcp", "--port",
-             "0", "--record", "tap.jsonl", "--public-url", "https://abc.example.dev",
-             "--no-tui"],
-            cwd=tmp_path, env=cli_env(api_key=None), stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "mcptui",
+                "tap",
+                "--upstream",
+                f"{server.url}/mcp",
+                "--port",
+                "0",
+                "--record",
+                "tap.jsonl",
+                "--public-url",
+                "https://abc.example.dev",
+                "--no-tui",
+            ],
+            cwd=tmp_path,
+            env=cli_env(api_key=None),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert process.stdout is not None
         first = process.stdout.readline()
         address = re.search(r"(http://127\.0\.0\.1:\d+)/mcp → ", first)
         assert address, first + process.stderr.read()
-        assert "server_url for the request: https://abc.example.dev/mcp" in \
-            process.stdout.readline()
+        assert (
+            "server_url for the request: https://abc.example.dev/mcp" in process.stdout.readline()
+        )
 
         async def use() -> None:
-            async with McpLink(f"{address.group(1)}/mcp", timeout=10,
-                               protocol="legacy") as client:
+            async with McpLink(f"{address.group(1)}/mcp", timeout=10, protocol="legacy") as client:
                 await client.call("search", {"query": "x"}, timeout=10)
 
         asyncio.run(use())
@@ -187,14 +217,18 @@ def test_the_command_prints_the_server_url_and_each_message(tmp_path: Path):
 
 
 def test_an_unusable_upstream_is_refused(tmp_path: Path):
-    assert_refused(run_cli(["tap", "--upstream", "localhost:8765/mcp"], tmp_path),
-                   "must be an http(s) URL such as http://127.0.0.1:8765/mcp")
+    assert_refused(
+        run_cli(["tap", "--upstream", "localhost:8765/mcp"], tmp_path),
+        "must be an http(s) URL such as http://127.0.0.1:8765/mcp",
+    )
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert_refused(run_cli(["tap", "--upstream", "http://127.0.0.1:9/mcp", "--port",
-                                str(port)], tmp_path), f"port {port} is in use")
+        assert_refused(
+            run_cli(["tap", "--upstream", "http://127.0.0.1:9/mcp", "--port", str(port)], tmp_path),
+            f"port {port} is in use",
+        )
 
 
 def wait_until(condition: Any, what: str, timeout: float = 10.0) -> None:
@@ -205,6 +239,7 @@ def wait_until(condition: Any, what: str, timeout: float = 10.0) -> None:
 
 
 # -- the modern, stateless revision (2026-07-28) ---------------------------------------------
+
 
 def held_server() -> tuple[MCPServer, Any]:
     """An mcp 2.3 MCPServer (both eras) whose `hold` answers once `release` was called."""
@@ -233,13 +268,16 @@ def test_modern_clients_are_recorded_and_paired_by_their_own_post(tmp_path: Path
     server, _ = held_server()
     tap = Tap(tmp_path / "modern.jsonl", app=server.streamable_http_app())
     try:
+
         def recorded(message: str) -> bool:
             lines = tap.record.read_text().splitlines()[1:]
             return any(json.loads(line)["note"]["message"] == message for line in lines)
 
         async def both() -> tuple[Any, Any]:
-            async with Client(tap.url, mode="auto") as first, \
-                    Client(tap.url, mode="auto") as second:
+            async with (
+                Client(tap.url, mode="auto") as first,
+                Client(tap.url, mode="auto") as second,
+            ):
                 assert first.protocol_version == "2026-07-28"
                 async with anyio.create_task_group() as group:
                     held: list[Any] = []
@@ -263,30 +301,58 @@ def test_modern_clients_are_recorded_and_paired_by_their_own_post(tmp_path: Path
     assert shown.count("→ server/discover  [modern]") == 2, shown
     calls = [n for n in notes if n["message"].startswith("→ tools/call")]
     assert calls[0]["jsonrpc"]["id"] == calls[1]["jsonrpc"]["id"]  # numbered alike
-    answered = {n["message"].split("  · ")[0]: n["jsonrpc"]["result"]["content"][0]["text"]
-                for n in notes if n["direction"] == "received"
-                and "tools" not in n["message"] and "discover" not in n["message"]}
+    answered = {
+        n["message"].split("  · ")[0]: n["jsonrpc"]["result"]["content"][0]["text"]
+        for n in notes
+        if n["direction"] == "received"
+        and "tools" not in n["message"]
+        and "discover" not in n["message"]
+    }
     assert answered == {"← result hold": "held a", "← result release": "released b"}, shown
     assert {n["era"] for n in notes} == {"modern"} and {n["session"] for n in notes} == {None}
     hold_call = next(n for n in calls if "hold" in n["message"])
-    assert hold_call["mcp_headers"] == {"MCP-Protocol-Version": "2026-07-28",
-                                        "Mcp-Method": "tools/call", "Mcp-Name": "hold"}
-    read = [note(n["kind"], n["message"], float(i), **{
-        k: v for k, v in n.items() if k not in ("kind", "message")})
-        for i, n in enumerate(notes)]
+    assert hold_call["mcp_headers"] == {
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "hold",
+    }
+    read = [
+        note(
+            n["kind"],
+            n["message"],
+            float(i),
+            **{k: v for k, v in n.items() if k not in ("kind", "message")},
+        )
+        for i, n in enumerate(notes)
+    ]
     paired = [e for e in exchanges(range(len(read)), read) if e.method == "tools/call"]
     assert {e.tool: (e.result or {}).get("content", [{}])[0].get("text") for e in paired} == {
-        "hold": "held a", "release": "released b"}
+        "hold": "held a",
+        "release": "released b",
+    }
 
 
 # -- what is normal on the wire ----------------------------------------------------------------
 
+
 def open_session(client: httpx2.Client, url: str) -> str:
-    answer = client.post(url, headers={"Authorization": f"Bearer {SECRET}",
-                                       "Accept": "application/json, text/event-stream"},
-                         json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                             "protocolVersion": "2025-06-18", "capabilities": {},
-                             "clientInfo": {"name": "test", "version": "1"}}})
+    answer = client.post(
+        url,
+        headers={
+            "Authorization": f"Bearer {SECRET}",
+            "Accept": "application/json, text/event-stream",
+        },
+        json={
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        },
+    )
     assert answer.status_code == 200, answer.text
     return answer.headers["mcp-session-id"]
 
@@ -296,9 +362,15 @@ def test_the_client_closing_its_event_stream_is_an_info_note(tap: Tap):
     note, not a broken connection."""
     with httpx2.Client(timeout=10) as client:
         session = open_session(client, tap.url)
-        with client.stream("GET", tap.url, headers={
-                "Authorization": f"Bearer {SECRET}", "Accept": "text/event-stream",
-                "mcp-session-id": session}) as stream:
+        with client.stream(
+            "GET",
+            tap.url,
+            headers={
+                "Authorization": f"Bearer {SECRET}",
+                "Accept": "text/event-stream",
+                "mcp-session-id": session,
+            },
+        ) as stream:
             assert stream.status_code == 200
             wait_until(lambda: tap.hub.open_exchanges == 1, "the tap to relay the stream")
         wait_until(lambda: tap.hub.open_exchanges == 0, "the tap to see the stream closed")
@@ -306,8 +378,12 @@ def test_the_client_closing_its_event_stream_is_an_info_note(tap: Tap):
     assert [n for n in notes if n["kind"] != "mcp" or n.get("level") == "warning"] == []
     closed = [n for n in notes if n.get("closed") == "client"]
     assert [(n["message"], n["level"]) for n in closed] == [
-        (f"← GET /mcp: the client closed the event stream of session {session[:8]}… (the "
-         "session's end)", "info")]
+        (
+            f"← GET /mcp: the client closed the event stream of session {session[:8]}… (the "
+            "session's end)",
+            "info",
+        )
+    ]
 
 
 def test_ctrl_c_with_a_session_still_open_ends_the_tap_cleanly(tmp_path: Path):
@@ -315,19 +391,41 @@ def test_ctrl_c_with_a_session_still_open_ends_the_tap_cleanly(tmp_path: Path):
     waits, then cancels it): exit 0, the summary line, no traceback."""
     with ServerThread(build_app(token=SECRET)) as server:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tui", "tap", "--upstream", f"{server.url}/mcp", "--port",
-             "0", "--record", "tap.jsonl", "--no-tui"],
-            cwd=tmp_path, env=cli_env(api_key=None), stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "mcptui",
+                "tap",
+                "--upstream",
+                f"{server.url}/mcp",
+                "--port",
+                "0",
+                "--record",
+                "tap.jsonl",
+                "--no-tui",
+            ],
+            cwd=tmp_path,
+            env=cli_env(api_key=None),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert process.stdout is not None
         address = re.search(r"(http://127\.0\.0\.1:\d+)/mcp → ", process.stdout.readline())
         assert address
         url = f"{address.group(1)}/mcp"
         with httpx2.Client(timeout=20) as client:
             session = open_session(client, url)
-            with client.stream("GET", url, headers={
-                    "Authorization": f"Bearer {SECRET}", "Accept": "text/event-stream",
-                    "mcp-session-id": session}) as stream:
+            with client.stream(
+                "GET",
+                url,
+                headers={
+                    "Authorization": f"Bearer {SECRET}",
+                    "Accept": "text/event-stream",
+                    "mcp-session-id": session,
+                },
+            ) as stream:
                 assert stream.status_code == 200
                 process.send_signal(signal.SIGINT)
                 out, err = process.communicate(timeout=30)
@@ -338,13 +436,16 @@ def test_ctrl_c_with_a_session_still_open_ends_the_tap_cleanly(tmp_path: Path):
 
 # -- a tap file holding earlier sessions ---------------------------------------------------------
 
-def test_a_run_after_probes_through_the_same_tap_gets_its_own_call(tmp_path: Path,
-                                                                     servers: Servers):
+
+def test_a_run_after_probes_through_the_same_tap_gets_its_own_call(
+    tmp_path: Path, servers: Servers
+):
     """Two probe sessions calling broken_schema through a standalone tap, then a run through
     it; `inspect RUN --tap TAP` ties the run's item to the run's own call (of the session
     that listed tools for it), never to a probe's."""
     tap = Tap(tmp_path / "tap.jsonl")
     try:
+
         async def probe() -> None:
             async with link(tap.url) as client:
                 await client.list_tools()
@@ -354,8 +455,11 @@ def test_a_run_after_probes_through_the_same_tap_gets_its_own_call(tmp_path: Pat
             asyncio.run(probe())
         probes = {n["session"] for n in tap.notes() if n.get("session")}
         assert len(probes) == 2
-        body = request_body(servers, ("broken_schema", {"query": "x"}), tool=servers.tool(
-            url=tap.url, headers={"Authorization": f"Bearer {SECRET}"}))
+        body = request_body(
+            servers,
+            ("broken_schema", {"query": "x"}),
+            tool=servers.tool(url=tap.url, headers={"Authorization": f"Bearer {SECRET}"}),
+        )
         done, _, _ = run_request(servers, tmp_path, body)
         assert done.returncode == 1, done.stdout + done.stderr
         tap.notes()
@@ -373,8 +477,9 @@ def test_a_run_after_probes_through_the_same_tap_gets_its_own_call(tmp_path: Pat
     assert call is not None and call.session not in probes
     assert [e.session for e in links.by_item[listing.key]] == [call.session]
     inspected = run_cli(["inspect", "--json", "rec.jsonl", "--tap", str(tap.record)], tmp_path)
-    (failure,) = [f for f in json.loads(inspected.stdout)["failures"]
-                  if f["type"] == "mcp_call"]
+    (failure,) = [f for f in json.loads(inspected.stdout)["failures"] if f["type"] == "mcp_call"]
     top = failure["likely_causes"][0]
     assert (top["cause"], top["confidence"]) == (
-        "output_schema_without_structured_content", "confirmed"), top
+        "output_schema_without_structured_content",
+        "confirmed",
+    ), top

@@ -12,15 +12,28 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SEEDS = sorted((REPO / "tests" / "fixtures" / "upstream").glob("*.chunks.txt")) + \
-    sorted((REPO / "recordings").glob("*.jsonl"))
+SEEDS = sorted((REPO / "tests" / "fixtures" / "upstream").glob("*.chunks.txt")) + sorted(
+    (REPO / "recordings").glob("*.jsonl")
+)
 HOSTILE = "\x1b]0;t\x07\x1b[2J\x9b31m\u202e\ud800"
 """Terminal escapes, a bidi override and a lone surrogate (the JSON escape `\\ud800` once
 written): none may act on a terminal or stop an output from being encoded."""
 CASES: list[str] = []
 """Names of the cases run, for the tier's summary line."""
-ODD_VALUES: list[object] = [None, 0, -1, 1e308, "", "x" * 300, [], {}, [1, [2]], {"a": {}},
-                            True, HOSTILE]
+ODD_VALUES: list[object] = [
+    None,
+    0,
+    -1,
+    1e308,
+    "",
+    "x" * 300,
+    [],
+    {},
+    [1, [2]],
+    {"a": {}},
+    True,
+    HOSTILE,
+]
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -28,7 +41,7 @@ def _lines(data: bytes) -> list[bytes]:
 
 
 def truncate(rng: random.Random, data: bytes) -> bytes:
-    return data[:rng.randrange(len(data))]
+    return data[: rng.randrange(len(data))]
 
 
 def flip(rng: random.Random, data: bytes) -> bytes:
@@ -41,7 +54,7 @@ def flip(rng: random.Random, data: bytes) -> bytes:
 def duplicate(rng: random.Random, data: bytes) -> bytes:
     lines = _lines(data)
     at = rng.randrange(len(lines))
-    return b"\n".join(lines[:at] + [lines[at]] * rng.randint(2, 50) + lines[at + 1:])
+    return b"\n".join(lines[:at] + [lines[at]] * rng.randint(2, 50) + lines[at + 1 :])
 
 
 def shuffle(rng: random.Random, data: bytes) -> bytes:
@@ -55,8 +68,9 @@ def bad_utf8(rng: random.Random, data: bytes) -> bytes:
     return data[:at] + rng.choice([b"\xff\xfe", b"\xc3", b"\xed\xa0\x80", b"\x00"]) + data[at:]
 
 
-def _edit_json_line(rng: random.Random, data: bytes,
-                    edit: Callable[[dict[str, object]], None]) -> bytes:
+def _edit_json_line(
+    rng: random.Random, data: bytes, edit: Callable[[dict[str, object]], None]
+) -> bytes:
     lines = _lines(data)
     candidates = [n for n, line in enumerate(lines) if line.strip().startswith(b"{")]
     if not candidates:
@@ -88,6 +102,7 @@ def wrong_type(rng: random.Random, data: bytes) -> bytes:
         target = rng.choice(list(_walk_dicts(obj)))
         if target:
             target[rng.choice(list(target))] = rng.choice(ODD_VALUES)
+
     return _edit_json_line(rng, data, edit)
 
 
@@ -107,6 +122,7 @@ def oversize(rng: random.Random, data: bytes) -> bytes:
         target = obj.get("event", obj)
         if isinstance(target, dict):
             target["delta"] = "word " * rng.choice([20_000, 200_000])
+
     return _edit_json_line(rng, data, edit)
 
 
@@ -131,11 +147,22 @@ def controls(rng: random.Random, data: bytes) -> bytes:
             for key, value in list(target.items()):
                 if isinstance(value, str) and rng.random() < 0.5:
                     target[key] = value + HOSTILE
+
     return _edit_json_line(rng, data, edit)
 
 
-MUTATIONS = [truncate, flip, duplicate, shuffle, bad_utf8, wrong_type, nest, oversize,
-             odd_header, controls]
+MUTATIONS = [
+    truncate,
+    flip,
+    duplicate,
+    shuffle,
+    bad_utf8,
+    wrong_type,
+    nest,
+    oversize,
+    odd_header,
+    controls,
+]
 
 
 def corpus(count: int, seed: int = 2026) -> Iterator[tuple[str, bytes]]:

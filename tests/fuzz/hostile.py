@@ -3,7 +3,7 @@ every file-reading command as a real `mcptui` subprocess under a time and memory
 
 Shared by the fuzz tier (tests/fuzz/test_hostile.py: a stratified, seeded sample) and the audit
 (bench/audit_hostile.py: all of it, against any checkout's `mcptui`). Standard library and
-PyYAML only, and no import of `tui`: the audit runs it beside an older checkout.
+PyYAML only, and no import of `mcptui`: the audit runs it beside an older checkout.
 
 Every input carries the same planted secrets (an API key, a token in the path of the request's
 `server_url` that the stream echoes, an MCP header value) and the same terminal hostiles (ESC,
@@ -73,9 +73,11 @@ def settle(text: str) -> bytes:
 
 # ---- one hostile stream, as events -------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Variant:
     """How a stream is made hostile: the text planted in its fields and its odd values."""
+
     name: str
     text: str = HOSTILE
     number: Any = 0
@@ -101,10 +103,20 @@ VARIANT = {v.name: v for v in VARIANTS}
 
 def request(text: str = HOSTILE) -> dict[str, Any]:
     """The request a run would send: the MCP server's URL holds a path token, its headers a key."""
-    return {"model": "gpt-5", "input": f"find it{text}", "stream": True,
-            "tools": [{"type": "mcp", "server_label": "fz", "server_url": SERVER_URL,
-                       "headers": {"X-Api-Key": HEADER_VALUE, "Authorization": f"Bearer {KEY}"},
-                       "require_approval": "never"}]}
+    return {
+        "model": "gpt-5",
+        "input": f"find it{text}",
+        "stream": True,
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "fz",
+                "server_url": SERVER_URL,
+                "headers": {"X-Api-Key": HEADER_VALUE, "Authorization": f"Bearer {KEY}"},
+                "require_approval": "never",
+            }
+        ],
+    }
 
 
 def _deep() -> str:
@@ -121,48 +133,113 @@ def _chunks(text: str, split: bool) -> list[str]:
 def events(v: Variant) -> list[dict[str, Any]]:
     """A response that lists tools, fails one mcp_call that echoes every secret, and answers."""
     h = v.text
-    tools = [{"type": "mcp", "server_label": "fz", "server_url": SERVER_URL, "headers": None,
-              "require_approval": "never"}]
-    response = {"id": "resp_fz1", "object": "response", "status": "in_progress",
-                "model": f"gpt-5{h}", "tools": tools, "output": []}
-    listed = {"id": "mcpl_fz", "type": "mcp_list_tools", "server_label": f"fz{h}",
-              "tools": [{"name": f"search{h}", "description": h, "input_schema": {}}]}
+    tools = [
+        {
+            "type": "mcp",
+            "server_label": "fz",
+            "server_url": SERVER_URL,
+            "headers": None,
+            "require_approval": "never",
+        }
+    ]
+    response = {
+        "id": "resp_fz1",
+        "object": "response",
+        "status": "in_progress",
+        "model": f"gpt-5{h}",
+        "tools": tools,
+        "output": [],
+    }
+    listed = {
+        "id": "mcpl_fz",
+        "type": "mcp_list_tools",
+        "server_label": f"fz{h}",
+        "tools": [{"name": f"search{h}", "description": h, "input_schema": {}}],
+    }
     arguments = json.dumps({"q": f"q{h}", "api_key": KEY, "server": SERVER_URL})
     error = f"424{h}: {SERVER_URL} refused X-Api-Key {HEADER_VALUE} with key {KEY}"
-    call = {"id": "mcp_fz", "type": "mcp_call", "name": f"search{h}", "server_label": "fz",
-            "arguments": ""}
-    failed = {**call, "arguments": arguments, "status": "failed", "error": error,
-              "output": f"echo {HEADER_VALUE} {SERVER_URL}"}
+    call = {
+        "id": "mcp_fz",
+        "type": "mcp_call",
+        "name": f"search{h}",
+        "server_label": "fz",
+        "arguments": "",
+    }
+    failed = {
+        **call,
+        "arguments": arguments,
+        "status": "failed",
+        "error": error,
+        "output": f"echo {HEADER_VALUE} {SERVER_URL}",
+    }
     answer = f"Done{h} via {SERVER_URL} (key {KEY}, header {HEADER_VALUE})"
     if v.big_delta:
         answer += (" word" * (v.big_delta // 10)) + " a." * (v.big_delta // 6) + " ://x"
-    message = {"id": "msg_fz", "type": "message", "role": "assistant", "status": "completed",
-               "content": [{"type": "output_text", "text": answer}]}
+    message = {
+        "id": "msg_fz",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": answer}],
+    }
     out: list[dict[str, Any]] = [
         {"type": "response.created", "response": response},
         {"type": "response.output_item.added", "output_index": 0, "item": {**listed, "tools": []}},
         {"type": "response.output_item.done", "output_index": 0, "item": listed},
         {"type": "response.output_item.added", "output_index": 1, "item": call},
     ]
-    out += [{"type": "response.mcp_call_arguments.delta", "output_index": 1, "item_id": "mcp_fz",
-             "delta": piece} for piece in _chunks(arguments, v.split_secrets)]
     out += [
-        {"type": "response.mcp_call_arguments.done", "output_index": 1, "item_id": "mcp_fz",
-         "arguments": arguments},
+        {
+            "type": "response.mcp_call_arguments.delta",
+            "output_index": 1,
+            "item_id": "mcp_fz",
+            "delta": piece,
+        }
+        for piece in _chunks(arguments, v.split_secrets)
+    ]
+    out += [
+        {
+            "type": "response.mcp_call_arguments.done",
+            "output_index": 1,
+            "item_id": "mcp_fz",
+            "arguments": arguments,
+        },
         {"type": "response.mcp_call.failed", "output_index": 1, "item_id": "mcp_fz"},
         {"type": "response.output_item.done", "output_index": 1, "item": failed},
-        {"type": "response.output_item.added", "output_index": 2,
-         "item": {**message, "status": "in_progress", "content": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 2,
+            "item": {**message, "status": "in_progress", "content": []},
+        },
     ]
-    out += [{"type": "response.output_text.delta", "output_index": 2, "item_id": "msg_fz",
-             "content_index": 0, "delta": piece} for piece in _chunks(answer, v.split_secrets)]
     out += [
-        {"type": "response.output_text.done", "output_index": 2, "item_id": "msg_fz",
-         "content_index": 0, "text": answer},
+        {
+            "type": "response.output_text.delta",
+            "output_index": 2,
+            "item_id": "msg_fz",
+            "content_index": 0,
+            "delta": piece,
+        }
+        for piece in _chunks(answer, v.split_secrets)
+    ]
+    out += [
+        {
+            "type": "response.output_text.done",
+            "output_index": 2,
+            "item_id": "msg_fz",
+            "content_index": 0,
+            "text": answer,
+        },
         {"type": "response.output_item.done", "output_index": 2, "item": message},
-        {"type": "response.completed", "response": {
-            **response, "status": "completed", "output": [listed, failed, message],
-            "usage": {"input_tokens": v.number or 10, "output_tokens": 5, "total_tokens": 15}}},
+        {
+            "type": "response.completed",
+            "response": {
+                **response,
+                "status": "completed",
+                "output": [listed, failed, message],
+                "usage": {"input_tokens": v.number or 10, "output_tokens": 5, "total_tokens": 15},
+            },
+        },
     ]
     for n, event in enumerate(out):
         event["sequence_number"] = n if not v.number or n != 3 else v.number
@@ -180,13 +257,22 @@ def jsonl(v: Variant) -> bytes:
 
 
 def recording(v: Variant) -> bytes:
-    header = {"mcptui": "recording", "format": 1, "mcptui_version": "0.1.0",
-              "created": "2026-01-01T00:00:00+00:00", "source": {"kind": "run"},
-              "request": request(v.text), "endpoint": ENDPOINT,
-              "http": {"status": 200, "headers": {"x-request-id": f"req_{v.text}",
-                                                  "x-api-key": HEADER_VALUE}}}
-    lines = [_dumps(header)] + [_dumps({"t": round(0.1 * n, 1), "event": e})
-                                for n, e in enumerate(events(v))]
+    header = {
+        "mcptui": "recording",
+        "format": 1,
+        "mcptui_version": "0.1.0",
+        "created": "2026-01-01T00:00:00+00:00",
+        "source": {"kind": "run"},
+        "request": request(v.text),
+        "endpoint": ENDPOINT,
+        "http": {
+            "status": 200,
+            "headers": {"x-request-id": f"req_{v.text}", "x-api-key": HEADER_VALUE},
+        },
+    }
+    lines = [_dumps(header)] + [
+        _dumps({"t": round(0.1 * n, 1), "event": e}) for n, e in enumerate(events(v))
+    ]
     return settle("\n".join(lines) + "\n")
 
 
@@ -214,11 +300,17 @@ def array(v: Variant) -> bytes:
 
 def paste(v: Variant) -> bytes:
     evs = [_dumps(e) for e in events(v)]
-    logged = [f"2026-01-01 12:00:0{n % 10},123 INFO openai: {line}" for n, line in
-              enumerate(evs[:4])]
-    text = (f"Hi all{v.text}, my stream fails (key {KEY}):\n\n" + "\n".join(logged) +
-            "\n\n```json\n" + ",\n".join(evs[4:]) + "\n```\n\nAny idea? curl "
-            f"{ENDPOINT} -H 'Authorization: Bearer {KEY}' -d '{json.dumps(request(v.text))}'\n")
+    logged = [
+        f"2026-01-01 12:00:0{n % 10},123 INFO openai: {line}" for n, line in enumerate(evs[:4])
+    ]
+    text = (
+        f"Hi all{v.text}, my stream fails (key {KEY}):\n\n"
+        + "\n".join(logged)
+        + "\n\n```json\n"
+        + ",\n".join(evs[4:])
+        + "\n```\n\nAny idea? curl "
+        f"{ENDPOINT} -H 'Authorization: Bearer {KEY}' -d '{json.dumps(request(v.text))}'\n"
+    )
     return settle(text)
 
 
@@ -229,8 +321,14 @@ def _pyliteral(value: Any) -> str:
 def pydict(v: Variant) -> bytes:
     """Python-literal dict pastes, with keys no JSON has: tuples, bytes, frozensets, numbers."""
     evs = events(v)
-    evs[0] = {**evs[0], ("tuple", 1): b"bytes\x1b", b"bkey": {1, 2}, 1.5: None, None: True,
-              frozenset({1}): (1, 2)}
+    evs[0] = {
+        **evs[0],
+        ("tuple", 1): b"bytes\x1b",
+        b"bkey": {1, 2},
+        1.5: None,
+        None: True,
+        frozenset({1}): (1, 2),
+    }
     lines = [_pyliteral(e) for e in evs]
     lines.insert(3, "{[1, 2]: 'list key', 'delta': b'abc'}")
     lines.insert(5, "{'delta': b'\\xff\\x1b[31m', 'type': 'response.output_text.delta'}")
@@ -245,10 +343,10 @@ def sdk(value: Any) -> str:
     """The openai SDK's repr of an event: Name(field=value, …) for each typed object."""
     if isinstance(value, dict) and isinstance(value.get("type"), str):
         kind = value["type"]
-        name = ("Response" + _camel(kind) + "Event" if kind.startswith("response.")
-                else _camel(kind))
-        args = ", ".join(f"{k}={sdk(val)}" for k, val in value.items()
-                         if isinstance(k, str) and k.isidentifier())
+        name = "Response" + _camel(kind) + "Event" if kind.startswith("response.") else _camel(kind)
+        args = ", ".join(
+            f"{k}={sdk(val)}" for k, val in value.items() if isinstance(k, str) and k.isidentifier()
+        )
         return f"{name}({args})"
     if isinstance(value, dict) and value.get("object") == "response":
         return "Response(" + ", ".join(f"{k}={sdk(val)}" for k, val in value.items()) + ")"
@@ -265,9 +363,14 @@ def sdkrepr(v: Variant) -> bytes:
     evs = events(v)
     evs[1] = {**evs[1], "odd": {("t", 1): b"\x9bbytes", b"k": [b"v"]}}
     lines = [sdk(e) for e in evs]
-    lines.insert(2, "ResponseTextDeltaEvent(delta=b'\\x1b]0;x\\x07', type='response.output_text"
-                 ".delta', logprobs=[Logprob(token='a', bytes=[255, 0])], x=" +
-                 "Deep(" * 3000 + ")" * 3000 + ")")
+    lines.insert(
+        2,
+        "ResponseTextDeltaEvent(delta=b'\\x1b]0;x\\x07', type='response.output_text"
+        ".delta', logprobs=[Logprob(token='a', bytes=[255, 0])], x="
+        + "Deep(" * 3000
+        + ")" * 3000
+        + ")",
+    )
     return settle("\n".join(lines) + "\n")
 
 
@@ -276,9 +379,18 @@ def response_body(v: Variant) -> bytes:
 
 
 def error_body(v: Variant) -> bytes:
-    return settle(_dumps({"error": {"message": f"bad{v.text} {KEY} at {SERVER_URL}",
-                                    "type": f"invalid_request_error{v.text}",
-                                    "code": v.number or v.text, "param": v.extra}}))
+    return settle(
+        _dumps(
+            {
+                "error": {
+                    "message": f"bad{v.text} {KEY} at {SERVER_URL}",
+                    "type": f"invalid_request_error{v.text}",
+                    "code": v.number or v.text,
+                    "param": v.extra,
+                }
+            }
+        )
+    )
 
 
 def _archive_parts(v: Variant) -> tuple[str, str]:
@@ -289,27 +401,50 @@ def har(v: Variant, *, body: dict[str, Any] | None = None, url: str = ENDPOINT) 
     req, stream = _archive_parts(v)
     content = body or {"mimeType": "text/event-stream", "size": len(stream), "text": stream}
     entries = [
-        {"startedDateTime": "2026-01-01T00:00:00.000Z", "time": 120.5,
-         "request": {"method": "POST", "url": url, "httpVersion": "HTTP/1.1",
-                     "headers": [{"name": "authorization", "value": f"Bearer {KEY}"},
-                                 {"name": "x-api-key", "value": HEADER_VALUE}],
-                     "postData": {"mimeType": "application/json", "text": req}},
-         "response": {"status": 200, "statusText": f"OK{v.text}",
-                      "headers": [{"name": "content-type", "value": "text/event-stream"},
-                                  {"name": "content-encoding",
-                                   "value": body.get("_encoding", "") if body else ""}],
-                      "content": content},
-         "timings": {"send": 0, "wait": 100, "receive": 20.5}},
-        {"startedDateTime": "2026-01-01T00:00:01.000Z", "time": 3,
-         "request": {"method": "POST", "url": SERVER_URL, "headers": [
-             {"name": "X-Api-Key", "value": HEADER_VALUE}],
-             "postData": {"mimeType": "application/json", "text": '{"jsonrpc":"2.0"}'}},
-         "response": {"status": 401, "headers": [], "content": {"text": f"no {HEADER_VALUE}"}}},
+        {
+            "startedDateTime": "2026-01-01T00:00:00.000Z",
+            "time": 120.5,
+            "request": {
+                "method": "POST",
+                "url": url,
+                "httpVersion": "HTTP/1.1",
+                "headers": [
+                    {"name": "authorization", "value": f"Bearer {KEY}"},
+                    {"name": "x-api-key", "value": HEADER_VALUE},
+                ],
+                "postData": {"mimeType": "application/json", "text": req},
+            },
+            "response": {
+                "status": 200,
+                "statusText": f"OK{v.text}",
+                "headers": [
+                    {"name": "content-type", "value": "text/event-stream"},
+                    {
+                        "name": "content-encoding",
+                        "value": body.get("_encoding", "") if body else "",
+                    },
+                ],
+                "content": content,
+            },
+            "timings": {"send": 0, "wait": 100, "receive": 20.5},
+        },
+        {
+            "startedDateTime": "2026-01-01T00:00:01.000Z",
+            "time": 3,
+            "request": {
+                "method": "POST",
+                "url": SERVER_URL,
+                "headers": [{"name": "X-Api-Key", "value": HEADER_VALUE}],
+                "postData": {"mimeType": "application/json", "text": '{"jsonrpc":"2.0"}'},
+            },
+            "response": {"status": 401, "headers": [], "content": {"text": f"no {HEADER_VALUE}"}},
+        },
     ]
     for entry in entries:
         entry["response"]["headers"] = [h for h in entry["response"]["headers"] if h["value"]]
-    return settle(_dumps({"log": {"version": "1.2", "creator": {"name": f"fz{v.text}"},
-                                  "entries": entries}}))
+    return settle(
+        _dumps({"log": {"version": "1.2", "creator": {"name": f"fz{v.text}"}, "entries": entries}})
+    )
 
 
 def _yaml(value: Any) -> str:
@@ -338,14 +473,25 @@ def vcr_value(v: Variant, body: Any = None, encoding: str = "") -> dict[str, Any
     headers: dict[str, list[str]] = {"Content-Type": ["text/event-stream"]}
     if encoding:
         headers["Content-Encoding"] = [encoding]
-    return {"interactions": [
-        {"request": {"body": req, "headers": {"authorization": [f"Bearer {KEY}"],
-                                              "x-api-key": [HEADER_VALUE]},
-                     "method": "POST", "uri": ENDPOINT},
-         "response": {"body": {"string": stream} if body is None else body,
-                      "headers": headers, "status": {"code": 200, "message": f"OK{v.text}"}},
-         "recorded_at": "2026-01-01T00:00:00"},
-    ], "version": 1}
+    return {
+        "interactions": [
+            {
+                "request": {
+                    "body": req,
+                    "headers": {"authorization": [f"Bearer {KEY}"], "x-api-key": [HEADER_VALUE]},
+                    "method": "POST",
+                    "uri": ENDPOINT,
+                },
+                "response": {
+                    "body": {"string": stream} if body is None else body,
+                    "headers": headers,
+                    "status": {"code": 200, "message": f"OK{v.text}"},
+                },
+                "recorded_at": "2026-01-01T00:00:00",
+            },
+        ],
+        "version": 1,
+    }
 
 
 def vcr(v: Variant) -> bytes:
@@ -354,23 +500,36 @@ def vcr(v: Variant) -> bytes:
 
 def testproxy(v: Variant) -> bytes:
     req, stream = _archive_parts(v)
-    entry = {"RequestUri": ENDPOINT, "RequestMethod": "POST",
-             "RequestHeaders": {"authorization": f"Bearer {KEY}", "x-api-key": HEADER_VALUE},
-             "RequestBody": json.loads(req.replace(_deep(), '"DEEP"')) if "DEEP" not in req
-             else req, "StatusCode": 200,
-             "ResponseHeaders": {"content-type": "text/event-stream"},
-             "ResponseBody": stream.split("\r\n")}
+    entry = {
+        "RequestUri": ENDPOINT,
+        "RequestMethod": "POST",
+        "RequestHeaders": {"authorization": f"Bearer {KEY}", "x-api-key": HEADER_VALUE},
+        "RequestBody": json.loads(req.replace(_deep(), '"DEEP"')) if "DEEP" not in req else req,
+        "StatusCode": 200,
+        "ResponseHeaders": {"content-type": "text/event-stream"},
+        "ResponseBody": stream.split("\r\n"),
+    }
     return settle(_dumps({"Entries": [entry], "Variables": {"k": KEY}}))
 
 
 FORMATS: dict[str, Callable[[Variant], bytes]] = {
-    "recording": recording, "jsonl": jsonl, "sse": sse, "array": array, "paste": paste,
-    "pydict": pydict, "sdkrepr": sdkrepr, "response": response_body, "error": error_body,
-    "har": har, "vcr": vcr, "testproxy": testproxy,
+    "recording": recording,
+    "jsonl": jsonl,
+    "sse": sse,
+    "array": array,
+    "paste": paste,
+    "pydict": pydict,
+    "sdkrepr": sdkrepr,
+    "response": response_body,
+    "error": error_body,
+    "har": har,
+    "vcr": vcr,
+    "testproxy": testproxy,
 }
 
 
 # ---- inputs that are not one stream in one format ------------------------------------------
+
 
 def _billion_laughs() -> str:
     lines = ["a0: &a0 [lol]"]
@@ -386,25 +545,47 @@ def yaml_cases() -> Iterator[tuple[str, bytes]]:
         ("python-object", "version: 1", "version: !!python/object/apply:os.system ['echo x']"),
         ("int-abc", "version: 1", "version: !!int abc"),
         ("bad-date", "recorded_at: '2026-01-01T00:00:00'", "recorded_at: 2001-13-45"),
-        ("bad-offset", "recorded_at: '2026-01-01T00:00:00'",
-         "recorded_at: 2001-01-01 00:00:00 +99:99"),
-        ("timestamp-tag", "recorded_at: '2026-01-01T00:00:00'",
-         "recorded_at: !!timestamp 9999-99-99"),
+        (
+            "bad-offset",
+            "recorded_at: '2026-01-01T00:00:00'",
+            "recorded_at: 2001-01-01 00:00:00 +99:99",
+        ),
+        (
+            "timestamp-tag",
+            "recorded_at: '2026-01-01T00:00:00'",
+            "recorded_at: !!timestamp 9999-99-99",
+        ),
         ("big-code", "code: 200", f"code: {BIG_DIGITS}"),
         ("inf-code", "code: 200", "code: .inf"),
         ("binary-bad", "method: POST", "method: !!binary '!!!not base64'"),
         ("set-tag", "method: POST", "method: !!set {a, b}"),
     ]:
         yield name, good.replace(old, new, 1).encode()
-    yield "self-anchor", (good.replace("interactions:\n", "interactions: &loop\n", 1)
-                          .replace("version: 1", "version: *loop") + "extra: &me [*me]\n").encode()
-    yield "self-anchor-body", ("interactions:\n- request: &r {body: *r, uri: "
-                               f"'{ENDPOINT}', method: POST}}\n  response: *r\n").encode()
+    yield (
+        "self-anchor",
+        (
+            good.replace("interactions:\n", "interactions: &loop\n", 1).replace(
+                "version: 1", "version: *loop"
+            )
+            + "extra: &me [*me]\n"
+        ).encode(),
+    )
+    yield (
+        "self-anchor-body",
+        (
+            "interactions:\n- request: &r {body: *r, uri: "
+            f"'{ENDPOINT}', method: POST}}\n  response: *r\n"
+        ).encode(),
+    )
     yield "billion-laughs", _billion_laughs().encode()
-    yield "merge-keys", (
-        f"base: &b {{uri: '{ENDPOINT}', method: POST, body: '{{}}'}}\n"
-        "interactions:\n- request: {<<: *b, <<: *b}\n  response: {<<: *b, status: {code: 200}}\n"
-    ).encode()
+    yield (
+        "merge-keys",
+        (
+            f"base: &b {{uri: '{ENDPOINT}', method: POST, body: '{{}}'}}\n"
+            "interactions:\n- request: {<<: *b, <<: *b}\n  response: {<<: *b, status: {code: "
+            "200}}\n"
+        ).encode(),
+    )
     yield "deep-flow", ("interactions: " + "[" * DEEP + "]" * DEEP + "\n").encode()
     yield "tab-and-bom", b"\xef\xbb\xbfinteractions:\n\t- request: {}\n"
     yield "many-docs", (good + "---\n" + good + "...\n--- !!str x\n").encode()
@@ -429,8 +610,10 @@ def _deflated(stream: bytes) -> bytes:
 
 
 BODIES: dict[str, tuple[Callable[[bytes], bytes], str]] = {
-    "gzip": (gzip.compress, "gzip"), "deflate-raw": (_deflated, "deflate"),
-    "deflate-zlib": (zlib.compress, "deflate"), "br": (lambda _: b"\x8b\x02\x80hello\x03", "br"),
+    "gzip": (gzip.compress, "gzip"),
+    "deflate-raw": (_deflated, "deflate"),
+    "deflate-zlib": (zlib.compress, "deflate"),
+    "br": (lambda _: b"\x8b\x02\x80hello\x03", "br"),
     "zstd": (lambda _: b"(\xb5/\xfd\x00", "zstd"),
     "gzip-truncated": (lambda s: gzip.compress(s)[:-20], "gzip"),
     "gzip-bomb": (lambda _: _bomb(BOMB), "gzip"),
@@ -445,26 +628,48 @@ def compressed(kind: str, name: str) -> bytes:
     body = make(sse_text(v).encode("utf-8", "surrogatepass"))
     if kind == "vcr":
         return settle(_yaml(vcr_value(v, {"string": body}, encoding)))
-    return har(v, body={"mimeType": "text/event-stream", "encoding": "base64",
-                        "text": base64.b64encode(body).decode(), "_encoding": encoding})
+    return har(
+        v,
+        body={
+            "mimeType": "text/event-stream",
+            "encoding": "base64",
+            "text": base64.b64encode(body).decode(),
+            "_encoding": encoding,
+        },
+    )
 
 
 def har_cases() -> Iterator[tuple[str, bytes]]:
     v = VARIANT["controls"]
     yield "bad-ipv6-url", har(v, url="http://[::1/v1/responses")
     yield "port-99999", har(v, url="http://127.0.0.1:99999/v1/responses?api_key=" + KEY)
-    yield "bad-base64", har(v, body={"mimeType": "text/event-stream", "encoding": "base64",
-                                     "text": "!!!\x1b"})
+    yield (
+        "bad-base64",
+        har(v, body={"mimeType": "text/event-stream", "encoding": "base64", "text": "!!!\x1b"}),
+    )
     good = json.loads(har(v).decode())
-    odd = [("entries-dict", lambda d: d["log"].__setitem__("entries", {"a": 1})),
-           ("bad-times", lambda d: d["log"]["entries"][0].update(
-               startedDateTime="2001-13-45T99:99:99Z", time=BIG, timings={"wait": INF})),
-           ("headers-dict", lambda d: d["log"]["entries"][0]["request"].__setitem__(
-               "headers", {"authorization": KEY})),
-           ("status-odd", lambda d: d["log"]["entries"][0]["response"].__setitem__(
-               "status", NAN)),
-           ("post-not-json", lambda d: d["log"]["entries"][0]["request"]["postData"]
-            .__setitem__("text", f"model=gpt&key={KEY}{HOSTILE}"))]
+    odd = [
+        ("entries-dict", lambda d: d["log"].__setitem__("entries", {"a": 1})),
+        (
+            "bad-times",
+            lambda d: d["log"]["entries"][0].update(
+                startedDateTime="2001-13-45T99:99:99Z", time=BIG, timings={"wait": INF}
+            ),
+        ),
+        (
+            "headers-dict",
+            lambda d: d["log"]["entries"][0]["request"].__setitem__(
+                "headers", {"authorization": KEY}
+            ),
+        ),
+        ("status-odd", lambda d: d["log"]["entries"][0]["response"].__setitem__("status", NAN)),
+        (
+            "post-not-json",
+            lambda d: d["log"]["entries"][0]["request"]["postData"].__setitem__(
+                "text", f"model=gpt&key={KEY}{HOSTILE}"
+            ),
+        ),
+    ]
     for name, edit in odd:
         data = json.loads(json.dumps(good))
         edit(data)
@@ -476,13 +681,23 @@ def header_cases() -> Iterator[tuple[str, bytes]]:
     body = recording(VARIANT["controls"]).split(b"\n", 1)[1]
     base = {"mcptui": "recording", "format": 1, "request": request(), "endpoint": ENDPOINT}
     for name, edit in [
-        ("format-99", {"format": 99}), ("format-str", {"format": f"1{HOSTILE}"}),
+        ("format-99", {"format": 99}),
+        ("format-str", {"format": f"1{HOSTILE}"}),
         ("request-list", {"request": [request()]}),
         ("tools-dict", {"request": {**request(), "tools": {"a": SERVER_URL}}}),
-        ("server-url-int", {"request": {**request(), "tools": [{"type": "mcp",
-                                                                "server_url": BIG}]}}),
-        ("headers-list", {"request": {**request(), "tools": [{"type": "mcp", "server_url":
-                                                              SERVER_URL, "headers": [KEY]}]}}),
+        (
+            "server-url-int",
+            {"request": {**request(), "tools": [{"type": "mcp", "server_url": BIG}]}},
+        ),
+        (
+            "headers-list",
+            {
+                "request": {
+                    **request(),
+                    "tools": [{"type": "mcp", "server_url": SERVER_URL, "headers": [KEY]}],
+                }
+            },
+        ),
         ("http-odd", {"http": {"status": INF, "headers": [HEADER_VALUE]}}),
         ("created-bad", {"created": "2001-13-45T99:00:00+99:99"}),
         ("deep-request", {"request": "DEEP"}),
@@ -502,27 +717,36 @@ def raw_cases() -> Iterator[tuple[str, bytes]]:
     yield "brackets", b"[" * DEEP
     yield "braces-closed", (b'{"a":' * DEEP) + b"1" + b"}" * DEEP
     yield "inf", b"1e999999"
-    yield "nan-event", b'{"type": "response.created", "sequence_number": NaN, "response": '\
-                       b'{"id": Infinity}}'
+    yield (
+        "nan-event",
+        b'{"type": "response.created", "sequence_number": NaN, "response": {"id": Infinity}}',
+    )
     yield "bigint", BIG_DIGITS.encode()
     yield "bom-only", b"\xef\xbb\xbf"
     yield "one-long-line", b"a" * 4_000_000
     yield "sse-deep", b"data: " + b"[" * DEEP + b"\n\n"
-    yield "sse-long-data", b"data: {\"type\": \"response.output_text.delta\", \"delta\": \"" + \
-        b"x" * 4_000_000 + b"\"}\n\n"
+    yield (
+        "sse-long-data",
+        b'data: {"type": "response.output_text.delta", "delta": "' + b"x" * 4_000_000 + b'"}\n\n',
+    )
     yield "binary", random.Random(35).randbytes(65536)
     yield "surrogate-only", b'"\\ud800"'
     yield "escapes-only", HOSTILE.encode() * 100
 
 
-ODD_NAMES = [b"fz\x1b[31m\x07\xc2\x9b\xe2\x80\xaename.jsonl", b"fz\xff\xfe-not-utf8.jsonl",
-             b"fz\nnew\rline.jsonl", b"fz-\xe2\x80\xae-lnosj.jsonl"]
+ODD_NAMES = [
+    b"fz\x1b[31m\x07\xc2\x9b\xe2\x80\xaename.jsonl",
+    b"fz\xff\xfe-not-utf8.jsonl",
+    b"fz\nnew\rline.jsonl",
+    b"fz-\xe2\x80\xae-lnosj.jsonl",
+]
 
 
 @dataclass
 class Case:
     """One hostile input: its bytes (built when first asked for: a sample builds only its own),
     and how it is given (a file, maybe oddly named, or a FIFO)."""
+
     name: str
     fmt: str
     make: Callable[[], bytes]
@@ -548,8 +772,7 @@ class Case:
 
 
 UNKNOWABLE: dict[str, tuple[str, ...]] = {
-    **{fmt: (HEADER_VALUE,) for fmt in ("jsonl", "sse", "array", "pydict", "sdkrepr",
-                                         "response")},
+    **{fmt: (HEADER_VALUE,) for fmt in ("jsonl", "sse", "array", "pydict", "sdkrepr", "response")},
     "error": (HEADER_VALUE, PATH_TOKEN),
     "header-headers-list": (HEADER_VALUE,),
 }
@@ -561,37 +784,68 @@ header whose tool `headers` is a list holds the key, not the header value."""
 
 def generate() -> list[Case]:
     """The full hostile set, in a fixed order (no randomness beyond fixed seeds)."""
+
     def const(data: bytes) -> Callable[[], bytes]:
         return lambda: data
 
     p = functools.partial
-    cases = [Case(f"{fmt}-{v.name}", fmt, p(build, v), unknowable=UNKNOWABLE.get(fmt, ()))
-             for fmt, build in FORMATS.items() for v in VARIANTS]
-    for fmt, found in (("yaml", yaml_cases()), ("har-odd", har_cases()),
-                       ("header", header_cases()), ("raw", raw_cases())):
-        cases += [Case(f"{fmt}-{name}", fmt, const(data),
-                       unknowable=UNKNOWABLE.get(f"{fmt}-{name}", ())) for name, data in found]
-    cases += [Case(f"compressed-{kind}-{name}", "compressed", p(compressed, kind, name))
-              for name in BODIES for kind in ("vcr", "har")]
+    cases = [
+        Case(f"{fmt}-{v.name}", fmt, p(build, v), unknowable=UNKNOWABLE.get(fmt, ()))
+        for fmt, build in FORMATS.items()
+        for v in VARIANTS
+    ]
+    for fmt, found in (
+        ("yaml", yaml_cases()),
+        ("har-odd", har_cases()),
+        ("header", header_cases()),
+        ("raw", raw_cases()),
+    ):
+        cases += [
+            Case(f"{fmt}-{name}", fmt, const(data), unknowable=UNKNOWABLE.get(f"{fmt}-{name}", ()))
+            for name, data in found
+        ]
+    cases += [
+        Case(f"compressed-{kind}-{name}", "compressed", p(compressed, kind, name))
+        for name in BODIES
+        for kind in ("vcr", "har")
+    ]
     plain = p(recording, VARIANT["controls"])
-    cases += [Case(f"filename-{n}", "filename", plain, filename=name)
-              for n, name in enumerate(ODD_NAMES)]
-    cases += [Case("fifo-writer", "fifo", plain, fifo="writer"),
-              Case("fifo-writer-sse", "fifo", p(sse, VARIANT["controls"]), fifo="writer",
-                   unknowable=UNKNOWABLE["sse"]),
-              Case("fifo-silent", "fifo", const(b""), fifo="silent")]
+    cases += [
+        Case(f"filename-{n}", "filename", plain, filename=name) for n, name in enumerate(ODD_NAMES)
+    ]
+    cases += [
+        Case("fifo-writer", "fifo", plain, fifo="writer"),
+        Case(
+            "fifo-writer-sse",
+            "fifo",
+            p(sse, VARIANT["controls"]),
+            fifo="writer",
+            unknowable=UNKNOWABLE["sse"],
+        ),
+        Case("fifo-silent", "fifo", const(b""), fifo="silent"),
+    ]
     return cases
 
 
 def good_recording() -> bytes:
     """A clean recording (no secrets, no hostiles): `diff`'s other side."""
     v = Variant("good", text="")
-    header = {"mcptui": "recording", "format": 1, "request": {"model": "gpt-5", "input": "hi"},
-              "endpoint": ENDPOINT}
-    lines = [json.dumps(header)] + [json.dumps({"t": 0.1 * n, "event": e})
-                                    for n, e in enumerate(events(v))]
-    return ("\n".join(lines) + "\n").encode().replace(PATH_TOKEN.encode(), b"plainpath")\
-        .replace(KEY.encode(), b"nokey").replace(HEADER_VALUE.encode(), b"noheader")
+    header = {
+        "mcptui": "recording",
+        "format": 1,
+        "request": {"model": "gpt-5", "input": "hi"},
+        "endpoint": ENDPOINT,
+    }
+    lines = [json.dumps(header)] + [
+        json.dumps({"t": 0.1 * n, "event": e}) for n, e in enumerate(events(v))
+    ]
+    return (
+        ("\n".join(lines) + "\n")
+        .encode()
+        .replace(PATH_TOKEN.encode(), b"plainpath")
+        .replace(KEY.encode(), b"nokey")
+        .replace(HEADER_VALUE.encode(), b"noheader")
+    )
 
 
 # ---- running the commands -------------------------------------------------------------------
@@ -630,6 +884,7 @@ def _limits(memory: int) -> Callable[[], None]:
         os.setsid()
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
     return apply
 
 
@@ -696,8 +951,15 @@ def check(name: str, data: bytes, secrets: tuple[str, ...] = SECRETS) -> list[st
     return found
 
 
-def run(case: Case, command: str, work: Path, mcptui: str, *, timeout: float = 60.0,
-        memory: int = 4 << 30) -> Result:
+def run(
+    case: Case,
+    command: str,
+    work: Path,
+    mcptui: str,
+    *,
+    timeout: float = 60.0,
+    memory: int = 4 << 30,
+) -> Result:
     """Run one command on one case in `work` (a fresh folder) and judge what it left."""
     work.mkdir(parents=True, exist_ok=True)
     good = work / "good.jsonl"
@@ -716,15 +978,28 @@ def run(case: Case, command: str, work: Path, mcptui: str, *, timeout: float = 6
             handle.write(case.data)
     argv = [os.fsencode(mcptui)]
     for part in COMMANDS[command]:
-        argv.append(part.replace("{IN}", "").encode() + path if "{IN}" in part else
-                    out + part.removeprefix("{OUT}").encode() if "{OUT}" in part else
-                    os.fsencode(good) if part == "{GOOD}" else part.encode())
+        argv.append(
+            part.replace("{IN}", "").encode() + path
+            if "{IN}" in part
+            else out + part.removeprefix("{OUT}").encode()
+            if "{OUT}" in part
+            else os.fsencode(good)
+            if part == "{GOOD}"
+            else part.encode()
+        )
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TERM", "COLUMNS")}
     env.update(NO_COLOR="1", COLUMNS="120", HOME=str(work), PYTHONFAULTHANDLER="")
     started = time.monotonic()
     with open(work / ".stdout", "wb") as so, open(work / ".stderr", "wb") as se:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=so, stderr=se, cwd=work,
-                                env=env, preexec_fn=_limits(memory))
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=so,
+            stderr=se,
+            cwd=work,
+            env=env,
+            preexec_fn=_limits(memory),
+        )
         code, rss, timed_out = _wait(proc, timeout)
     seconds = time.monotonic() - started
     if feeder:
@@ -746,7 +1021,11 @@ def run(case: Case, command: str, work: Path, mcptui: str, *, timeout: float = 6
     for written in _files(work, skip):
         if written.name in (".stdout", ".stderr"):
             continue
-        result.problems += check(os.fsdecode(written.relative_to(work)).encode(
-            "utf-8", "backslashreplace").decode("ascii", "backslashreplace"),
-            written.read_bytes(), case.secrets)
+        result.problems += check(
+            os.fsdecode(written.relative_to(work))
+            .encode("utf-8", "backslashreplace")
+            .decode("ascii", "backslashreplace"),
+            written.read_bytes(),
+            case.secrets,
+        )
     return result

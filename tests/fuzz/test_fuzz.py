@@ -17,13 +17,12 @@ from pathlib import Path
 
 import pytest
 from corpus import CASES, corpus
+from mcptui.cli.main import main
+from mcptui.io.formats import load_bytes
+from mcptui.share.inspect_output import Inspection, render, to_json
+from mcptui.sources.session import Session
+from mcptui.ui.app import McptuiApp
 from rich.console import Console
-
-from tui.app import McptuiApp
-from tui.cli import main
-from tui.importers import load_bytes
-from tui.report import Inspection, render, to_json
-from tui.session import Session
 
 SHORT, LONG = 300, 3000
 CLI_EVERY = 10
@@ -33,7 +32,8 @@ APP_EVERY = 25
 SECONDS_PER_CASE = 30.0
 """A generous bound (inputs are at most a few MB): a runaway shows as minutes, not seconds."""
 UNSAFE = {chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))} | set(
-    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 
 def cases(config: pytest.Config) -> list[tuple[str, bytes]]:

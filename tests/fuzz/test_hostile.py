@@ -67,13 +67,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     for fixture in ("crash_run", "leak_run"):
         if fixture in metafunc.fixturenames:
             runs = selected(metafunc.config)
-            metafunc.parametrize(fixture, runs,
-                                 ids=[f"{case.name}-{command}" for case, command in runs])
+            metafunc.parametrize(
+                fixture, runs, ids=[f"{case.name}-{command}" for case, command in runs]
+            )
 
 
 @pytest.fixture(scope="session")
-def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-            ) -> Iterator[dict[tuple[str, str], Result]]:
+def results(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[tuple[str, str], Result]]:
     """Every selected run, two at a time (the machine has two cores): each test reads its own.
     A FIFO no one writes to is given up after `INPUT_WAIT` seconds (README's 10 s otherwise)."""
     runs = selected(request.config)
@@ -82,8 +85,9 @@ def results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         yield _run_all(runs, tmp_path_factory)
 
 
-def _run_all(runs: list[tuple[Case, str]], tmp_path_factory: pytest.TempPathFactory
-             ) -> dict[tuple[str, str], Result]:
+def _run_all(
+    runs: list[tuple[Case, str]], tmp_path_factory: pytest.TempPathFactory
+) -> dict[tuple[str, str], Result]:
     root = tmp_path_factory.mktemp("hostile")
 
     def one(number: int, case: Case, command: str) -> Result:
@@ -99,7 +103,8 @@ def _run_all(runs: list[tuple[Case, str]], tmp_path_factory: pytest.TempPathFact
 
 
 def test_every_command_ends_cleanly_and_shows_no_control(
-        results: dict[tuple[str, str], Result], crash_run: tuple[Case, str]):
+    results: dict[tuple[str, str], Result], crash_run: tuple[Case, str]
+):
     case, command = crash_run
     result = results[case.name, command]
     problems = [p for p in result.problems if not p.startswith("secret")]
@@ -107,7 +112,8 @@ def test_every_command_ends_cleanly_and_shows_no_control(
 
 
 def test_no_planted_secret_in_any_output(
-        results: dict[tuple[str, str], Result], leak_run: tuple[Case, str]):
+    results: dict[tuple[str, str], Result], leak_run: tuple[Case, str]
+):
     case, command = leak_run
     result = results[case.name, command]
     leaks = [p for p in result.problems if p.startswith("secret")]

@@ -50,8 +50,10 @@ def mcptui_command() -> Path:
     """The `mcptui` installed in the venv running pytest (fails, not skips, when absent)."""
     command = Path(sys.executable).parent / "mcptui"
     if not command.exists():
-        pytest.fail(f"the installed command {command} is missing: run "
-                    f"`{sys.executable} -m pip install -e '.[test]'` in {REPO}")
+        pytest.fail(
+            f"the installed command {command} is missing: run "
+            f"`{sys.executable} -m pip install -e '.[test]'` in {REPO}"
+        )
     return command
 
 
@@ -68,8 +70,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for_port(port: int, timeout: float = WAIT, proc: subprocess.Popen[bytes] | None = None,
-                  ) -> None:
+def wait_for_port(
+    port: int,
+    timeout: float = WAIT,
+    proc: subprocess.Popen[bytes] | None = None,
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
@@ -83,6 +88,7 @@ def wait_for_port(port: int, timeout: float = WAIT, proc: subprocess.Popen[bytes
 
 
 # -- reading a screen ------------------------------------------------------------------------
+
 
 def collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
@@ -113,10 +119,12 @@ def panes(screen: str) -> list[list[str]]:
     if column is None:
         return [lines]
     width = max(len(line) for line in lines)
-    right = [line[column + 1:] for line in lines]
+    right = [line[column + 1 :] for line in lines]
     # A vertical scrollbar takes the last columns of the pane: not text.
-    right = [re.sub(r"\s*[▁-█▔▕▐]{1,2}$", "", row) if len(line) >= width - 2 else row
-             for row, line in zip(right, lines, strict=True)]
+    right = [
+        re.sub(r"\s*[▁-█▔▕▐]{1,2}$", "", row) if len(line) >= width - 2 else row
+        for row, line in zip(right, lines, strict=True)
+    ]
     return [[line[:column] for line in lines], right]
 
 
@@ -126,7 +134,7 @@ def toasts(screen: str) -> list[str]:
     found: list[str] = []
     current: list[str] = []
     for line in [*screen.splitlines(), ""]:
-        text = line[line.rindex(TOAST_EDGE) + 1:].strip() if TOAST_EDGE in line else ""
+        text = line[line.rindex(TOAST_EDGE) + 1 :].strip() if TOAST_EDGE in line else ""
         if text:
             current.append(text)
         elif current:
@@ -155,8 +163,9 @@ def shows(screen: str, pattern: Pattern) -> bool:
     if pattern in screen:
         return True
     flows = texts(screen)[1:]
-    return (any(collapse(pattern) in collapse(text) for text in flows)
-            or any(squash(pattern) in squash(text) for text in flows))
+    return any(collapse(pattern) in collapse(text) for text in flows) or any(
+        squash(pattern) in squash(text) for text in flows
+    )
 
 
 def toast_number(screen: str, pattern: re.Pattern[str]) -> int | None:
@@ -176,8 +185,11 @@ def dialog_text(screen: str) -> str:
     if top is None:
         return ""
     bottom = next((i for i in range(top + 1, len(rows)) if "╰" in rows[i]), len(rows))
-    inner = [row[row.index("│") + 1:row.rindex("│")].strip() for row in rows[top + 1:bottom]
-             if row.count("│") >= 2]
+    inner = [
+        row[row.index("│") + 1 : row.rindex("│")].strip()
+        for row in rows[top + 1 : bottom]
+        if row.count("│") >= 2
+    ]
     return "".join(inner)
 
 
@@ -192,6 +204,7 @@ def assert_healthy(screen: str) -> None:
 
 
 # -- the terminal ----------------------------------------------------------------------------
+
 
 class Terminal:
     """One app in one private tmux server (`tmux -L <unique> -f /dev/null`)."""
@@ -224,9 +237,14 @@ class Terminal:
     # -- tmux --------------------------------------------------------------------------------
 
     def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([self.tmux_path, "-u", "-L", self.socket, "-f", "/dev/null", *args],
-                              env=self.env, capture_output=True, text=True, timeout=20,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [self.tmux_path, "-u", "-L", self.socket, "-f", "/dev/null", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            stdin=subprocess.DEVNULL,
+        )
         if check and done.returncode != 0:
             raise AssertionError(f"tmux {shlex.join(args)} failed: {done.stderr.strip()}")
         return done
@@ -237,13 +255,35 @@ class Terminal:
         self.command = [str(mcptui_command()), *map(str, args)]
         extra = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
         # The shell stays to write the exit code: tmux's pane_dead_status is not always set.
-        line = (f"env TERM=xterm-256color {extra} {shlex.join(self.command)}; "
-                f"echo $? > {shlex.quote(str(self.rc_file))}")
-        self.tmux("start-server", ";",
-                  "set-option", "-g", "remain-on-exit", "on", ";",
-                  "set-option", "-g", "history-limit", "5000", ";",
-                  "new-session", "-d", "-s", "app", "-x", str(self.width), "-y",
-                  str(self.height), "-c", str(self.workdir), line)
+        line = (
+            f"env TERM=xterm-256color {extra} {shlex.join(self.command)}; "
+            f"echo $? > {shlex.quote(str(self.rc_file))}"
+        )
+        self.tmux(
+            "start-server",
+            ";",
+            "set-option",
+            "-g",
+            "remain-on-exit",
+            "on",
+            ";",
+            "set-option",
+            "-g",
+            "history-limit",
+            "5000",
+            ";",
+            "new-session",
+            "-d",
+            "-s",
+            "app",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            "-c",
+            str(self.workdir),
+            line,
+        )
         self.started = True
         self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").stdout.strip()
         return self
@@ -284,8 +324,7 @@ class Terminal:
         """The exit code once the app has exited, else `running`."""
         return self.rc_file.read_text().strip() if self.rc_file.exists() else "running"
 
-    def wait_until(self, predicate: Callable[[str], bool], what: str,
-                   timeout: float = WAIT) -> str:
+    def wait_until(self, predicate: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
         """Poll the screen every 0.1 s until `predicate(screen)`; fail with the last screen."""
         deadline = time.monotonic() + timeout
         seen: list[str] = []  # every toast shown meanwhile, for the failure message
@@ -302,10 +341,13 @@ class Terminal:
                     return screen
                 raise AssertionError(
                     f"the app exited (status {self.status()}) while waiting "
-                    f"for {what}; {self!r}. Last screen:\n{screen}")
+                    f"for {what}; {self!r}. Last screen:\n{screen}"
+                )
             time.sleep(POLL)
-        raise AssertionError(f"timed out after {timeout:g} s waiting for {what}; {self!r}. "
-                             f"Toasts seen meanwhile: {seen}. Last screen:\n{screen}")
+        raise AssertionError(
+            f"timed out after {timeout:g} s waiting for {what}; {self!r}. "
+            f"Toasts seen meanwhile: {seen}. Last screen:\n{screen}"
+        )
 
     def settled(self, quiet: float = 0.5, timeout: float = WAIT) -> str:
         """The screen once it has not changed for `quiet` seconds."""
@@ -322,25 +364,31 @@ class Terminal:
 
     def wait_for(self, *patterns: Pattern, timeout: float = WAIT) -> str:
         """Wait until every pattern shows (see `shows`)."""
-        return self.wait_until(lambda s: all(shows(s, p) for p in patterns),
-                               " and ".join(map(describe, patterns)), timeout)
+        return self.wait_until(
+            lambda s: all(shows(s, p) for p in patterns),
+            " and ".join(map(describe, patterns)),
+            timeout,
+        )
 
     def wait_gone(self, pattern: Pattern, timeout: float = WAIT) -> str:
-        return self.wait_until(lambda s: not shows(s, pattern), f"{describe(pattern)} to go",
-                               timeout)
+        return self.wait_until(
+            lambda s: not shows(s, pattern), f"{describe(pattern)} to go", timeout
+        )
 
     def exit_code(self, timeout: float = WAIT) -> int:
         deadline = time.monotonic() + timeout
         while self.alive():
             if time.monotonic() > deadline:
-                raise AssertionError(f"the app did not exit in {timeout:g} s; {self!r}. "
-                                     f"Screen:\n{self.screen()}")
+                raise AssertionError(
+                    f"the app did not exit in {timeout:g} s; {self!r}. Screen:\n{self.screen()}"
+                )
             time.sleep(POLL)
         deadline = time.monotonic() + 5
         while not (text := self.rc_file.read_text().strip() if self.rc_file.exists() else ""):
             if time.monotonic() > deadline:
-                raise AssertionError(f"the app ended without an exit code ({self!r}):\n"
-                                     f"{self.history()}")
+                raise AssertionError(
+                    f"the app ended without an exit code ({self!r}):\n{self.history()}"
+                )
             time.sleep(POLL)
         return int(text)
 
@@ -403,8 +451,9 @@ def jsonl_ok(path: Path) -> list[dict[str, object]]:
         try:
             rows.append(json.loads(line))
         except ValueError as exc:
-            raise AssertionError(f"{path} line {number} is not JSON ({exc}): {line[:200]!r}")\
-                from None
+            raise AssertionError(
+                f"{path} line {number} is not JSON ({exc}): {line[:200]!r}"
+            ) from None
     return rows
 
 

@@ -64,8 +64,9 @@ def test_save_to_a_path_with_markup(terminal_factory: MakeTerminal, tmp_path: Pa
     assert sum(1 for row in rows if "event" in row) == count
 
 
-def test_save_over_an_existing_file_asks_first(terminal_factory: MakeTerminal,
-                                               tmp_path: Path) -> None:
+def test_save_over_an_existing_file_asks_first(
+    terminal_factory: MakeTerminal, tmp_path: Path
+) -> None:
     """n and Escape keep the old file, y overwrites it."""
     target = tmp_path / "x[b]y[/b]z.jsonl"
     target.parent.mkdir(parents=True)
@@ -75,8 +76,9 @@ def test_save_over_an_existing_file_asks_first(terminal_factory: MakeTerminal,
     for no in ["n", "Escape"]:
         answer_prompt(term, "s", str(target), SAVE)
         confirm = term.wait_for(re.compile(r"(?i)exists"), re.compile(r"(?i)overwrite"))
-        assert f"{target} exists. Overwrite it?" in dialog_text(confirm), \
+        assert f"{target} exists. Overwrite it?" in dialog_text(confirm), (
             f"the question does not name the file:\n{confirm}"
+        )
         term.send(no)
         term.wait_gone(re.compile(r"(?i)overwrite"))
         time.sleep(0.3)
@@ -100,8 +102,10 @@ def test_open_another_recording(terminal_factory: MakeTerminal) -> None:
     wanted = response_id(OTHER)
 
     answer_prompt(term, "o", str(OTHER), OPEN)
-    term.wait_until(lambda s: wanted in " ".join(s.splitlines()[:3]),
-                    f"the header to show the opened recording's response id {wanted}")
+    term.wait_until(
+        lambda s: wanted in " ".join(s.splitlines()[:3]),
+        f"the header to show the opened recording's response id {wanted}",
+    )
     term.assert_healthy()
 
 
@@ -119,6 +123,8 @@ def test_a_path_pasted_right_after_o_is_all_kept(terminal_factory: MakeTerminal)
     term.type(f"o{OTHER}")
     term.send("Enter")
     wanted = response_id(OTHER)
-    term.wait_until(lambda s: wanted in " ".join(s.splitlines()[:3]),
-                    f"the header to show the opened recording's response id {wanted}")
+    term.wait_until(
+        lambda s: wanted in " ".join(s.splitlines()[:3]),
+        f"the header to show the opened recording's response id {wanted}",
+    )
     term.assert_healthy()

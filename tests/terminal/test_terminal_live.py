@@ -51,14 +51,18 @@ def wait_for_keys(terminal: Terminal, *labels: str, timeout: float = WAIT) -> No
     """Until the footer offers every one of `labels` (`Probe`, `Cancel run`…), then healthy."""
     terminal.wait_until(
         lambda s: all(re.search(rf"\b{label}\b", footer(s)) for label in labels),
-        f"{' and '.join(labels)} in the footer", timeout=timeout)
+        f"{' and '.join(labels)} in the footer",
+        timeout=timeout,
+    )
     terminal.assert_healthy()
 
 
 # -- 11. the demo ----------------------------------------------------------------------------
 
-def test_demo_probe_rerun_and_ctrl_c_leave_a_valid_recording(terminal: Terminal,
-                                                             tmp_path: Path) -> None:
+
+def test_demo_probe_rerun_and_ctrl_c_leave_a_valid_recording(
+    terminal: Terminal, tmp_path: Path
+) -> None:
     terminal.start("demo")
     terminal.wait_for("424", timeout=LIVE_WAIT)
     terminal.assert_healthy()
@@ -84,13 +88,14 @@ def test_demo_probe_rerun_and_ctrl_c_leave_a_valid_recording(terminal: Terminal,
     for recording in recordings:
         rows = jsonl_ok(recording)
         assert rows and rows[0].get("mcptui") == "recording", f"{recording}: no header line"
-        types = {row["event"].get("type") for row in rows
-                 if isinstance(row.get("event"), dict)}
-        assert types & {"response.completed", "response.failed", "response.incomplete"}, \
+        types = {row["event"].get("type") for row in rows if isinstance(row.get("event"), dict)}
+        assert types & {"response.completed", "response.failed", "response.incomplete"}, (
             f"{recording}: no terminal event among {sorted(t for t in types if t)}"
+        )
 
 
 # -- 12. run against the CLI's servers: approvals, cancel --------------------------------------
+
 
 class Servers:
     def __init__(self, mcp_port: int, api_port: int) -> None:
@@ -107,12 +112,20 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     mcp_port, api_port = free_port(), free_port()
     procs: list[subprocess.Popen[bytes]] = []
     try:
-        for name, args, port in [("demo-server", ["demo-server"], mcp_port),
-                                 ("emulate", ["emulate"], api_port)]:
+        for name, args, port in [
+            ("demo-server", ["demo-server"], mcp_port),
+            ("emulate", ["emulate"], api_port),
+        ]:
             log = (logs / f"{name}.log").open("wb")
-            procs.append(subprocess.Popen([command, *args, "--port", str(port)], cwd=logs,
-                                          stdin=subprocess.DEVNULL, stdout=log,
-                                          stderr=subprocess.STDOUT))
+            procs.append(
+                subprocess.Popen(
+                    [command, *args, "--port", str(port)],
+                    cwd=logs,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
             wait_for_port(port, proc=procs[-1])
         yield Servers(mcp_port, api_port)
     finally:
@@ -135,8 +148,7 @@ def request_file(tmp_path: Path, name: str, servers: Servers, **changes: object)
 
 
 def run(terminal: Terminal, request: Path, servers: Servers) -> Terminal:
-    return terminal.start("run", request, "--base-url", servers.api,
-                          env={"OPENAI_API_KEY": "test"})
+    return terminal.start("run", request, "--base-url", servers.api, env={"OPENAI_API_KEY": "test"})
 
 
 def wait_for_approval(terminal: Terminal) -> None:
@@ -144,15 +156,18 @@ def wait_for_approval(terminal: Terminal) -> None:
     wait_for_keys(terminal, "Approve", "Deny")
 
 
-def test_approve_streams_a_second_response_with_the_call(terminal: Terminal, tmp_path: Path,
-                                                         servers: Servers) -> None:
+def test_approve_streams_a_second_response_with_the_call(
+    terminal: Terminal, tmp_path: Path, servers: Servers
+) -> None:
     run(terminal, request_file(tmp_path, "approval.json", servers), servers)
     wait_for_approval(terminal)
     terminal.send("a")
     terminal.wait_for("Approved search")
     terminal.wait_until(
         lambda s: two_responses(s) and bool(re.search(r"✓ mcp_call search\b", s)),
-        "a second response with a completed mcp_call search", timeout=LIVE_WAIT)
+        "a second response with a completed mcp_call search",
+        timeout=LIVE_WAIT,
+    )
     terminal.assert_healthy()
 
 
@@ -164,8 +179,9 @@ def test_deny(terminal: Terminal, tmp_path: Path, servers: Servers) -> None:
     terminal.assert_healthy()
 
 
-def test_cancel_a_background_run_then_rerun(terminal_factory: MakeTerminal, tmp_path: Path,
-                                            servers: Servers) -> None:
+def test_cancel_a_background_run_then_rerun(
+    terminal_factory: MakeTerminal, tmp_path: Path, servers: Servers
+) -> None:
     body = json.loads((REQUESTS / "background.json").read_text())
     slow = body["input"].replace('"delay_s": 3', '"delay_s": 10')
     assert slow != body["input"], "requests/background.json changed: update this test"
@@ -182,23 +198,41 @@ def test_cancel_a_background_run_then_rerun(terminal_factory: MakeTerminal, tmp_
 
 # -- 15. the recording proxy, with another program as the app ----------------------------------
 
-def test_proxy_shows_an_apps_responses_live_at_80_columns(terminal_factory: MakeTerminal,
-                                                         tmp_path: Path,
-                                                         servers: Servers) -> None:
+
+def test_proxy_shows_an_apps_responses_live_at_80_columns(
+    terminal_factory: MakeTerminal, tmp_path: Path, servers: Servers
+) -> None:
     port = free_port()
-    term = terminal_factory(80, 24).start("proxy", "--port", port, "--upstream", servers.api,
-                                         "--record", "rec")
+    term = terminal_factory(80, 24).start(
+        "proxy", "--port", port, "--upstream", servers.api, "--record", "rec"
+    )
     term.wait_for(f"export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1")
     term.assert_healthy()
     # The app: `mcptui run` itself, a separate program that knows nothing of the proxy.
     app = subprocess.run(
-        [str(mcptui_command()), "run", str(request_file(tmp_path, "demo.json", servers)),
-         "--no-tui", "--base-url", f"http://127.0.0.1:{port}/v1", "--record", "app.jsonl"],
-        cwd=tmp_path, env={**os.environ, "OPENAI_API_KEY": "sk-app-secret-0123456789"},
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=LIVE_WAIT)
+        [
+            str(mcptui_command()),
+            "run",
+            str(request_file(tmp_path, "demo.json", servers)),
+            "--no-tui",
+            "--base-url",
+            f"http://127.0.0.1:{port}/v1",
+            "--record",
+            "app.jsonl",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "OPENAI_API_KEY": "sk-app-secret-0123456789"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=LIVE_WAIT,
+    )
     assert app.returncode == 1, app.stdout + app.stderr  # the demo's 424, seen by the app
-    term.wait_until(lambda s: roots(s) >= 1 and "failed" in s,
-                    "the app's response with its failed call", timeout=LIVE_WAIT)
+    term.wait_until(
+        lambda s: roots(s) >= 1 and "failed" in s,
+        "the app's response with its failed call",
+        timeout=LIVE_WAIT,
+    )
     term.assert_healthy()
     term.send("q")
     term.wait_until(lambda s: not term.alive(), "the proxy to quit")

@@ -33,11 +33,13 @@ SUCCESS = "mcp-success.jsonl"
 
 FAILING = {
     # recording: (tool name, error text, the leading cause's name)
-    BROKEN: ("search_files", "unhandled errors in a TaskGroup",
-             "Output schema without structuredContent"),
+    BROKEN: (
+        "search_files",
+        "unhandled errors in a TaskGroup",
+        "Output schema without structuredContent",
+    ),
     TIMEOUT: ("slow_report", "unhandled errors in a TaskGroup", "slower than the time limit"),
-    BACKGROUND: ("resp_", "An error occurred while processing",
-                 "failed without the MCP error"),
+    BACKGROUND: ("resp_", "An error occurred while processing", "failed without the MCP error"),
 }
 CAUSE = {BROKEN: "possible cause", TIMEOUT: "likely cause", BACKGROUND: "likely cause"}
 """How sure the diagnosis is: the broken-schema 424 cannot be told from an invalid content
@@ -90,10 +92,12 @@ def never(term: Terminal, pattern: str | re.Pattern[str], seconds: float = 0.8) 
 
 # -- 1. the first screen ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", [BROKEN, TIMEOUT, BACKGROUND])
 def test_first_screen_shows_the_failure_and_its_likely_cause(
-        terminal_factory: MakeTerminal, name: str, size: tuple[int, int]) -> None:
+    terminal_factory: MakeTerminal, name: str, size: tuple[int, int]
+) -> None:
     tool, _error, cause = FAILING[name]
     term = terminal_factory(*size).start("replay", RECORDINGS / name, "--instant")
     wanted: list[str | re.Pattern[str]] = [AT_END, CAUSE[name], cause]
@@ -107,13 +111,15 @@ def test_first_screen_shows_the_failure_and_its_likely_cause(
             return any("server_error" in row and tool not in row for row in rows)
         return any("424" in row and tool not in row for row in rows)
 
-    screen = term.wait_until(error_row, "the error on its own tree row (✗ … without the "
-                             f"item's {tool!r})")
+    screen = term.wait_until(
+        error_row, f"the error on its own tree row (✗ … without the item's {tool!r})"
+    )
     assert "No failure" not in screen, screen
     term.assert_healthy()
 
 
 # -- 2. the footer ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size", SIZES)
 def test_footer_names_the_main_keys(terminal_factory: MakeTerminal, size: tuple[int, int]) -> None:
@@ -121,14 +127,16 @@ def test_footer_names_the_main_keys(terminal_factory: MakeTerminal, size: tuple[
     wanted = [r"(^|\s)q\s+Quit\b", r"\?\s+(Keys|Help)\b", r"\bStep\b", r"\bFail", r"\bView\b"]
     if size[0] >= 160:
         wanted += [r"\bFilter\b", r"\bSave\b", r"\bOpen\b"]
-    screen = term.wait_until(lambda s: all(re.search(w, footer(s)) for w in wanted),
-                             f"a footer with {wanted}")
+    screen = term.wait_until(
+        lambda s: all(re.search(w, footer(s)) for w in wanted), f"a footer with {wanted}"
+    )
     missing = [w for w in wanted if not re.search(w, footer(screen))]
     assert not missing, f"footer {footer(screen)!r} lacks {missing}"
     term.assert_healthy()
 
 
 # -- 3. filter -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size", SIZES)
 def test_filter_then_escape(terminal_factory: MakeTerminal, size: tuple[int, int]) -> None:
@@ -140,11 +148,11 @@ def test_filter_then_escape(terminal_factory: MakeTerminal, size: tuple[int, int
     screen = term.wait_for(toast)
     assert (toast_number(screen, toast) or 0) > 0, screen
     term.assert_healthy()
-    term.wait_until(lambda s: "filter: mcp_call" in header(s), "`filter: mcp_call` in the "
-                    "header", timeout=3)
+    term.wait_until(
+        lambda s: "filter: mcp_call" in header(s), "`filter: mcp_call` in the header", timeout=3
+    )
     term.send("Escape")
-    term.wait_until(lambda s: "filter: mcp_call" not in header(s), "the filter to leave the "
-                    "header")
+    term.wait_until(lambda s: "filter: mcp_call" not in header(s), "the filter to leave the header")
     term.assert_healthy()
 
 
@@ -160,14 +168,17 @@ def test_keys_typed_right_after_slash_go_to_the_filter(terminal_factory: MakeTer
 
 # -- 4. next / previous failure --------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", [BROKEN, TIMEOUT, BACKGROUND])
 def test_failure_keys_wrap_and_show_the_error(terminal_factory: MakeTerminal, name: str) -> None:
     _tool, error, _cause = FAILING[name]
     term = replay(terminal_factory, name)  # at the end of the stream: nothing after it
     for key in ["f", "f", "f", "F", "F", "F", "f"]:
         term.send(key)
-        term.wait_until(lambda s: error in right(s) and CAUSE[name] in right(s),
-                        f"{error!r} and {CAUSE[name]!r} in the detail after {key!r}")
+        term.wait_until(
+            lambda s: error in right(s) and CAUSE[name] in right(s),
+            f"{error!r} and {CAUSE[name]!r} in the detail after {key!r}",
+        )
         never(term, "No failure", 0.5)
         term.assert_healthy()
 
@@ -182,16 +193,20 @@ def test_next_failure_without_failures_says_so(terminal_factory: MakeTerminal) -
 
 # -- 5. views --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", SIZES)
-def test_v_cycles_detail_findings_waterfall(terminal_factory: MakeTerminal,
-                                           size: tuple[int, int]) -> None:
+def test_v_cycles_detail_findings_waterfall(
+    terminal_factory: MakeTerminal, size: tuple[int, int]
+) -> None:
     term = replay(terminal_factory, BROKEN, size)
     term.wait_for(CAUSE[BROKEN])  # the checks run in a thread: their result comes later
     detail = right(term.settled())
     legend = "tool's own time"
     term.send("v")  # Findings
-    term.wait_until(lambda s: right(s) != detail and legend not in right(s),
-                    "the findings view (not the detail, not the waterfall)")
+    term.wait_until(
+        lambda s: right(s) != detail and legend not in right(s),
+        "the findings view (not the detail, not the waterfall)",
+    )
     term.assert_healthy()
     term.send("v")  # Waterfall
     term.wait_until(lambda s: legend in right(s), f"the waterfall ({legend!r})")
@@ -203,29 +218,41 @@ def test_v_cycles_detail_findings_waterfall(terminal_factory: MakeTerminal,
 
 # -- 6. keys / help --------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("key", "size"), [
-    pytest.param("?", (80, 24), id="?-80x24"),
-    pytest.param("?", (160, 45), id="?-160x45"),
-    pytest.param("F1", (80, 24), id="F1-80x24"),
-])
-def test_help_lists_the_keys_and_escape_closes_it(terminal_factory: MakeTerminal, key: str,
-                                                 size: tuple[int, int]) -> None:
+
+@pytest.mark.parametrize(
+    ("key", "size"),
+    [
+        pytest.param("?", (80, 24), id="?-80x24"),
+        pytest.param("?", (160, 45), id="?-160x45"),
+        pytest.param("F1", (80, 24), id="F1-80x24"),
+    ],
+)
+def test_help_lists_the_keys_and_escape_closes_it(
+    terminal_factory: MakeTerminal, key: str, size: tuple[int, int]
+) -> None:
     term = replay(terminal_factory, BROKEN, size)
     tree_row = "response.created"
     term.send(key)
     screen = term.wait_until(
-        lambda s: bool(re.search(r"\bKeys\b", body(s)) and re.search("(?i)quit", body(s))
-                       and re.search("(?i)filter", body(s))),
-        f"a keys screen after {key!r} (`Keys`, quit, filter above the footer)")
+        lambda s: bool(
+            re.search(r"\bKeys\b", body(s))
+            and re.search("(?i)quit", body(s))
+            and re.search("(?i)filter", body(s))
+        ),
+        f"a keys screen after {key!r} (`Keys`, quit, filter above the footer)",
+    )
     term.assert_healthy()
     term.send("Escape")
-    term.wait_until(lambda s: tree_row in s and not re.search(r"\bKeys\b", body(s)),
-                    "the keys screen to close and the tree to be back")
+    term.wait_until(
+        lambda s: tree_row in s and not re.search(r"\bKeys\b", body(s)),
+        "the keys screen to close and the tree to be back",
+    )
     assert screen
     term.assert_healthy()
 
 
 # -- 9. copy ---------------------------------------------------------------------------------
+
 
 def test_copy_selected_event(terminal_factory: MakeTerminal) -> None:
     term = replay(terminal_factory, BROKEN)
@@ -240,16 +267,24 @@ def test_copy_selected_event(terminal_factory: MakeTerminal) -> None:
 
 # -- 10. quit --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("keys", "size", "name", "expected"), [
-    pytest.param(("q",), (160, 45), BROKEN, 1, id="q-160x45"),
-    pytest.param(("q",), (80, 24), BROKEN, 1, id="q-80x24"),
-    pytest.param(("C-c",), (80, 24), BROKEN, 1, id="ctrl+c-80x24"),
-    pytest.param(("q", "s"), (80, 24), BROKEN, 1, id="q+s-80x24"),
-    pytest.param(("q",), (80, 24), SUCCESS, 0, id="q-80x24-clean"),
-])
-def test_quit_exits_like_inspect_without_traceback(terminal_factory: MakeTerminal,
-                                                   keys: tuple[str, ...], size: tuple[int, int],
-                                                   name: str, expected: int) -> None:
+
+@pytest.mark.parametrize(
+    ("keys", "size", "name", "expected"),
+    [
+        pytest.param(("q",), (160, 45), BROKEN, 1, id="q-160x45"),
+        pytest.param(("q",), (80, 24), BROKEN, 1, id="q-80x24"),
+        pytest.param(("C-c",), (80, 24), BROKEN, 1, id="ctrl+c-80x24"),
+        pytest.param(("q", "s"), (80, 24), BROKEN, 1, id="q+s-80x24"),
+        pytest.param(("q",), (80, 24), SUCCESS, 0, id="q-80x24-clean"),
+    ],
+)
+def test_quit_exits_like_inspect_without_traceback(
+    terminal_factory: MakeTerminal,
+    keys: tuple[str, ...],
+    size: tuple[int, int],
+    name: str,
+    expected: int,
+) -> None:
     """1 when the recording holds a failure, 0 when not (README's exit codes)."""
     term = replay(terminal_factory, name, size)
     term.send(*keys)

@@ -20,8 +20,9 @@ SETTLE = 0.3
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", sorted(p.name for p in RECORDINGS.glob("*.jsonl")))
-def test_ordinary_keys_on_every_recording(terminal_factory: MakeTerminal, tmp_path: Path,
-                                          name: str, size: tuple[int, int]) -> None:
+def test_ordinary_keys_on_every_recording(
+    terminal_factory: MakeTerminal, tmp_path: Path, name: str, size: tuple[int, int]
+) -> None:
     source = RECORDINGS / name
     before = source.read_bytes()
     term = terminal_factory(*size).start("replay", source, "--instant")

@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tui.model.events import Event
-from tui.model.state import ItemState, SessionState
-from tui.model.timeline import Timeline
+from mcptui.model.events import Event
+from mcptui.model.state import ItemState, SessionState
+from mcptui.model.timeline import Timeline
 
 # Event counts ("Lines") from shared/fixtures/upstream/SOURCE.md.
 EXPECTED_COUNTS: dict[str, int] = {
@@ -35,7 +35,7 @@ HTTP_ERROR_424 = {"type": "http_error", "code": 424, "message": TASKGROUP_424}
 
 
 def read_chunks(path: Path) -> list[dict[str, Any]]:
-    """A `*.chunks.txt` file as JSON objects, read independently of `tui.importers`."""
+    """A `*.chunks.txt` file as JSON objects, read independently of `mcptui.io.formats`."""
     text = path.read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
@@ -92,13 +92,16 @@ def fold(raws: list[dict[str, Any]], snapshots: list[dict[str, Any]] = ()) -> Ti
 
 
 def item_ids_of_type(raws: list[dict[str, Any]], item_type: str) -> list[str]:
-    return [raw["item"]["id"] for raw in raws
-            if raw.get("type") == "response.output_item.added"
-            and raw["item"].get("type") == item_type]
+    return [
+        raw["item"]["id"]
+        for raw in raws
+        if raw.get("type") == "response.output_item.added" and raw["item"].get("type") == item_type
+    ]
 
 
-def with_failed_mcp_call(raws: list[dict[str, Any]], error: Any, *, keep_status: bool = True
-                         ) -> tuple[list[dict[str, Any]], str]:
+def with_failed_mcp_call(
+    raws: list[dict[str, Any]], error: Any, *, keep_status: bool = True
+) -> tuple[list[dict[str, Any]], str]:
     """The mcp-tool fixture with its first `mcp_call` failing with `error`.
 
     `mcp_call.completed` becomes `mcp_call.failed`, and the item in `output_item.done` and in
@@ -128,40 +131,87 @@ def with_failed_mcp_call(raws: list[dict[str, Any]], error: Any, *, keep_status:
     return edited, call_id
 
 
-def message_stream(text: str, *, response_id: str = "resp_synthetic",
-                   tool_name: str = "lookup") -> list[dict[str, Any]]:
+def message_stream(
+    text: str, *, response_id: str = "resp_synthetic", tool_name: str = "lookup"
+) -> list[dict[str, Any]]:
     """A small well-formed stream: one completed mcp_call, then a message whose text is `text`
     (sent as two deltas)."""
     half = len(text) // 2
-    call = {"id": "mcp_1", "type": "mcp_call", "name": tool_name, "server_label": "srv",
-            "arguments": "", "output": None, "error": None, "status": "in_progress"}
+    call = {
+        "id": "mcp_1",
+        "type": "mcp_call",
+        "name": tool_name,
+        "server_label": "srv",
+        "arguments": "",
+        "output": None,
+        "error": None,
+        "status": "in_progress",
+    }
     call_done = {**call, "arguments": "{}", "output": "ok", "status": "completed"}
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "status": "in_progress",
-               "content": []}
-    message_done = {**message, "status": "completed",
-                    "content": [{"type": "output_text", "text": text, "annotations": []}]}
-    response = {"id": response_id, "object": "response", "status": "in_progress",
-                "model": "gpt-test", "output": []}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "status": "in_progress",
+        "content": [],
+    }
+    message_done = {
+        **message,
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+    response = {
+        "id": response_id,
+        "object": "response",
+        "status": "in_progress",
+        "model": "gpt-test",
+        "output": [],
+    }
     raws: list[dict[str, Any]] = [
         {"type": "response.created", "response": response},
         {"type": "response.in_progress", "response": response},
         {"type": "response.output_item.added", "output_index": 0, "item": call},
-        {"type": "response.mcp_call_arguments.delta", "output_index": 0, "item_id": "mcp_1",
-         "delta": "{}"},
-        {"type": "response.mcp_call_arguments.done", "output_index": 0, "item_id": "mcp_1",
-         "arguments": "{}"},
+        {
+            "type": "response.mcp_call_arguments.delta",
+            "output_index": 0,
+            "item_id": "mcp_1",
+            "delta": "{}",
+        },
+        {
+            "type": "response.mcp_call_arguments.done",
+            "output_index": 0,
+            "item_id": "mcp_1",
+            "arguments": "{}",
+        },
         {"type": "response.mcp_call.completed", "output_index": 0, "item_id": "mcp_1"},
         {"type": "response.output_item.done", "output_index": 0, "item": call_done},
         {"type": "response.output_item.added", "output_index": 1, "item": message},
-        {"type": "response.output_text.delta", "output_index": 1, "item_id": "msg_1",
-         "content_index": 0, "delta": text[:half]},
-        {"type": "response.output_text.delta", "output_index": 1, "item_id": "msg_1",
-         "content_index": 0, "delta": text[half:]},
-        {"type": "response.output_text.done", "output_index": 1, "item_id": "msg_1",
-         "content_index": 0, "text": text},
+        {
+            "type": "response.output_text.delta",
+            "output_index": 1,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "delta": text[:half],
+        },
+        {
+            "type": "response.output_text.delta",
+            "output_index": 1,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "delta": text[half:],
+        },
+        {
+            "type": "response.output_text.done",
+            "output_index": 1,
+            "item_id": "msg_1",
+            "content_index": 0,
+            "text": text,
+        },
         {"type": "response.output_item.done", "output_index": 1, "item": message_done},
-        {"type": "response.completed",
-         "response": {**response, "status": "completed", "output": [call_done, message_done]}},
+        {
+            "type": "response.completed",
+            "response": {**response, "status": "completed", "output": [call_done, message_done]},
+        },
     ]
     for number, raw in enumerate(raws):
         raw["sequence_number"] = number
@@ -203,54 +253,91 @@ def dump_state(state: SessionState) -> Any:
     return dump(state)
 
 
-def mcp_stream(calls: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
-               server: str = "srv", response_id: str = "resp_synthetic",
-               status: str = "completed", usage: dict[str, int] | None = None,
-               reasoning: int = 0) -> list[dict[str, Any]]:
+def mcp_stream(
+    calls: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    server: str = "srv",
+    response_id: str = "resp_synthetic",
+    status: str = "completed",
+    usage: dict[str, int] | None = None,
+    reasoning: int = 0,
+) -> list[dict[str, Any]]:
     """A small well-formed stream, to compare runs that differ in one way: with `tools`, a
     listing of them on `server` first; then `reasoning` reasoning items; then one `mcp_call`
     per entry of `calls` (`name`, optionally `server_label`, `arguments` (a JSON object) and
     `error` (the call fails with it)); then a message. `status` is the response's terminal
     status (`failed` carries a server_error); `usage` its token counts."""
-    response = {"id": response_id, "object": "response", "status": "in_progress",
-                "model": "gpt-test", "output": []}
-    raws: list[dict[str, Any]] = [{"type": "response.created", "response": response},
-                                  {"type": "response.in_progress", "response": response}]
+    response = {
+        "id": response_id,
+        "object": "response",
+        "status": "in_progress",
+        "model": "gpt-test",
+        "output": [],
+    }
+    raws: list[dict[str, Any]] = [
+        {"type": "response.created", "response": response},
+        {"type": "response.in_progress", "response": response},
+    ]
     output: list[dict[str, Any]] = []
 
     def item(added: dict[str, Any], middle: list[dict[str, Any]], done: dict[str, Any]) -> None:
         index = len(output)
-        raws.append({"type": "response.output_item.added", "output_index": index,
-                     "item": added})
-        raws.extend({**event, "output_index": index, "item_id": added["id"]}
-                    for event in middle)
+        raws.append({"type": "response.output_item.added", "output_index": index, "item": added})
+        raws.extend({**event, "output_index": index, "item_id": added["id"]} for event in middle)
         raws.append({"type": "response.output_item.done", "output_index": index, "item": done})
         output.append(done)
 
     if tools is not None:
-        listing = {"id": "mcpl_1", "type": "mcp_list_tools", "server_label": server,
-                   "tools": []}
-        item(listing, [{"type": "response.mcp_list_tools.in_progress"},
-                       {"type": "response.mcp_list_tools.completed"}],
-             {**listing, "tools": tools})
+        listing = {"id": "mcpl_1", "type": "mcp_list_tools", "server_label": server, "tools": []}
+        item(
+            listing,
+            [
+                {"type": "response.mcp_list_tools.in_progress"},
+                {"type": "response.mcp_list_tools.completed"},
+            ],
+            {**listing, "tools": tools},
+        )
     for number in range(reasoning):
         thought = {"id": f"rs_{number}", "type": "reasoning", "summary": []}
         item(thought, [], thought)
     for number, call in enumerate(calls):
         arguments = json.dumps(call.get("arguments", {}))
-        added = {"id": f"mcp_{number}", "type": "mcp_call", "name": call["name"],
-                 "server_label": call.get("server_label", server), "arguments": "",
-                 "output": None, "error": None, "status": "in_progress"}
+        added = {
+            "id": f"mcp_{number}",
+            "type": "mcp_call",
+            "name": call["name"],
+            "server_label": call.get("server_label", server),
+            "arguments": "",
+            "output": None,
+            "error": None,
+            "status": "in_progress",
+        }
         error = call.get("error")
         ending = "response.mcp_call.failed" if error is not None else "response.mcp_call.completed"
-        item(added, [{"type": "response.mcp_call.in_progress"},
-                     {"type": "response.mcp_call_arguments.delta", "delta": arguments},
-                     {"type": "response.mcp_call_arguments.done", "arguments": arguments},
-                     {"type": ending}],
-             {**added, "arguments": arguments, "output": None if error is not None else "ok",
-              "error": error, "status": "failed" if error is not None else "completed"})
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
-               "content": [{"type": "output_text", "text": "done", "annotations": []}]}
+        item(
+            added,
+            [
+                {"type": "response.mcp_call.in_progress"},
+                {"type": "response.mcp_call_arguments.delta", "delta": arguments},
+                {"type": "response.mcp_call_arguments.done", "arguments": arguments},
+                {"type": ending},
+            ],
+            {
+                **added,
+                "arguments": arguments,
+                "output": None if error is not None else "ok",
+                "error": error,
+                "status": "failed" if error is not None else "completed",
+            },
+        )
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "done", "annotations": []}],
+    }
     item({**message, "status": "in_progress", "content": []}, [], message)
     final = {**response, "status": status, "output": output, "usage": usage}
     if status == "failed":

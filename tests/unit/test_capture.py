@@ -10,29 +10,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcptui.capture.captures import CaptureHub, Exchange, classify, upstream_path
+from mcptui.capture.proxy_run import UpstreamError, check_upstream
+from mcptui.capture.tap import TapHub
+from mcptui.io.formats import load_path
+from mcptui.model.events import Event
+from mcptui.model.timeline import Timeline
+from mcptui.share.inspect_output import Inspection
+from mcptui.ui.widgets.labels import event_label
 
-from tui.capture.captures import CaptureHub, Exchange, classify, upstream_path
-from tui.capture.proxy_run import UpstreamError, check_upstream
-from tui.capture.tap import TapHub
-from tui.importers import load_path
-from tui.model.events import Event
-from tui.model.timeline import Timeline
-from tui.report import Inspection
-from tui.widgets.labels import event_label
 
-
-@pytest.mark.parametrize(("method", "path", "expected"), [
-    ("POST", "/v1/responses", ("create", None)),
-    ("POST", "/openai/v1/responses/", ("create", None)),
-    ("GET", "/v1/responses/resp_1", ("retrieve", "resp_1")),
-    ("POST", "/v1/responses/resp_1/cancel", ("cancel", "resp_1")),
-    ("GET", "/v1/responses", None),
-    ("DELETE", "/v1/responses/resp_1", None),
-    ("GET", "/v1/responses/resp_1/input_items", None),
-    ("POST", "/v1/responses/input_tokens", None),
-    ("POST", "/v1/chat/completions", None),
-    ("GET", "/v1/models", None),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        ("POST", "/v1/responses", ("create", None)),
+        ("POST", "/openai/v1/responses/", ("create", None)),
+        ("GET", "/v1/responses/resp_1", ("retrieve", "resp_1")),
+        ("POST", "/v1/responses/resp_1/cancel", ("cancel", "resp_1")),
+        ("GET", "/v1/responses", None),
+        ("DELETE", "/v1/responses/resp_1", None),
+        ("GET", "/v1/responses/resp_1/input_items", None),
+        ("POST", "/v1/responses/input_tokens", None),
+        ("POST", "/v1/chat/completions", None),
+        ("GET", "/v1/models", None),
+    ],
+)
 def test_only_responses_calls_are_recorded(method: str, path: str, expected: Any):
     assert classify(method, path) == expected
 
@@ -44,12 +46,15 @@ def test_client_paths_map_onto_the_upstream_base():
     assert upstream_path("/v10/x") == "/v10/x"
 
 
-@pytest.mark.parametrize(("url", "fragment"), [
-    ("ftp://example.com/v1", "must be an http(s) URL"),
-    ("api.openai.com/v1", "must be an http(s) URL"),
-    ("http://127.0.0.1:8788/v1", "is the proxy itself"),
-    ("http://localhost:8788", "is the proxy itself"),
-])
+@pytest.mark.parametrize(
+    ("url", "fragment"),
+    [
+        ("ftp://example.com/v1", "must be an http(s) URL"),
+        ("api.openai.com/v1", "must be an http(s) URL"),
+        ("http://127.0.0.1:8788/v1", "is the proxy itself"),
+        ("http://localhost:8788", "is the proxy itself"),
+    ],
+)
 def test_an_unusable_upstream_is_refused_with_the_reason(url: str, fragment: str):
     with pytest.raises(UpstreamError, match=re.escape(fragment)):
         check_upstream(url, 8788)
@@ -61,15 +66,30 @@ def sse(*events: dict[str, Any]) -> bytes:
 
 
 def created(response_id: str, seq: int = 0) -> dict[str, Any]:
-    return {"type": "response.created", "sequence_number": seq,
-            "response": {"id": response_id, "status": "in_progress", "output": []}}
+    return {
+        "type": "response.created",
+        "sequence_number": seq,
+        "response": {"id": response_id, "status": "in_progress", "output": []},
+    }
 
 
 def failed_call(item_id: str, seq: int) -> dict[str, Any]:
-    return {"type": "response.output_item.done", "sequence_number": seq, "output_index": 0,
-            "item": {"id": item_id, "type": "mcp_call", "name": "search", "status": "failed",
-                     "error": {"type": "http_error", "code": 424,
-                               "message": "unhandled errors in a TaskGroup (1 sub-exception)"}}}
+    return {
+        "type": "response.output_item.done",
+        "sequence_number": seq,
+        "output_index": 0,
+        "item": {
+            "id": item_id,
+            "type": "mcp_call",
+            "name": "search",
+            "status": "failed",
+            "error": {
+                "type": "http_error",
+                "code": 424,
+                "message": "unhandled errors in a TaskGroup (1 sub-exception)",
+            },
+        },
+    }
 
 
 def kept_hub(folder: Path) -> CaptureHub:
@@ -81,19 +101,29 @@ def kept_hub(folder: Path) -> CaptureHub:
 
 
 def create(request: dict[str, Any] | None = None) -> Exchange:
-    return Exchange("POST", "/v1/responses", "create", None, request or {"model": "m"},
-                    {"user-agent": "app/1.0"})
+    return Exchange(
+        "POST",
+        "/v1/responses",
+        "create",
+        None,
+        request or {"model": "m"},
+        {"user-agent": "app/1.0"},
+    )
 
 
 def test_a_gzip_stream_is_recorded_decoded_while_the_raw_bytes_pass_on(tmp_path: Path):
     hub = kept_hub(tmp_path)
-    done = {"type": "response.completed", "sequence_number": 2,
-            "response": {"id": "resp_gz", "status": "completed", "output": []}}
+    done = {
+        "type": "response.completed",
+        "sequence_number": 2,
+        "response": {"id": "resp_gz", "status": "completed", "output": []},
+    }
     body = gzip.compress(sse(created("resp_gz"), failed_call("mcp_1", 1), done))
-    recorder = hub.begin(create(), 200, {"content-type": "text/event-stream",
-                                         "content-encoding": "gzip"})
+    recorder = hub.begin(
+        create(), 200, {"content-type": "text/event-stream", "content-encoding": "gzip"}
+    )
     for start in range(0, len(body), 7):  # compressed bytes split anywhere
-        recorder.feed(body[start:start + 7])
+        recorder.feed(body[start : start + 7])
     recorder.end()
     hub.close()
     (path,) = tmp_path.glob("*.jsonl")
@@ -104,8 +134,9 @@ def test_a_gzip_stream_is_recorded_decoded_while_the_raw_bytes_pass_on(tmp_path:
 
 def test_an_encoding_it_cannot_read_is_said_not_guessed(tmp_path: Path):
     hub = kept_hub(tmp_path)
-    recorder = hub.begin(create(), 200, {"content-type": "text/event-stream",
-                                         "content-encoding": "br"})
+    recorder = hub.begin(
+        create(), 200, {"content-type": "text/event-stream", "content-encoding": "br"}
+    )
     recorder.feed(b"\x8b\x00garbage")
     recorder.end()
     (note,) = recorder.capture.events
@@ -114,11 +145,17 @@ def test_an_encoding_it_cannot_read_is_said_not_guessed(tmp_path: Path):
 
 def test_an_error_answer_is_a_failure_with_its_body_and_request_id(tmp_path: Path):
     hub = kept_hub(tmp_path)
-    body = {"error": {"message": "Error retrieving tool list from MCP server: 'demo'. Http "
-                                 "status code: 424 (Failed Dependency)",
-                      "type": "external_connector_error", "code": "http_error"}}
-    recorder = hub.begin(create(), 424, {"content-type": "application/json",
-                                         "x-request-id": "req_42"})
+    body = {
+        "error": {
+            "message": "Error retrieving tool list from MCP server: 'demo'. Http "
+            "status code: 424 (Failed Dependency)",
+            "type": "external_connector_error",
+            "code": "http_error",
+        }
+    }
+    recorder = hub.begin(
+        create(), 424, {"content-type": "application/json", "x-request-id": "req_42"}
+    )
     recorder.feed(json.dumps(body).encode())
     recorder.end()
     (note,) = recorder.capture.events
@@ -130,13 +167,28 @@ def test_an_error_answer_is_a_failure_with_its_body_and_request_id(tmp_path: Pat
 def test_a_later_retrieve_joins_the_capture_of_its_response(tmp_path: Path):
     hub = kept_hub(tmp_path)
     first = hub.begin(create(), 200, {"content-type": "application/json"})
-    first.feed(json.dumps({"id": "resp_bg", "object": "response", "status": "queued",
-                           "background": True, "output": []}).encode())
+    first.feed(
+        json.dumps(
+            {
+                "id": "resp_bg",
+                "object": "response",
+                "status": "queued",
+                "background": True,
+                "output": [],
+            }
+        ).encode()
+    )
     first.end()
-    poll = hub.begin(Exchange("GET", "/v1/responses/resp_bg", "retrieve", "resp_bg"), 200,
-                     {"content-type": "application/json"})
-    poll.feed(json.dumps({"id": "resp_bg", "object": "response", "status": "completed",
-                          "output": []}).encode())
+    poll = hub.begin(
+        Exchange("GET", "/v1/responses/resp_bg", "retrieve", "resp_bg"),
+        200,
+        {"content-type": "application/json"},
+    )
+    poll.feed(
+        json.dumps(
+            {"id": "resp_bg", "object": "response", "status": "completed", "output": []}
+        ).encode()
+    )
     poll.end()
     assert poll.capture is first.capture and len(hub.captures) == 1
     assert first.capture.status == "completed" and first.capture.background
@@ -148,10 +200,22 @@ def test_concurrent_streams_tagged_by_capture_stay_apart():
     """Two responses streamed at once interleave in the proxy's timeline; each event goes to
     its own response, whatever arrived in between."""
     a = [created("resp_a"), failed_call("mcp_a", 1)]
-    b = [created("resp_b"), {"type": "response.output_text.delta", "sequence_number": 1,
-                             "item_id": "msg_b", "output_index": 0, "delta": "hi"}]
-    interleaved = [Event(a[0], stream=0), Event(b[0], stream=1), Event(a[1], stream=0),
-                   Event(b[1], stream=1)]
+    b = [
+        created("resp_b"),
+        {
+            "type": "response.output_text.delta",
+            "sequence_number": 1,
+            "item_id": "msg_b",
+            "output_index": 0,
+            "delta": "hi",
+        },
+    ]
+    interleaved = [
+        Event(a[0], stream=0),
+        Event(b[0], stream=1),
+        Event(a[1], stream=0),
+        Event(b[1], stream=1),
+    ]
     timeline = Timeline(interleaved)
     timeline.seek_end()
     first, second = timeline.state.responses
@@ -168,8 +232,9 @@ def test_a_token_in_the_tapped_servers_url_is_in_no_note_or_header(tmp_path: Pat
     upstream = "http://127.0.0.1:1/s/tok-SECRET-42/mcp?key=k-SECRET-9"
     hub = TapHub(upstream, tmp_path / "tap.jsonl")
     body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
-    hub.exchange_for("POST", "/s/tok-SECRET-42/mcp", "/s/tok-SECRET-42/mcp?key=k-SECRET-9",
-                     body, [])
+    hub.exchange_for(
+        "POST", "/s/tok-SECRET-42/mcp", "/s/tok-SECRET-42/mcp?key=k-SECRET-9", body, []
+    )
     hub.close()
     text = (tmp_path / "tap.jsonl").read_text()
     assert "→ tools/list" in text and "/s/<redacted>/mcp" in text
@@ -190,26 +255,43 @@ def tap_hub(folder: Path) -> tuple[TapHub, list[dict[str, Any]]]:
 
 
 def rpc(message_id: Any, method: str, **params: Any) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": message_id, "method": method,
-                       "params": params}).encode()
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": message_id, "method": method, "params": params}
+    ).encode()
 
 
 def modern_call(hub: TapHub, tool: str, message_id: int = 1) -> Any:
     meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
     headers = [*MODERN, (b"mcp-method", b"tools/call"), (b"mcp-name", tool.encode())]
-    return hub.exchange_for("POST", "/mcp", "/mcp", rpc(message_id, "tools/call", name=tool,
-                                                        arguments={"q": 1}, **meta), headers)
+    return hub.exchange_for(
+        "POST",
+        "/mcp",
+        "/mcp",
+        rpc(message_id, "tools/call", name=tool, arguments={"q": 1}, **meta),
+        headers,
+    )
 
 
-def answer(hub: TapHub, exchange: Any, message_id: Any, *, status: int = 200,
-           session: str | None = None, broken: str | None = None, body: Any = None) -> None:
+def answer(
+    hub: TapHub,
+    exchange: Any,
+    message_id: Any,
+    *,
+    status: int = 200,
+    session: str | None = None,
+    broken: str | None = None,
+    body: Any = None,
+) -> None:
     headers = {"content-type": "application/json"}
     if session:
         headers["mcp-session-id"] = session
     recorder = hub.begin(exchange, status, headers)
     if body is None and message_id is not None:
-        body = {"jsonrpc": "2.0", "id": message_id,
-                "result": {"content": [], "structuredContent": {}}}
+        body = {
+            "jsonrpc": "2.0",
+            "id": message_id,
+            "result": {"content": [], "structuredContent": {}},
+        }
     if body is not None:
         recorder.feed(json.dumps(body).encode())
     recorder.end(broken)
@@ -227,11 +309,16 @@ def test_two_modern_clients_asking_the_same_id_are_never_crossed(tmp_path: Path)
     answers = [n["message"].split("  · ")[0] for n in seen if n["direction"] == "received"]
     assert answers == ["← result fast", "← result slow"]
     sent = [n for n in seen if n["direction"] == "sent"]
-    assert [n["message"] for n in sent] == ["→ tools/call slow  [modern]",
-                                            "→ tools/call fast  [modern]"]
+    assert [n["message"] for n in sent] == [
+        "→ tools/call slow  [modern]",
+        "→ tools/call fast  [modern]",
+    ]
     assert {n["era"] for n in seen} == {"modern"} and {n["session"] for n in seen} == {None}
-    assert sent[0]["mcp_headers"] == {"MCP-Protocol-Version": "2026-07-28",
-                                      "Mcp-Method": "tools/call", "Mcp-Name": "slow"}
+    assert sent[0]["mcp_headers"] == {
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "slow",
+    }
     assert sent[0]["http_exchange"] != sent[1]["http_exchange"]
 
 
@@ -239,13 +326,20 @@ def test_the_era_is_told_from_the_request_itself(tmp_path: Path):
     hub, seen = tap_hub(tmp_path)
     discover = rpc(1, "server/discover")  # no headers, no _meta: the method says it
     hub.exchange_for("POST", "/mcp", "/mcp", discover, [])
-    hub.exchange_for("POST", "/mcp", "/mcp", rpc(2, "initialize", protocolVersion="2025-11-25"),
-                     [(b"mcp-protocol-version", b"2025-06-18")])
+    hub.exchange_for(
+        "POST",
+        "/mcp",
+        "/mcp",
+        rpc(2, "initialize", protocolVersion="2025-11-25"),
+        [(b"mcp-protocol-version", b"2025-06-18")],
+    )
     hub.exchange_for("GET", "/mcp", "/mcp", b"", [(b"mcp-session-id", b"s1")])
     hub.close()
     assert [(n["message"], n["era"]) for n in seen] == [
-        ("→ server/discover  [modern]", "modern"), ("→ initialize", "legacy"),
-        ("→ GET /mcp (open the event stream of session s1)", "legacy")]
+        ("→ server/discover  [modern]", "modern"),
+        ("→ initialize", "legacy"),
+        ("→ GET /mcp (open the event stream of session s1)", "legacy"),
+    ]
 
 
 def test_an_answer_that_names_a_new_session_still_answers_its_request(tmp_path: Path):
@@ -254,13 +348,16 @@ def test_an_answer_that_names_a_new_session_still_answers_its_request(tmp_path: 
     hub, seen = tap_hub(tmp_path)
     first = hub.exchange_for("POST", "/mcp", "/mcp", rpc(1, "initialize"), [])
     answer(hub, first, 1, session="s-new")
-    stale = hub.exchange_for("POST", "/mcp", "/mcp", rpc(2, "tools/list"),
-                             [(b"mcp-session-id", b"s-old")])
+    stale = hub.exchange_for(
+        "POST", "/mcp", "/mcp", rpc(2, "tools/list"), [(b"mcp-session-id", b"s-old")]
+    )
     answer(hub, stale, 2, session="s-newer")
     hub.close()
     answers = [n for n in seen if n["direction"] == "received"]
     assert [n["message"].split("  · ")[0] for n in answers] == [
-        "← result initialize", "← result tools/list"]
+        "← result initialize",
+        "← result tools/list",
+    ]
     assert all("  · " in n["message"] for n in answers)  # timed from their requests
     assert [n["session"] for n in answers] == ["s-new", "s-newer"]
 
@@ -271,37 +368,55 @@ def test_the_end_of_a_session_is_not_a_failure(tmp_path: Path):
     hub, seen = tap_hub(tmp_path)
     session = [(b"mcp-session-id", b"s1")]
     stream = hub.exchange_for("GET", "/mcp", "/mcp", b"", session)
-    call = hub.exchange_for("POST", "/mcp", "/mcp", rpc(3, "tools/call", name="search"),
-                            session)
-    answer(hub, call, 3, broken="the client disconnected mid-stream; the upstream stream "
-                                "was closed too")
+    call = hub.exchange_for("POST", "/mcp", "/mcp", rpc(3, "tools/call", name="search"), session)
+    answer(
+        hub,
+        call,
+        3,
+        broken="the client disconnected mid-stream; the upstream stream was closed too",
+    )
     recorder = hub.begin(stream, 200, {"content-type": "text/event-stream"})
     recorder.end("the client disconnected mid-stream; the upstream stream was closed too")
     ending = hub.exchange_for("DELETE", "/mcp", "/mcp", b"", session)
     answer(hub, ending, None)
     again = hub.exchange_for("DELETE", "/mcp", "/mcp", b"", session)
-    answer(hub, again, None, status=404, body={"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32600, "message": "Session not found"}})
+    answer(
+        hub,
+        again,
+        None,
+        status=404,
+        body={
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32600, "message": "Session not found"},
+        },
+    )
     hub.close()
     assert not [n for n in seen if n["kind"] != "mcp" or n.get("level") == "warning"], seen
     shown = [(n["message"].split("  · ")[0], n.get("level")) for n in seen]
     assert shown == [
         ("→ GET /mcp (open the event stream of session s1)", None),
-        ("→ tools/call search", None), ("← result search", None),
-        ("← GET /mcp: the client closed the event stream of session s1 (the session's end)",
-         "info"),
+        ("→ tools/call search", None),
+        ("← result search", None),
+        (
+            "← GET /mcp: the client closed the event stream of session s1 (the session's end)",
+            "info",
+        ),
         ("→ DELETE /mcp (end session s1)", None),
         ("→ DELETE /mcp (end session s1 again: it had ended)", "info"),
-        ("← HTTP 404 to DELETE /mcp: the session had already ended", "info")]
+        ("← HTTP 404 to DELETE /mcp: the session had already ended", "info"),
+    ]
     closed = event_label(Event(seen[3], t=1.0, is_note=True), failing=False)
     assert closed.plain.startswith("MCP ← GET /mcp: the client closed") and all(
-        span.style == "dim" for span in closed.spans)  # dim: never an answer's green
+        span.style == "dim" for span in closed.spans
+    )  # dim: never an answer's green
 
 
 def test_a_connection_closed_before_the_answer_is_still_a_failure(tmp_path: Path):
     hub, seen = tap_hub(tmp_path)
-    call = hub.exchange_for("POST", "/mcp", "/mcp", rpc(4, "tools/call", name="slow"),
-                            [(b"mcp-session-id", b"s1")])
+    call = hub.exchange_for(
+        "POST", "/mcp", "/mcp", rpc(4, "tools/call", name="slow"), [(b"mcp-session-id", b"s1")]
+    )
     recorder = hub.begin(call, 200, {"content-type": "text/event-stream"})
     recorder.end("the client disconnected mid-stream; the upstream stream was closed too")
     stream = hub.exchange_for("GET", "/mcp", "/mcp", b"", [(b"mcp-session-id", b"s1")])
@@ -312,5 +427,6 @@ def test_a_connection_closed_before_the_answer_is_still_a_failure(tmp_path: Path
     assert [n["message"] for n in broken] == [
         "✗ POST /mcp (tools/call slow): the client disconnected mid-stream; the upstream "
         "stream was closed too",
-        "✗ GET /mcp: the upstream connection broke mid-stream: RemoteProtocolError"]
+        "✗ GET /mcp: the upstream connection broke mid-stream: RemoteProtocolError",
+    ]
     assert broken[0]["ids"] == [4] and broken[0]["level"] == "warning"

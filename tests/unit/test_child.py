@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from tui.child import ChildFailed, in_child
-from tui.importers import load_path
-from tui.model.diagnosis import diagnose_events, diagnose_path
+from mcptui.io.child_process import ChildFailed, in_child
+from mcptui.io.diagnose_file import diagnose_path
+from mcptui.io.formats import load_path
+from mcptui.model.diagnosis import diagnose_events
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT_SAMPLE = str(REPO / "recordings" / "mcp-timeout-424.jsonl")
@@ -32,13 +32,16 @@ async def test_an_exception_in_the_child_is_raised_here():
 
 def test_a_spawned_child_of_python_m_tui_does_not_run_the_command_again():
     """Spawning re-imports the parent's main module as `__mp_main__` (what
-    multiprocessing.spawn does for `python -m tui`): it must define, not run. It ran the
+    multiprocessing.spawn does for `python -m mcptui`): it must define, not run. It ran the
     whole `inspect` again in the reading helper's process, which then died."""
     import subprocess
     import sys
 
-    code = ("import runpy, sys; sys.argv = ['tui', 'inspect', 'no-such-file.jsonl']; "
-            "runpy.run_module('tui.__main__', run_name='__mp_main__', alter_sys=True)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, cwd=REPO)
+    code = (
+        "import runpy, sys; sys.argv = ['mcptui', 'inspect', 'no-such-file.jsonl']; "
+        "runpy.run_module('mcptui.__main__', run_name='__mp_main__', alter_sys=True)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -1,11 +1,11 @@
-"""The collector pacer (tui/screens/collector.py): while an inspector screen is shown the
+"""The collector pacer (tui/mcptui/ui/gc_pacing.py): while an inspector screen is shown the
 collector's older passes wait until the user stops stepping, then run."""
 
 from __future__ import annotations
 
 import gc
 
-from tui.screens.collector import IDLE_SECONDS, MIN_GAP_SECONDS, NEVER, CollectorPacer
+from mcptui.ui.gc_pacing import IDLE_SECONDS, MIN_GAP_SECONDS, NEVER, CollectorPacer
 
 
 class Clock:

@@ -29,13 +29,12 @@ from _support import (
     read_chunks,
     renumber,
 )
-
-from tui.emulator.builder import ResponseBuilder, usage
-from tui.importers import load_path
-from tui.model.conformance import check_stream
-from tui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event, note
-from tui.model.findings import Finding
-from tui.model.timeline import Timeline
+from mcptui.emulator.builder import ResponseBuilder, usage
+from mcptui.io.formats import load_path
+from mcptui.model.conformance import check_stream
+from mcptui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event, note
+from mcptui.model.findings import Finding
+from mcptui.model.timeline import Timeline
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDINGS = sorted((REPO / "recordings").glob("*.jsonl"))
@@ -60,32 +59,54 @@ def of_code(findings: list[Finding], code: str) -> list[Finding]:
 
 
 def index_of(raws: list[dict[str, Any]], kind: str, nth: int = 0, **match: Any) -> int:
-    found = [n for n, raw in enumerate(raws)
-             if raw["type"] == kind and all(raw.get(k) == v for k, v in match.items())]
+    found = [
+        n
+        for n, raw in enumerate(raws)
+        if raw["type"] == kind and all(raw.get(k) == v for k, v in match.items())
+    ]
     return found[nth]
 
 
-def builder_stream(*, docs_names: bool = False, deltas: int = 3,
-                   pieces: tuple[str, ...] = ("It is ", "21 °C ", "in Paris.")
-                   ) -> list[dict[str, Any]]:
+def builder_stream(
+    *,
+    docs_names: bool = False,
+    deltas: int = 3,
+    pieces: tuple[str, ...] = ("It is ", "21 °C ", "in Paris."),
+) -> list[dict[str, Any]]:
     """A complete MCP stream as the emulator shapes it: tool listing, one call with argument
     deltas, a message, `response.completed` with usage."""
-    request = {"model": "gpt-5-mini", "input": "weather in Paris?",
-               "tools": [{"type": "mcp", "server_label": "demo",
-                          "server_url": "https://mcp.example.com/mcp",
-                          "require_approval": "never"}]}
+    request = {
+        "model": "gpt-5-mini",
+        "input": "weather in Paris?",
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "demo",
+                "server_url": "https://mcp.example.com/mcp",
+                "require_approval": "never",
+            }
+        ],
+    }
     b = ResponseBuilder(request, rng=random.Random(3), created_at=1_756_230_063)
     b.start()
     b.set_in_progress()
     listing = b.list_tools_started("demo")
-    b.list_tools_ended(listing, [{"name": "get_weather", "description": "Weather.",
-                                  "input_schema": {"type": "object", "properties": {}},
-                                  "annotations": {"read_only": True}}])
+    b.list_tools_ended(
+        listing,
+        [
+            {
+                "name": "get_weather",
+                "description": "Weather.",
+                "input_schema": {"type": "object", "properties": {}},
+                "annotations": {"read_only": True},
+            }
+        ],
+    )
     call = b.call_started("get_weather", "demo")
     arguments = '{"city": "Paris", "units": "metric"}'
     step = -(-len(arguments) // deltas)
     for start in range(0, len(arguments), step):
-        b.call_argument_delta(call, arguments[start:start + step], docs_names=docs_names)
+        b.call_argument_delta(call, arguments[start : start + step], docs_names=docs_names)
     b.call_arguments_done(call, docs_names=docs_names)
     b.call_ended(call, output='{"temp": 21}', error=None)
     message = b.message_started()
@@ -119,8 +140,9 @@ def test_docs_spelled_argument_events_are_errors_with_the_wire_spelling_suggeste
     raws = builder_stream(docs_names=True, deltas=3)
     findings = check(raws)
     unknown = of_code(findings, "unknown_event_type")
-    delta_indexes = [n for n, r in enumerate(raws)
-                     if r["type"] == "response.mcp_call.arguments.delta"]
+    delta_indexes = [
+        n for n, r in enumerate(raws) if r["type"] == "response.mcp_call.arguments.delta"
+    ]
     done_index = index_of(raws, "response.mcp_call.arguments.done")
     # One finding per event, so each misspelt event is marked in the timeline.
     assert [f.event_index for f in unknown] == [*delta_indexes, done_index]
@@ -194,7 +216,9 @@ def test_one_stray_event_far_ahead_makes_two_findings_not_one_per_later_event():
     findings = check(raws)
     sequence = [f for f in findings if f.code.startswith("sequence_")]
     assert [(f.code, f.event_index) for f in sequence] == [
-        ("sequence_out_of_order", 4), ("sequence_duplicate", len(raws) - 1)]
+        ("sequence_out_of_order", 4),
+        ("sequence_duplicate", len(raws) - 1),
+    ]
 
 
 def test_a_stream_joined_mid_way_is_not_a_fault():
@@ -299,7 +323,7 @@ def test_argument_deltas_and_the_final_item_arguments_are_compared():
     assert [f.event_index for f in mismatches] == [done, item_done]
     assert "mcp_call_arguments deltas" in mismatches[0].message
     assert "item's arguments in output_item.done" in mismatches[1].message
-    assert "'{\"city\": \"Lyon\"" in mismatches[1].message  # .done's side, then the item's
+    assert '\'{"city": "Lyon"' in mismatches[1].message  # .done's side, then the item's
     assert mismatches[1].message.index("Lyon") < mismatches[1].message.index("Paris")
     assert all(f.item_key == 1 for f in mismatches)
 
@@ -343,7 +367,9 @@ def test_wrong_json_types_are_errors_and_each_bad_delta_is_found():
     raws[deltas[1]]["delta"] = 5
     findings = errors(check(raws))
     assert [(f.code, f.event_index) for f in findings] == [
-        ("wrong_type", deltas[0]), ("wrong_type", deltas[1])]
+        ("wrong_type", deltas[0]),
+        ("wrong_type", deltas[1]),
+    ]
     assert findings[0].message.startswith("output_index:") and "a string" in findings[0].message
     assert findings[1].message.startswith("delta:") and "an integer" in findings[1].message
 
@@ -366,7 +392,8 @@ def test_union_fields_are_reported_for_the_member_the_object_claims_to_be():
     raws = builder_stream()
     done = index_of(raws, "response.output_item.done", output_index=2)
     raws[done]["item"]["content"][0]["annotations"] = [
-        {"type": "url_citation", "url": 5, "title": "t", "start_index": 0, "end_index": 1}]
+        {"type": "url_citation", "url": 5, "title": "t", "start_index": 0, "end_index": 1}
+    ]
     findings = [f for f in check(raws) if f.event_index == done]
     # Not dozens of errors, one per member of the item and annotation unions: just this one.
     assert [(f.severity, f.code) for f in findings] == [("error", "wrong_type")]
@@ -414,7 +441,8 @@ def test_an_undeclared_field_is_info_once_per_type_and_obfuscation_is_not_report
     findings = check(raws)
     first_delta = index_of(raws, "response.output_text.delta")
     assert [(f.severity, f.code, f.event_index) for f in findings] == [
-        ("info", "extra_field", first_delta)]
+        ("info", "extra_field", first_delta)
+    ]
     assert "'x_debug'" in findings[0].message
     assert all("obfuscation" in raw for raw in raws if raw["type"].endswith(".delta"))
 
@@ -427,8 +455,10 @@ EXPECTED_WARNINGS: dict[str, list[tuple[str, str]]] = {
     APPROVAL_1: [CACHE_WRITE],
     APPROVAL_2: [CACHE_WRITE],
     WEB_SEARCH: [("sdk_drift", "expects item.action")] * 4 + [CACHE_WRITE],
-    ERROR: [("sdk_drift", "nests its fields in an 'error' object"),
-            ("sdk_drift", "response.error.code is 'insufficient_quota'")],
+    ERROR: [
+        ("sdk_drift", "nests its fields in an 'error' object"),
+        ("sdk_drift", "response.error.code is 'insufficient_quota'"),
+    ],
     FAILED_ONLY: [],
 }
 
@@ -468,7 +498,7 @@ def test_sample_recordings_have_no_errors(path: Path):
 
 def streamed(raws: list[dict[str, Any]]) -> list[Event]:
     """`raws` as the app reads a stream: text deltas read fast, their JSON kept as bytes."""
-    from tui.model.ingest import StreamIngester
+    from mcptui.model.ingest import StreamIngester
 
     ingester = StreamIngester()
     payloads = "".join(f"event: e\ndata: {json.dumps(raw)}\n\n" for raw in raws)
@@ -512,10 +542,12 @@ RUN_CHANGES = {
 
 
 @pytest.mark.parametrize("source", ["stream", "recording"])
-@pytest.mark.parametrize("change", [*RUN_CHANGES, "mixed", "before output_item.added",
-                                    "after output_item.done"])
+@pytest.mark.parametrize(
+    "change", [*RUN_CHANGES, "mixed", "before output_item.added", "after output_item.done"]
+)
 def test_a_long_run_of_text_deltas_changed_alike_gets_the_findings_their_dicts_get(
-        tmp_path: Path, change: str, source: str):
+    tmp_path: Path, change: str, source: str
+):
     """A run of text deltas in a row is read in one go when they have the same fields: 40
     changed alike (or alternately, "mixed", or all sent out of place) get the
     findings the same deltas get as dicts."""
@@ -529,7 +561,7 @@ def test_a_long_run_of_text_deltas_changed_alike_gets_the_findings_their_dicts_g
     if change == "after output_item.done":
         message_done = index_of(raws, "response.output_item.done", 2)
         raws = [raw for raw in raws if raw not in deltas]
-        raws[message_done - len(deltas) + 1:message_done - len(deltas) + 1] = deltas
+        raws[message_done - len(deltas) + 1 : message_done - len(deltas) + 1] = deltas
     if change == "before output_item.added":
         message_added = index_of(raws, "response.output_item.added", 2)
         raws = [raw for raw in raws if raw not in deltas]
@@ -548,13 +580,20 @@ def out_of_place(raws: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`raws` with each message's first text delta moved before its `output_item.added` and
     its last one after its `output_item.done`."""
     out = copy.deepcopy(raws)
-    for item_id in {raw["item_id"] for raw in out
-                    if raw.get("type") == "response.output_text.delta"}:
-        deltas = [raw for raw in out if raw.get("type") == "response.output_text.delta"
-                  and raw["item_id"] == item_id]
-        ends = [i for i, raw in enumerate(out)
-                if raw.get("type", "").startswith("response.output_item.")
-                and raw.get("item", {}).get("id") == item_id]
+    for item_id in {
+        raw["item_id"] for raw in out if raw.get("type") == "response.output_text.delta"
+    }:
+        deltas = [
+            raw
+            for raw in out
+            if raw.get("type") == "response.output_text.delta" and raw["item_id"] == item_id
+        ]
+        ends = [
+            i
+            for i, raw in enumerate(out)
+            if raw.get("type", "").startswith("response.output_item.")
+            and raw.get("item", {}).get("id") == item_id
+        ]
         if len(deltas) < 2 or len(ends) < 2:
             continue
         first, last = deltas[0], deltas[-1]
@@ -569,9 +608,15 @@ def recorded(raws: list[dict[str, Any]], folder: Path) -> list[Event]:
     """`raws` written as a recording and read back as the app reads one: text deltas read
     fast, each event's JSON left in the file."""
     path = folder / "recorded.jsonl"
-    path.write_text("\n".join([json.dumps({"mcptui": "recording", "format": 1}), *(
-        json.dumps({"t": index / 100, "event": raw}) for index, raw in enumerate(raws))])
-        + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps({"mcptui": "recording", "format": 1}),
+                *(json.dumps({"t": index / 100, "event": raw}) for index, raw in enumerate(raws)),
+            ]
+        )
+        + "\n"
+    )
     return load_path(str(path)).events
 
 
@@ -579,7 +624,8 @@ def recorded(raws: list[dict[str, Any]], folder: Path) -> list[Event]:
 @pytest.mark.parametrize("odd", [False, True, "one in 20", "out of place"])
 @pytest.mark.parametrize("name", FIXTURES)
 def test_text_deltas_read_fast_get_the_findings_their_dicts_get(
-        upstream_dir: Path, tmp_path: Path, name: str, odd: bool | str, source: str):
+    upstream_dir: Path, tmp_path: Path, name: str, odd: bool | str, source: str
+):
     """check_stream reads a fast-read text delta without building its dict (from a stream's
     payload or a recording's line): what it finds must be what it finds in the same stream
     held as dicts, odd deltas included (one in 20: an odd one amid a run of plain ones, which
@@ -594,7 +640,8 @@ def test_text_deltas_read_fast_get_the_findings_their_dicts_get(
     as_dicts = fold(raws)
     events = streamed(raws) if source == "stream" else recorded(raws, tmp_path)
     assert any(e.lite is not None for e in events) or not any(
-        raw.get("type") == "response.output_text.delta" for raw in raws)
+        raw.get("type") == "response.output_text.delta" for raw in raws
+    )
     fast = Timeline(events)
     fast.seek_end()
     assert check_stream(events, fast.state) == check_stream(as_dicts.events, as_dicts.state)

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 
 import anyio
 import pytest
-
-from tui.emulator.demo_server import TOOL_NAMES, DemoModes, banner, build_app
-from tui.emulator.serve import ServerThread
-from tui.mcpclient import TASKGROUP_424, McpLink, McpUnavailable, tool_entry
+from mcptui.emulator.demo_server import TOOL_NAMES, DemoModes, banner, build_app
+from mcptui.mcpclient.link import TASKGROUP_424, McpLink, McpUnavailable, tool_entry
+from mcptui.net.serve import ServerThread
 
 TOKEN = "demo-token"
 PATHS = ["/mcp", "/sse"]
@@ -72,7 +71,8 @@ async def test_search_answers_with_structured_content(url: str, era: str):
 
 
 async def test_broken_schema_is_the_opaque_424_with_the_missing_structured_content_as_cause(
-        url: str, era: str):
+    url: str, era: str
+):
     async with McpLink(url, timeout=5, protocol=era) as link:
         outcome = await link.call("broken_schema", {"query": "x"}, timeout=5)
     assert outcome.error == TASKGROUP_424
@@ -92,12 +92,14 @@ async def test_bad_content_is_a_424_caused_by_a_validation_error(url: str, era: 
 
 
 async def test_failing_api_is_a_tool_execution_error_that_hides_the_exception_text(
-        url: str, era: str):
+    url: str, era: str
+):
     async with McpLink(url, timeout=5, protocol=era) as link:
         outcome = await link.call("failing_api", {"query": "x"}, timeout=5)
-    assert outcome.error == {"type": "mcp_tool_execution_error",
-                             "content": [{"type": "text",
-                                          "text": "Error executing tool failing_api"}]}
+    assert outcome.error == {
+        "type": "mcp_tool_execution_error",
+        "content": [{"type": "text", "text": "Error executing tool failing_api"}],
+    }
     assert "503" not in json.dumps(outcome.error)
     assert outcome.result.is_error
 
@@ -116,8 +118,11 @@ async def test_a_slow_tool_is_a_424_timeout_and_the_link_still_works(url: str, e
 async def test_a_json_rpc_error_is_an_mcp_protocol_error(url: str, era: str):
     async with McpLink(url, timeout=5, protocol=era) as link:
         outcome = await link.call("protocol_error", {"query": "x"}, timeout=5)
-    assert outcome.error == {"type": "mcp_protocol_error", "code": -32602,
-                             "message": "protocol_error refuses every call ('x')"}
+    assert outcome.error == {
+        "type": "mcp_protocol_error",
+        "code": -32602,
+        "message": "protocol_error refuses every call ('x')",
+    }
 
 
 async def test_unknown_tools_and_bad_arguments_are_tool_execution_errors(url: str, era: str):
@@ -125,8 +130,10 @@ async def test_unknown_tools_and_bad_arguments_are_tool_execution_errors(url: st
     async with McpLink(url, timeout=5, protocol=era) as link:
         unknown = await link.call("no_such_tool", {}, timeout=5)
         bad_args = await link.call("search", {"limit": "many"}, timeout=5)
-    assert unknown.error == {"type": "mcp_tool_execution_error",
-                             "content": [{"type": "text", "text": "Unknown tool: no_such_tool"}]}
+    assert unknown.error == {
+        "type": "mcp_tool_execution_error",
+        "content": [{"type": "text", "text": "Unknown tool: no_such_tool"}],
+    }
     assert bad_args.error["type"] == "mcp_tool_execution_error"
     assert "validation error" in bad_args.error["content"][0]["text"]
 
@@ -148,10 +155,12 @@ async def test_job_handles_keep_slow_work_under_the_timeout(url: str, era: str):
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("headers", [None, {"Authorization": "Bearer wrong"}],
-                         ids=["no-token", "wrong-token"])
+@pytest.mark.parametrize(
+    "headers", [None, {"Authorization": "Bearer wrong"}], ids=["no-token", "wrong-token"]
+)
 async def test_a_missing_or_wrong_token_is_unavailable_with_401(
-        token_server: str, path: str, headers: dict[str, str] | None, era: str):
+    token_server: str, path: str, headers: dict[str, str] | None, era: str
+):
     started = time.monotonic()
     with pytest.raises(McpUnavailable) as caught:
         async with McpLink(token_server + path, headers=headers, timeout=5, protocol=era):
@@ -163,8 +172,9 @@ async def test_a_missing_or_wrong_token_is_unavailable_with_401(
 
 @pytest.mark.parametrize("path", PATHS)
 async def test_the_right_token_works(token_server: str, path: str, era: str):
-    async with McpLink(token_server + path, headers={"Authorization": f"Bearer {TOKEN}"},
-                       timeout=5, protocol=era) as link:
+    async with McpLink(
+        token_server + path, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5, protocol=era
+    ) as link:
         assert len(await link.list_tools()) == len(TOOL_NAMES)
         outcome = await link.call("search", {"query": "x"}, timeout=5)
     assert outcome.error is None
@@ -179,8 +189,9 @@ async def test_a_wrong_path_is_unavailable_with_404(server: str, path: str, era:
 
 
 def test_the_banner_names_both_endpoints_and_the_modes_without_their_tokens():
-    text = banner(DemoModes(token=TOKEN, call_token="call-" + TOKEN, host_check=True,
-                            forget_sessions=True)).format(url="http://127.0.0.1:8765")
+    text = banner(
+        DemoModes(token=TOKEN, call_token="call-" + TOKEN, host_check=True, forget_sessions=True)
+    ).format(url="http://127.0.0.1:8765")
     assert "http://127.0.0.1:8765/mcp" in text
     assert "http://127.0.0.1:8765/sse" in text
     assert "421 at 127.0.0.1" in text and "404 on the call" in text
@@ -199,15 +210,18 @@ async def test_mismatched_schema_answers_structured_content_its_schema_refuses(u
 
 @pytest.fixture(scope="module")
 def mode_server() -> Iterator[dict[str, str]]:
-    with ServerThread(build_app(modes=DemoModes(host_check=True))) as host, \
-            ServerThread(build_app(modes=DemoModes(call_token=TOKEN))) as call, \
-            ServerThread(build_app(modes=DemoModes(forget_sessions=True))) as forget:
+    with (
+        ServerThread(build_app(modes=DemoModes(host_check=True))) as host,
+        ServerThread(build_app(modes=DemoModes(call_token=TOKEN))) as call,
+        ServerThread(build_app(modes=DemoModes(forget_sessions=True))) as forget,
+    ):
         yield {"host": host.url, "call": call.url, "forget": forget.url}
 
 
 @pytest.mark.parametrize("path", PATHS)
 async def test_host_check_answers_421_to_127_0_0_1_and_serves_localhost(
-        mode_server: dict[str, str], path: str, era: str):
+    mode_server: dict[str, str], path: str, era: str
+):
     url = mode_server["host"] + path
     with pytest.raises(McpUnavailable) as caught:
         async with McpLink(url, timeout=5, protocol=era):
@@ -219,29 +233,45 @@ async def test_host_check_answers_421_to_127_0_0_1_and_serves_localhost(
 
 
 async def test_call_token_lists_tools_but_refuses_the_call_with_401(
-        mode_server: dict[str, str], era: str):
-    async with McpLink(mode_server["call"] + "/mcp", timeout=5, protocol=era,
-                       headers={"Authorization": "Bearer wrong"}) as link:
+    mode_server: dict[str, str], era: str
+):
+    async with McpLink(
+        mode_server["call"] + "/mcp",
+        timeout=5,
+        protocol=era,
+        headers={"Authorization": "Bearer wrong"},
+    ) as link:
         assert "search" in {tool.name for tool in await link.list_tools()}
         outcome = await link.call("search", {"query": "x"}, timeout=5)
-    assert outcome.error == {"type": "mcp_protocol_error", "code": -32603,
-                             "message": "Server returned an error response"}
+    assert outcome.error == {
+        "type": "mcp_protocol_error",
+        "code": -32603,
+        "message": "Server returned an error response",
+    }
     assert outcome.kind == "http_401"
     assert "HTTP 401" in (outcome.cause or "")
-    async with McpLink(mode_server["call"] + "/mcp", timeout=5, protocol=era,
-                       headers={"Authorization": f"Bearer {TOKEN}"}) as link:
+    async with McpLink(
+        mode_server["call"] + "/mcp",
+        timeout=5,
+        protocol=era,
+        headers={"Authorization": f"Bearer {TOKEN}"},
+    ) as link:
         await link.list_tools()
         assert (await link.call("search", {"query": "x"}, timeout=5)).error is None
 
 
 async def test_forget_sessions_answers_the_call_after_listing_with_a_lost_session(
-        mode_server: dict[str, str]):
+    mode_server: dict[str, str],
+):
     async with McpLink(mode_server["forget"] + "/mcp", timeout=5, protocol="legacy") as link:
         await link.list_tools()
         outcome = await link.call("search", {"query": "x"}, timeout=5)
     assert outcome.kind == "session_terminated"
-    assert outcome.error == {"type": "mcp_protocol_error", "code": 32600,
-                             "message": "Session terminated"}
+    assert outcome.error == {
+        "type": "mcp_protocol_error",
+        "code": 32600,
+        "message": "Session terminated",
+    }
     assert "Session not found" in (outcome.cause or "")
 
 

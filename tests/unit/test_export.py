@@ -20,8 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
-from tui.share.export import (
+from mcptui.share.export import (
     SDK_PARAMETERS,
     base_url,
     export_texts,
@@ -30,7 +29,7 @@ from tui.share.export import (
     run_export,
     sdk_create_parameters,
 )
-from tui.share.export_template import (
+from mcptui.share.export_template import (
     Template,
     Text,
     Variable,
@@ -38,18 +37,25 @@ from tui.share.export_template import (
     listed,
     request_file_template,
 )
-from tui.sources.request_file import expand
+from mcptui.sources.request_file import expand
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDING = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
-TRICKY = ("it's a \"$HOME\" `date` $(exit 3) \\n back\\slash {braces} ${HOME} ${X:-y} "
-          "'quoted' '\\'' é 中文 🙂\nnew line\ttab\u2028end %s %% !! \\u0041 </script>")
+TRICKY = (
+    'it\'s a "$HOME" `date` $(exit 3) \\n back\\slash {braces} ${HOME} ${X:-y} '
+    "'quoted' '\\'' é 中文 🙂\nnew line\ttab\u2028end %s %% !! \\u0041 </script>"
+)
 """Everything bash, JSON, Python and `mcptui run` treat specially, in one value."""
 
 
 def tool(label: str = "files", **fields: Any) -> dict[str, Any]:
-    return {"type": "mcp", "server_label": label, "server_url": "https://files.example.com/mcp",
-            "require_approval": "never", **fields}
+    return {
+        "type": "mcp",
+        "server_label": label,
+        "server_url": "https://files.example.com/mcp",
+        "require_approval": "never",
+        **fields,
+    }
 
 
 def names(text: Any) -> list[str]:
@@ -64,21 +70,32 @@ def substituted(value: Any, env: dict[str, str]) -> Any:
     if isinstance(value, list):
         return [substituted(item, env) for item in value]
     if isinstance(value, Text):
-        return "".join(part if isinstance(part, str) else
-                       env[part.name] if part.name in env or part.default is None else
-                       part.default for part in value.parts)
+        return "".join(
+            part
+            if isinstance(part, str)
+            else env[part.name]
+            if part.name in env or part.default is None
+            else part.default
+            for part in value.parts
+        )
     return value
 
 
-def curl_arguments(script: str, env: dict[str, str], tmp_path: Path
-                   ) -> subprocess.CompletedProcess[str]:
+def curl_arguments(
+    script: str, env: dict[str, str], tmp_path: Path
+) -> subprocess.CompletedProcess[str]:
     """Run the exported script with bash, `curl` a function that prints its arguments."""
     path = tmp_path / "export.sh"
     path.write_text(script, encoding="utf-8")
     fake = 'curl() { printf "%s\\0" "$@"; }; . "$1"'
-    return subprocess.run(["bash", "-c", fake, "bash", str(path)], capture_output=True,
-                          text=True, encoding="utf-8", timeout=10,
-                          env={"PATH": os.environ["PATH"], **env})
+    return subprocess.run(
+        ["bash", "-c", fake, "bash", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=10,
+        env={"PATH": os.environ["PATH"], **env},
+    )
 
 
 def curl_body(script: str, env: dict[str, str], tmp_path: Path) -> tuple[list[str], Any]:
@@ -102,38 +119,56 @@ def python_request(snippet: str, env: dict[str, str]) -> dict[str, Any]:
     return {**values["request"], **values.get("extra_body", {})}
 
 
-def export_args(file: Path | str, fmt: str | None = None, output: Path | str | None = None
-                ) -> argparse.Namespace:
+def export_args(
+    file: Path | str, fmt: str | None = None, output: Path | str | None = None
+) -> argparse.Namespace:
     """What the parser gives: `--format` is None unless given."""
-    return argparse.Namespace(file=str(file), format=fmt,
-                              output=None if output is None else str(output))
+    return argparse.Namespace(
+        file=str(file), format=fmt, output=None if output is None else str(output)
+    )
 
 
-def run_snippet(snippet: str, env: dict[str, str], tmp_path: Path
-                ) -> subprocess.CompletedProcess[str]:
+def run_snippet(
+    snippet: str, env: dict[str, str], tmp_path: Path
+) -> subprocess.CompletedProcess[str]:
     """Run the exported Python snippet with this interpreter and only `env`."""
     path = tmp_path / "export.py"
     path.write_text(snippet, encoding="utf-8")
-    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                          encoding="utf-8", timeout=30, stdin=subprocess.DEVNULL,
-                          env={"PATH": os.environ["PATH"], **env})
+    return subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+        env={"PATH": os.environ["PATH"], **env},
+    )
 
 
 # -- placeholder names ----------------------------------------------------------------------------
 
+
 def test_each_redacted_place_is_named_after_where_it_is():
-    request = {"model": "m", "input": "x", "user": "<redacted>",
-               "metadata": {"api_key": "<redacted>"},
-               "tools": [
-                   tool(headers={"Authorization": "<redacted>", "X-Api-Key": "<redacted>"},
-                        authorization="<redacted>",
-                        server_url="https://x.example/s/<redacted>/mcp?api_key=<redacted>"),
-                   tool("my-db 2!", authorization="<redacted>",
-                        server_url="https://db.example/mcp?token=<redacted>"),
-                   tool("openai", headers={"Api-Key": "<redacted>"}),
-                   {"type": "mcp", "server_url": "https://n.example/mcp",
-                    "authorization": "<redacted>"},
-               ]}
+    request = {
+        "model": "m",
+        "input": "x",
+        "user": "<redacted>",
+        "metadata": {"api_key": "<redacted>"},
+        "tools": [
+            tool(
+                headers={"Authorization": "<redacted>", "X-Api-Key": "<redacted>"},
+                authorization="<redacted>",
+                server_url="https://x.example/s/<redacted>/mcp?api_key=<redacted>",
+            ),
+            tool(
+                "my-db 2!",
+                authorization="<redacted>",
+                server_url="https://db.example/mcp?token=<redacted>",
+            ),
+            tool("openai", headers={"Api-Key": "<redacted>"}),
+            {"type": "mcp", "server_url": "https://n.example/mcp", "authorization": "<redacted>"},
+        ],
+    }
     template = build_template(request)
     files, db, openai, unlabelled = template.request["tools"]
     assert names(files["headers"]["Authorization"]) == ["FILES_AUTHORIZATION"]
@@ -151,25 +186,40 @@ def test_each_redacted_place_is_named_after_where_it_is():
 
     meanings = {var.name: var for var in listed(template.variables)}
     assert meanings["FILES_AUTHORIZATION"].meaning == (  # people forget the `Bearer `
-        "the full Authorization header value for the files server, e.g. `Bearer <token>`")
+        "the full Authorization header value for the files server, e.g. `Bearer <token>`"
+    )
     assert meanings["FILES_X_API_KEY"].meaning == "the X-Api-Key header for the files server"
-    assert meanings["FILES_URL_SECRET_1"].where == \
-        "https://x.example/s/${FILES_URL_SECRET_1}/mcp?api_key=${FILES_URL_SECRET_2}"
+    assert (
+        meanings["FILES_URL_SECRET_1"].where
+        == "https://x.example/s/${FILES_URL_SECRET_1}/mcp?api_key=${FILES_URL_SECRET_2}"
+    )
     assert "OAuth access token for the files server" in meanings["FILES_AUTHORIZATION_2"].meaning
-    partial = build_template({"model": "m", "tools": [
-        tool(headers={"Authorization": "Bearer <redacted>"})]}).variables[0]
+    partial = build_template(
+        {"model": "m", "tools": [tool(headers={"Authorization": "Bearer <redacted>"})]}
+    ).variables[0]
     assert partial.meaning == "the Authorization header for the files server"  # not the whole
 
 
 def test_a_request_file_keeps_its_own_variables_and_hides_its_literal_secrets():
-    raw = {"model": "m", "input": "x ${TOPIC:-retries}", "tools": [tool(
-        headers={"Authorization": "Bearer ${TOKEN}", "X-Key": "literal-secret-value"},
-        authorization="${OAUTH:-sk-defaultsecret1234567}",
-        server_url="${HOST:-https://h.example}/s/${PATH_TOKEN}/mcp?api_key=${KEY}&v=2")]}
+    raw = {
+        "model": "m",
+        "input": "x ${TOPIC:-retries}",
+        "tools": [
+            tool(
+                headers={"Authorization": "Bearer ${TOKEN}", "X-Key": "literal-secret-value"},
+                authorization="${OAUTH:-sk-defaultsecret1234567}",
+                server_url="${HOST:-https://h.example}/s/${PATH_TOKEN}/mcp?api_key=${KEY}&v=2",
+            )
+        ],
+    }
     template = request_file_template(raw)
     files = template.request["tools"][0]
-    assert files["headers"]["Authorization"] == Text(("Bearer ", Variable(
-        "TOKEN", "a variable of the request file (at tools[0].headers.Authorization)")))
+    assert files["headers"]["Authorization"] == Text(
+        (
+            "Bearer ",
+            Variable("TOKEN", "a variable of the request file (at tools[0].headers.Authorization)"),
+        )
+    )
     assert names(files["headers"]["X-Key"]) == ["FILES_X_KEY"]
     assert names(files["server_url"]) == ["HOST", "PATH_TOKEN", "KEY"]
     assert files["server_url"].parts[0].default == "https://h.example"
@@ -186,28 +236,46 @@ def render_all(template: Template) -> dict[str, str]:
 
 # -- quoting: what reaches the server is what was recorded ----------------------------------------
 
+
 def tricky_request() -> dict[str, Any]:
-    return {"model": "gpt-5-mini", "input": [{"role": "user", "content": TRICKY}],
-            "instructions": "x<redacted>y ${NOT_A_VARIABLE} <redacted>",
-            "tools": [tool("files'\"$`\\ {}", headers={"Authorization": "<redacted>"},
-                           server_url="https://x.example/s/<redacted>/mcp?q=it's&api_key="
-                                      "<redacted>")],
-            "metadata": {"note": TRICKY, TRICKY: "key"}, "temperature": 0.5, "top_p": 1,
-            "store": False, "previous_response_id": None, "stream": True}
+    return {
+        "model": "gpt-5-mini",
+        "input": [{"role": "user", "content": TRICKY}],
+        "instructions": "x<redacted>y ${NOT_A_VARIABLE} <redacted>",
+        "tools": [
+            tool(
+                "files'\"$`\\ {}",
+                headers={"Authorization": "<redacted>"},
+                server_url="https://x.example/s/<redacted>/mcp?q=it's&api_key=<redacted>",
+            )
+        ],
+        "metadata": {"note": TRICKY, TRICKY: "key"},
+        "temperature": 0.5,
+        "top_p": 1,
+        "store": False,
+        "previous_response_id": None,
+        "stream": True,
+    }
 
 
 def test_the_curl_body_reaches_the_server_byte_identical(tmp_path: Path):
     template = build_template(tricky_request())
-    env = {var.name: f"value of {var.name} é 🙂 $HOME `x` 'q' {{}}" for var in
-           listed(template.variables)}
+    env = {
+        var.name: f"value of {var.name} é 🙂 $HOME `x` 'q' {{}}"
+        for var in listed(template.variables)
+    }
     env["OPENAI_API_KEY"] = "sk-test"
     script = export_texts(tricky_request(), "https://api.example.com/v1/responses")["curl"]
     arguments, body = curl_body(script, env, tmp_path)
     assert body == substituted(template.request, env)
     assert body["input"][0]["content"] == TRICKY and body["metadata"][TRICKY] == "key"
     # an HTTP error (401, 424) makes curl exit non-zero, its body still printed
-    assert arguments[:4] == ["-sS", "-N", "--fail-with-body",
-                             "https://api.example.com/v1/responses"]
+    assert arguments[:4] == [
+        "-sS",
+        "-N",
+        "--fail-with-body",
+        "https://api.example.com/v1/responses",
+    ]
     assert "Authorization: Bearer sk-test" in arguments
     env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
     assert curl_body(script, env, tmp_path)[0][3] == "http://127.0.0.1:9/v1/responses"
@@ -226,7 +294,8 @@ def test_the_curl_script_names_every_variable_that_is_not_set(tmp_path: Path):
         "set OPENAI_API_KEY: your OpenAI API key",
         "set FILES_URL_SECRET_2: the secret in the URL of the files'\"$`\\ {} server",
         "set FILES_AUTHORIZATION: the full Authorization header value for the files'\"$`\\ {} "
-        "server, e.g. `Bearer <token>`"], lines
+        "server, e.g. `Bearer <token>`",
+    ], lines
     assert "FILES_URL_SECRET_1" not in done.stderr and "export NAME=value" in lines[-1]
 
 
@@ -241,9 +310,11 @@ def test_the_python_snippet_names_every_variable_that_is_not_set(tmp_path: Path)
     assert done.stderr == (
         "set these first: OPENAI_API_KEY (your OpenAI API key), FILES_URL_SECRET_2 (the secret "
         "in the URL of the files'\"$`\\ {} server), FILES_AUTHORIZATION (the full "
-        "Authorization header value for the files'\"$`\\ {} server, e.g. `Bearer <token>`)\n")
-    secret_base = export_texts({"model": "m", "input": "x"},
-                               "https://gw.example/<redacted>/v1/responses")["python"]
+        "Authorization header value for the files'\"$`\\ {} server, e.g. `Bearer <token>`)\n"
+    )
+    secret_base = export_texts(
+        {"model": "m", "input": "x"}, "https://gw.example/<redacted>/v1/responses"
+    )["python"]
     done = run_snippet(secret_base, {"OPENAI_API_KEY": "sk-test"}, tmp_path)
     assert done.stderr == "set these first: OPENAI_BASE_URL (the API base URL)\n"
 
@@ -257,9 +328,22 @@ def test_the_python_snippet_sends_the_same_request():
     assert 'os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1")' in snippet
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff:  # pyflakes and syntax rules only: a snippet's long lines are fine
-        done = subprocess.run([ruff, "check", "--isolated", "--select", "E9,F,B",
-                               "--stdin-filename", "export.py", "-"], input=snippet,
-                              capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [
+                ruff,
+                "check",
+                "--isolated",
+                "--select",
+                "E9,F,B",
+                "--stdin-filename",
+                "export.py",
+                "-",
+            ],
+            input=snippet,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert done.returncode == 0, done.stdout
 
 
@@ -272,32 +356,42 @@ def test_the_request_format_expands_back_to_the_request():
 
 
 def test_non_streaming_requests_and_parameters_the_sdk_does_not_know():
-    request = {"model": "m", "input": "x", "background": True, "stream": False,
-               "future_option": {"a": 1}}
+    request = {
+        "model": "m",
+        "input": "x",
+        "background": True,
+        "stream": False,
+        "future_option": {"a": 1},
+    }
     texts = export_texts(request, None)
     assert " -N " not in texts["curl"] and "curl -sS " in texts["curl"]
-    assert "response = client.responses.create(**request, extra_body=extra_body)" \
-        in texts["python"]
+    assert "response = client.responses.create(**request, extra_body=extra_body)" in texts["python"]
     assert python_request(texts["python"], {}) == request
     assert sdk_create_parameters().issuperset(SDK_PARAMETERS)  # the fast path is right
 
 
 def test_the_base_url_comes_from_the_recorded_endpoint(tmp_path: Path):
     assert base_url("https://api.openai.com/v1/responses") == "https://api.openai.com/v1"
-    assert base_url("http://127.0.0.1:8787/v1/responses/resp_1?stream=true") == \
-        "http://127.0.0.1:8787/v1"
+    assert (
+        base_url("http://127.0.0.1:8787/v1/responses/resp_1?stream=true")
+        == "http://127.0.0.1:8787/v1"
+    )
     assert base_url(None) == "https://api.openai.com/v1"
-    texts = export_texts({"model": "m", "input": "x"},
-                         "https://gw.example/<redacted>/v1/responses")
+    texts = export_texts({"model": "m", "input": "x"}, "https://gw.example/<redacted>/v1/responses")
     done = curl_arguments(texts["curl"], {"OPENAI_API_KEY": "sk-test"}, tmp_path)
     assert (done.returncode, done.stderr.splitlines()[0]) == (
-        2, "set OPENAI_BASE_URL: the API base URL")
+        2,
+        "set OPENAI_BASE_URL: the API base URL",
+    )
     assert 'OpenAI(base_url=os.environ["OPENAI_BASE_URL"])' in texts["python"]
 
 
 def test_a_live_recording_exports_the_stream_it_asked_for():
-    header = {"source": {"kind": "live"}, "request": {"model": "m", "input": "x"},
-              "endpoint": "https://api.openai.com/v1/responses"}
+    header = {
+        "source": {"kind": "live"},
+        "request": {"model": "m", "input": "x"},
+        "endpoint": "https://api.openai.com/v1/responses",
+    }
     texts = header_texts(header)
     assert texts is not None and '"stream": true' in texts["request"]
     proxy = header_texts({**header, "source": {"kind": "proxy"}})
@@ -307,15 +401,29 @@ def test_a_live_recording_exports_the_stream_it_asked_for():
 
 # -- no secret ever, clear refusals ---------------------------------------------------------------
 
-SECRETS = ("sk-proj-abcdefghijklmnop1234", "tok_9f8e7d6c5b4a", "Zx9k2LmQ8vR4tY7w",
-           "qwerty12345", "oauth-secret-value")
+SECRETS = (
+    "sk-proj-abcdefghijklmnop1234",
+    "tok_9f8e7d6c5b4a",
+    "Zx9k2LmQ8vR4tY7w",
+    "qwerty12345",
+    "oauth-secret-value",
+)
 
 
-def test_a_request_file_with_real_secrets_exports_none_of_them(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]):
-    request = {"model": "m", "input": f"my key is {SECRETS[0]}", "tools": [tool(
-        headers={"Authorization": f"Bearer {SECRETS[1]}"}, authorization=SECRETS[4],
-        server_url=f"https://x.example/s/{SECRETS[2]}/mcp?api_key={SECRETS[3]}")]}
+def test_a_request_file_with_real_secrets_exports_none_of_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    request = {
+        "model": "m",
+        "input": f"my key is {SECRETS[0]}",
+        "tools": [
+            tool(
+                headers={"Authorization": f"Bearer {SECRETS[1]}"},
+                authorization=SECRETS[4],
+                server_url=f"https://x.example/s/{SECRETS[2]}/mcp?api_key={SECRETS[3]}",
+            )
+        ],
+    }
     path = tmp_path / "request.json"
     path.write_text(json.dumps(request))
     for fmt in ("curl", "python", "request"):
@@ -326,8 +434,9 @@ def test_a_request_file_with_real_secrets_exports_none_of_them(tmp_path: Path,
     assert "https://x.example/s/${FILES_URL_SECRET_1}/mcp?api_key=${FILES_URL_SECRET_2}" in out
 
 
-def test_the_shipped_recording_exports_to_a_file(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]):
+def test_the_shipped_recording_exports_to_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     out = tmp_path / "repro.sh"
     assert run_export(export_args(RECORDING, "curl", out)) == 0
     assert capsys.readouterr().err == f"mcptui: wrote {out}\n"
@@ -335,15 +444,25 @@ def test_the_shipped_recording_exports_to_a_file(tmp_path: Path,
     assert os.access(out, os.X_OK)
     assert "resp_68adc9c2cfd681936c1dee1a67f6caf4de178eff81531c8056" in script
     assert '"Authorization": "\'"${FILES_AUTHORIZATION}"\'"' in script
-    assert "FILES_AUTHORIZATION  the full Authorization header value for the files server, " \
-           "e.g. `Bearer <token>`" in script
+    assert (
+        "FILES_AUTHORIZATION  the full Authorization header value for the files server, "
+        "e.g. `Bearer <token>`" in script
+    )
 
 
-@pytest.mark.parametrize(("name", "fmt"), [("repro.py", "python"), ("REPRO.JSON", "request"),
-                                           ("repro.sh", "curl"), ("repro", "curl"),
-                                           ("repro.txt", "curl")])
-def test_the_format_comes_from_the_output_extension(name: str, fmt: str, tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]):
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("repro.py", "python"),
+        ("REPRO.JSON", "request"),
+        ("repro.sh", "curl"),
+        ("repro", "curl"),
+        ("repro.txt", "curl"),
+    ],
+)
+def test_the_format_comes_from_the_output_extension(
+    name: str, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     out = tmp_path / name
     assert run_export(export_args(RECORDING, None, out)) == 0
     assert capsys.readouterr().err.startswith(f"mcptui: wrote {out}")
@@ -361,9 +480,12 @@ def test_the_format_comes_from_the_output_extension(name: str, fmt: str, tmp_pat
 
 
 @pytest.mark.parametrize("output", [None, "-"])
-def test_without_output_or_with_dash_it_prints_curl(output: str | None, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]):
+def test_without_output_or_with_dash_it_prints_curl(
+    output: str | None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):
     monkeypatch.chdir(tmp_path)
     assert run_export(export_args(RECORDING, None, output)) == 0
     out, err = capsys.readouterr()
@@ -373,8 +495,9 @@ def test_without_output_or_with_dash_it_prints_curl(output: str | None, tmp_path
     assert "from openai import OpenAI" in capsys.readouterr().out
 
 
-def test_the_output_is_never_the_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]):
+def test_the_output_is_never_the_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     monkeypatch.chdir(tmp_path)
     recording = tmp_path / "rec.jsonl"
     shutil.copy(RECORDING, recording)
@@ -382,24 +505,35 @@ def test_the_output_is_never_the_input(tmp_path: Path, monkeypatch: pytest.Monke
     request = tmp_path / "req.json"
     request.write_text('{"model": "m", "input": "x"}')
     before = recording.read_bytes(), request.read_bytes()
-    for file, output in [("rec.jsonl", "rec.jsonl"), (str(recording), "./rec.jsonl"),
-                         ("rec.jsonl", "link.json"), ("req.json", "req.json")]:
+    for file, output in [
+        ("rec.jsonl", "rec.jsonl"),
+        (str(recording), "./rec.jsonl"),
+        ("rec.jsonl", "link.json"),
+        ("req.json", "req.json"),
+    ]:
         assert run_export(export_args(file, None, output)) == 2, output
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1, err
         assert err.startswith(f"mcptui: -o {output} is FILE itself: "), err
     assert (recording.read_bytes(), request.read_bytes()) == before
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["link.json", "rec.jsonl",
-                                                                "req.json"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "link.json",
+        "rec.jsonl",
+        "req.json",
+    ]
 
 
-def test_the_request_format_names_the_recorded_base_url(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]):
+def test_the_request_format_names_the_recorded_base_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     recorded = RECORDING.read_text()
     assert '"https://api.openai.com/v1/responses"' in recorded
     local = tmp_path / "local.jsonl"
-    local.write_text(recorded.replace("https://api.openai.com/v1/responses",
-                                      "http://127.0.0.1:8787/v1/responses"))
+    local.write_text(
+        recorded.replace(
+            "https://api.openai.com/v1/responses", "http://127.0.0.1:8787/v1/responses"
+        )
+    )
     out = tmp_path / "my req.json"
     assert run_export(export_args(local, None, out)) == 0
     err = capsys.readouterr().err
@@ -414,17 +548,23 @@ def test_the_request_format_names_the_recorded_base_url(tmp_path: Path,
     assert "before `mcptui run`" in err and "--base-url" not in err
 
     secret = tmp_path / "gateway.jsonl"
-    secret.write_text(recorded.replace("https://api.openai.com/v1/responses",
-                                       "https://gw.example/<redacted>/v1/responses"))
+    secret.write_text(
+        recorded.replace(
+            "https://api.openai.com/v1/responses", "https://gw.example/<redacted>/v1/responses"
+        )
+    )
     assert run_export(export_args(secret, None, tmp_path / "gw.json")) == 0
     err = capsys.readouterr().err
-    assert "--base-url URL, URL the recorded https://gw.example/<redacted>/v1 with its " \
-           "secret filled in" in err
+    assert (
+        "--base-url URL, URL the recorded https://gw.example/<redacted>/v1 with its "
+        "secret filled in" in err
+    )
 
 
 @pytest.mark.parametrize("name", ["openai-mcp-tool.1.chunks.txt", "missing.jsonl"])
-def test_a_file_without_a_request_is_refused_in_one_line(name: str, upstream_dir: Path,
-                                                         capsys: pytest.CaptureFixture[str]):
+def test_a_file_without_a_request_is_refused_in_one_line(
+    name: str, upstream_dir: Path, capsys: pytest.CaptureFixture[str]
+):
     assert run_export(export_args(upstream_dir / name)) == 2
     out, err = capsys.readouterr()
     assert out == ""

@@ -1,4 +1,4 @@
-"""The fast readers (msgspec, tui/model/lite.py) accept, refuse and hide what the tolerant
+"""The fast readers (msgspec, mcptui/model/fast_read.py) accept, refuse and hide what the tolerant
 reader would: at the nesting bound, and for secrets a recording's request names."""
 
 from __future__ import annotations
@@ -7,28 +7,41 @@ import json
 from pathlib import Path
 
 import pytest
+from mcptui.io.formats import load_path
+from mcptui.model.ingest import StreamIngester
+from mcptui.model.jsonsafe import TooDeep, loads
+from mcptui.model.timeline import Timeline
 
-from tui.importers import load_path
-from tui.model.ingest import StreamIngester
-from tui.model.jsonsafe import TooDeep, loads
-from tui.model.timeline import Timeline
-
-CREATED = {"type": "response.created", "sequence_number": 0,
-           "response": {"id": "resp_1", "status": "in_progress", "output": []}}
-ADDED = {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
-         "item": {"id": "msg_1", "type": "message", "status": "in_progress", "content": []}}
+CREATED = {
+    "type": "response.created",
+    "sequence_number": 0,
+    "response": {"id": "resp_1", "status": "in_progress", "output": []},
+}
+ADDED = {
+    "type": "response.output_item.added",
+    "sequence_number": 1,
+    "output_index": 0,
+    "item": {"id": "msg_1", "type": "message", "status": "in_progress", "content": []},
+}
 
 
 def delta(text: str, seq: int = 2, **extra: object) -> dict[str, object]:
-    return {"type": "response.output_text.delta", "sequence_number": seq, "item_id": "msg_1",
-            "output_index": 0, "content_index": 0, "delta": text, **extra}
+    return {
+        "type": "response.output_text.delta",
+        "sequence_number": seq,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": text,
+        **extra,
+    }
 
 
 def nested(levels: int) -> str:
     """A delta whose `logprobs` nests `levels` arrays deep, as JSON text."""
-    return json.dumps(delta("x")).replace('"delta": "x"',
-                                          '"delta": "x", "logprobs": ' + "[" * levels
-                                          + "]" * levels)
+    return json.dumps(delta("x")).replace(
+        '"delta": "x"', '"delta": "x", "logprobs": ' + "[" * levels + "]" * levels
+    )
 
 
 def sse(*payloads: str) -> bytes:
@@ -54,8 +67,7 @@ def test_a_stream_refuses_exactly_what_the_tolerant_reader_refuses(levels: int):
 
 
 @pytest.mark.parametrize("levels", [97, 98, 99, 100])
-def test_a_recording_refuses_exactly_what_the_tolerant_reader_refuses(tmp_path: Path,
-                                                                       levels: int):
+def test_a_recording_refuses_exactly_what_the_tolerant_reader_refuses(tmp_path: Path, levels: int):
     line = '{"t":0.5,"event":' + nested(levels) + "}"
     try:
         loads(line)
@@ -63,9 +75,17 @@ def test_a_recording_refuses_exactly_what_the_tolerant_reader_refuses(tmp_path: 
     except TooDeep:
         refused = True
     path = tmp_path / "deep.jsonl"
-    path.write_text('{"mcptui":"recording","format":1}\n' + "\n".join(
-        ['{"t":0,"event":' + json.dumps(CREATED) + "}",
-         '{"t":0.1,"event":' + json.dumps(ADDED) + "}", line]) + "\n")
+    path.write_text(
+        '{"mcptui":"recording","format":1}\n'
+        + "\n".join(
+            [
+                '{"t":0,"event":' + json.dumps(CREATED) + "}",
+                '{"t":0.1,"event":' + json.dumps(ADDED) + "}",
+                line,
+            ]
+        )
+        + "\n"
+    )
 
     loaded = load_path(str(path))
 
@@ -77,14 +97,33 @@ def test_a_secret_the_recordings_request_names_is_hidden_in_folded_text(tmp_path
     """A URL's token (written by another tool: mcptui's own writer hides it) echoed in a
     delta, which the fast reader would otherwise fold as it is."""
     secret = "hv7f3a9c1d2e5b"
-    header = {"mcptui": "recording", "format": 1, "request": {"tools": [
-        {"type": "mcp", "server_label": "s",
-         "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}}
+    header = {
+        "mcptui": "recording",
+        "format": 1,
+        "request": {
+            "tools": [
+                {
+                    "type": "mcp",
+                    "server_label": "s",
+                    "server_url": f"https://mcp.example.com/mcp?token={secret}",
+                }
+            ]
+        },
+    }
     path = tmp_path / "hand-written.jsonl"
-    path.write_text("\n".join(json.dumps(line) for line in [
-        header, {"t": 0, "event": CREATED}, {"t": 0.1, "event": ADDED},
-        {"t": 0.2, "event": delta(f"the key is {secret}.")},
-        {"t": 0.3, "event": delta(" Plain text.", seq=3)}]) + "\n")
+    path.write_text(
+        "\n".join(
+            json.dumps(line)
+            for line in [
+                header,
+                {"t": 0, "event": CREATED},
+                {"t": 0.1, "event": ADDED},
+                {"t": 0.2, "event": delta(f"the key is {secret}.")},
+                {"t": 0.3, "event": delta(" Plain text.", seq=3)},
+            ]
+        )
+        + "\n"
+    )
 
     loaded = load_path(str(path))
     timeline = Timeline(loaded.events)
@@ -108,7 +147,7 @@ ESCAPED_LINES = [
 
 @pytest.mark.parametrize("line", ESCAPED_LINES)
 def test_a_written_line_is_let_through_only_when_redaction_would_change_nothing(line: str):
-    from tui.io.redact import redact_event, written_needs_redaction
+    from mcptui.model.redaction import redact_event, written_needs_redaction
 
     raw = json.loads(line)
     if redact_event(raw) != raw:
@@ -118,8 +157,11 @@ def test_a_written_line_is_let_through_only_when_redaction_would_change_nothing(
 
 def test_an_escaped_secret_in_a_recordings_event_is_hidden_when_read_back(tmp_path: Path):
     path = tmp_path / "escaped.jsonl"
-    path.write_text('{"mcptui":"recording","format":1}\n' + "\n".join(
-        '{"t":0,"event":' + line + "}" for line in ESCAPED_LINES[:2]) + "\n")
+    path.write_text(
+        '{"mcptui":"recording","format":1}\n'
+        + "\n".join('{"t":0,"event":' + line + "}" for line in ESCAPED_LINES[:2])
+        + "\n"
+    )
 
     loaded = load_path(str(path))
 
@@ -128,7 +170,7 @@ def test_an_escaped_secret_in_a_recordings_event_is_hidden_when_read_back(tmp_pa
 
 
 def test_a_line_with_nothing_to_hide_is_not_serialised_again():
-    from tui.io.redact import written_needs_redaction
+    from mcptui.model.redaction import written_needs_redaction
 
     assert not written_needs_redaction(ESCAPED_LINES[-1].encode())
 
@@ -152,10 +194,14 @@ ODD_LINES = [
 def test_a_recordings_odd_lines_read_as_the_tolerant_reader_reads_them(tmp_path: Path):
     """Times that are not finite numbers, missing fields and extra keys: the fast reader
     refuses them to the tolerant one (in C), which decides as it does for the whole file."""
-    from tui.io.recording import read_recording
+    from mcptui.io.recording import read_recording
 
-    lines = ['{"mcptui":"recording","format":1}', '{"t":0,"event":' + json.dumps(CREATED) + "}",
-             '{"t":0.1,"event":' + json.dumps(ADDED) + "}", *ODD_LINES]
+    lines = [
+        '{"mcptui":"recording","format":1}',
+        '{"t":0,"event":' + json.dumps(CREATED) + "}",
+        '{"t":0.1,"event":' + json.dumps(ADDED) + "}",
+        *ODD_LINES,
+    ]
     path = tmp_path / "odd.jsonl"
     path.write_text("\n".join(lines) + "\n")
 
@@ -172,22 +218,39 @@ def test_a_recordings_odd_lines_read_as_the_tolerant_reader_reads_them(tmp_path:
     assert timeline.state.responses[0].by_item_id["msg_1"].text.startswith("inf-infbool")
 
 
-def test_an_event_read_back_before_a_note_names_its_secret_is_hidden_once_it_does(
-        tmp_path: Path):
+def test_an_event_read_back_before_a_note_names_its_secret_is_hidden_once_it_does(tmp_path: Path):
     """An event read back is kept for one more read (an instant replay's fold reads it right
     after the failure scan): a secret learned in between (a later `request` note) still
     hides it on that read."""
-    from tui.io.lazy import recording_reader
+    from mcptui.io.indexed import recording_reader
 
     secret = "hv7f3a9c1d2e5b"
-    done = {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0,
-            "item": {"id": "msg_1", "type": "message", "status": "completed",
-                     "content": [{"type": "output_text", "text": f"the key is {secret}"}]}}
-    request = {"tools": [{"type": "mcp", "server_label": "s",
-                          "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}
-    lines = [{"mcptui": "recording", "format": 1}, {"t": 0, "event": CREATED},
-             {"t": 0.1, "event": done}, {"t": 0.2, "note": {"kind": "request",
-                                                            "request": request}}]
+    done = {
+        "type": "response.output_item.done",
+        "sequence_number": 2,
+        "output_index": 0,
+        "item": {
+            "id": "msg_1",
+            "type": "message",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": f"the key is {secret}"}],
+        },
+    }
+    request = {
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "s",
+                "server_url": f"https://mcp.example.com/mcp?token={secret}",
+            }
+        ]
+    }
+    lines = [
+        {"mcptui": "recording", "format": 1},
+        {"t": 0, "event": CREATED},
+        {"t": 0.1, "event": done},
+        {"t": 0.2, "note": {"kind": "request", "request": request}},
+    ]
     path = tmp_path / "late-secret.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     reader = recording_reader(str(path), 1 << 20)
@@ -196,7 +259,7 @@ def test_an_event_read_back_before_a_note_names_its_secret_is_hidden_once_it_doe
     first += reader.read(len(json.dumps(lines[2])) + 1)  # the item's line, not the note
     item = next(e for e in first if e.type == "response.output_item.done")
     # The note comes later in the file, but its secrets are learnt before any event is read
-    # (tui/io/lazy.py `noted_secrets`): the event is hidden from its first read on.
+    # (tui/mcptui/io/indexed.py `noted_secrets`): the event is hidden from its first read on.
     assert secret not in json.dumps(item.raw)
 
     reader.read_all()
@@ -230,7 +293,7 @@ def test_a_text_delta_is_read_as_the_general_fast_reader_reads_it(payload: str):
     """Most events are text deltas, read by msgspec as `Delta` (type and field types checked
     in C); whatever it refuses or `plain_delta` turns down is read as a `Lite`. Either way
     the event, what the fold keeps of it and what it shows are what `classified` gives."""
-    from tui.model.lite import LITE_FAILURES, classified, decode_lite
+    from mcptui.model.fast_read import LITE_FAILURES, classified, decode_lite
 
     data = payload.encode()
     try:
@@ -245,21 +308,33 @@ def test_a_text_delta_is_read_as_the_general_fast_reader_reads_it(payload: str):
     assert (event.lite is None) is (lite is None)
     if lite is not None:
         assert (event.lite.item_id, event.lite.delta, event.lite.sequence_number) == (
-            lite.item_id, lite.delta, lite.sequence_number)
+            lite.item_id,
+            lite.delta,
+            lite.sequence_number,
+        )
     assert event.raw == loads(payload)
 
 
-def test_an_entry_read_whole_before_a_note_names_its_secret_is_hidden_once_it_does(
-        tmp_path: Path):
+def test_an_entry_read_whole_before_a_note_names_its_secret_is_hidden_once_it_does(tmp_path: Path):
     """Notes and odd lines are read whole and redacted as they are read; a secret a later
     `request` note names is hidden in them too once all is read."""
     secret = "hv7f3a9c1d2e5b"
-    request = {"tools": [{"type": "mcp", "server_label": "s",
-                          "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}
-    lines = [{"mcptui": "recording", "format": 1}, {"t": 0, "event": CREATED},
-             {"t": 0.1, "note": {"kind": "disconnect", "message": f"lost {secret}"}},
-             {"t": 0.2, "note": {"kind": "request", "request": request}},
-             {"t": 0.3, "note": {"kind": "resume", "message": f"again {secret}"}}]
+    request = {
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "s",
+                "server_url": f"https://mcp.example.com/mcp?token={secret}",
+            }
+        ]
+    }
+    lines = [
+        {"mcptui": "recording", "format": 1},
+        {"t": 0, "event": CREATED},
+        {"t": 0.1, "note": {"kind": "disconnect", "message": f"lost {secret}"}},
+        {"t": 0.2, "note": {"kind": "request", "request": request}},
+        {"t": 0.3, "note": {"kind": "resume", "message": f"again {secret}"}},
+    ]
     path = tmp_path / "late-secret.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
 
@@ -273,28 +348,54 @@ def test_an_entry_read_whole_before_a_note_names_its_secret_is_hidden_once_it_do
 
 
 def test_a_recording_read_a_piece_at_a_time_numbers_and_finds_failures_as_read_whole(
-        tmp_path: Path):
+    tmp_path: Path,
+):
     """`f` (next failure) and every step's index come from what was read a piece at a time:
     the same as the recording read whole, a tool's `failed` event and its failed item once."""
-    from tui.io.lazy import recording_reader
-    from tui.session import Session
+    from mcptui.io.indexed import recording_reader
+    from mcptui.sources.session import Session
 
     def mcp(n: int, seq: int, **item: object) -> dict[str, object]:
-        return {"type": "response.output_item.done", "sequence_number": seq, "output_index": n,
-                "item": {"id": f"mcp_{n}", "type": "mcp_call", "name": "t", "arguments": "{}",
-                         "server_label": "s", **item}}
+        return {
+            "type": "response.output_item.done",
+            "sequence_number": seq,
+            "output_index": n,
+            "item": {
+                "id": f"mcp_{n}",
+                "type": "mcp_call",
+                "name": "t",
+                "arguments": "{}",
+                "server_label": "s",
+                **item,
+            },
+        }
 
     many = 3000  # past the first piece (FIRST_PIECE): the rest is read in pieces of 500 bytes
-    raws = [CREATED, ADDED, *(delta(f"w{n} ", 2 + n) for n in range(many)),
-            {"type": "response.mcp_call.failed", "sequence_number": many + 2,
-             "output_index": 1, "item_id": "mcp_1"},
-            mcp(1, many + 3, status="failed", error="boom"),
-            *(delta(f"v{n} ", many + 4 + n) for n in range(30)),
-            mcp(2, many + 34, status="completed", error="late"),
-            mcp(3, many + 35, status="completed")]
+    raws = [
+        CREATED,
+        ADDED,
+        *(delta(f"w{n} ", 2 + n) for n in range(many)),
+        {
+            "type": "response.mcp_call.failed",
+            "sequence_number": many + 2,
+            "output_index": 1,
+            "item_id": "mcp_1",
+        },
+        mcp(1, many + 3, status="failed", error="boom"),
+        *(delta(f"v{n} ", many + 4 + n) for n in range(30)),
+        mcp(2, many + 34, status="completed", error="late"),
+        mcp(3, many + 35, status="completed"),
+    ]
     path = tmp_path / "failures.jsonl"
-    path.write_text("\n".join([json.dumps({"mcptui": "recording", "format": 1}), *(
-        json.dumps({"t": n / 10, "event": raw}) for n, raw in enumerate(raws))]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps({"mcptui": "recording", "format": 1}),
+                *(json.dumps({"t": n / 10, "event": raw}) for n, raw in enumerate(raws)),
+            ]
+        )
+        + "\n"
+    )
     reader = recording_reader(str(path), 1 << 30)
     assert reader is not None
     session = Session.reading(reader)
@@ -308,32 +409,39 @@ def test_a_recording_read_a_piece_at_a_time_numbers_and_finds_failures_as_read_w
 
 
 FAILED_ITEMS = [  # (the item as written, whether it failed)
-    ('{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text",'
-     '"text":"an error, then \\"failed\\" in quotes"}]}', False),
+    (
+        '{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text",'
+        '"text":"an error, then \\"failed\\" in quotes"}]}',
+        False,
+    ),
     ('{"id":"mcp_1","type":"mcp_call","status":"failed"}', True),
     ('{"id":"mcp_2","type":"mcp_call","status":"f\\u0061iled"}', True),
     ('{"id":"mcp_3","type":"mcp_call","status":"completed","\\u0065rror":"boom"}', True),
     ('{"id":"mcp_4","type":"mcp_call","status":"completed","error":null}', False),
     ('{"id":"mcp_5","type":"mcp_call","status":"completed","error":""}', False),
     ('{"id":"mcp_6","type":"mcp_call","status":"completed","error":{"message":"x"}}', True),
-    ('{"id":"msg_2","type":"message","status":"completed","content":[{"type":"output_text",'
-     '"text":"it failed"}],"note":"failed"}', False),
+    (
+        '{"id":"msg_2","type":"message","status":"completed","content":[{"type":"output_text",'
+        '"text":"it failed"}],"note":"failed"}',
+        False,
+    ),
 ]
 
 
 @pytest.mark.parametrize(("item", "failed"), FAILED_ITEMS)
-def test_a_failed_item_is_found_however_its_done_event_spells_it(tmp_path: Path, item: str,
-                                                                  failed: bool):
+def test_a_failed_item_is_found_however_its_done_event_spells_it(
+    tmp_path: Path, item: str, failed: bool
+):
     """The failure scan reads an `output_item.done` whole only when its text may say failed:
     an escaped spelling or an `error` key still counts, from a recording and from a stream."""
-    from tui.io.lazy import recording_reader
-    from tui.model.reducer import is_failure_event
+    from mcptui.io.indexed import recording_reader
+    from mcptui.model.reducer import is_failure_event
 
-    payload = ('{"type":"response.output_item.done","sequence_number":3,"output_index":0,'
-               f'"item":{item}}}')
+    payload = (
+        f'{{"type":"response.output_item.done","sequence_number":3,"output_index":0,"item":{item}}}'
+    )
     path = tmp_path / "item.jsonl"
-    path.write_text('{"mcptui": "recording", "format": 1}\n'
-                    f'{{"t": 0.1, "event": {payload}}}\n')
+    path.write_text(f'{{"mcptui": "recording", "format": 1}}\n{{"t": 0.1, "event": {payload}}}\n')
     reader = recording_reader(str(path), 1 << 30)
     assert reader is not None
     [from_file] = reader.read_all().events

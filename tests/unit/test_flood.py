@@ -6,15 +6,14 @@ import asyncio
 import random
 
 import pytest
-
-from tui.emulator.app import sse, tail
-from tui.emulator.builder import ResponseBuilder
-from tui.emulator.faults import FAULTS, FaultError, parse_faults
-from tui.emulator.runner import FLOOD_BLOCK, Run, RunConfig
-from tui.emulator.store import Store, StoredResponse
-from tui.model.conformance import check_stream
-from tui.model.ingest import StreamIngester
-from tui.model.timeline import Timeline
+from mcptui.emulator.app import sse, tail
+from mcptui.emulator.builder import ResponseBuilder
+from mcptui.emulator.faults import FAULTS, FaultError, parse_faults
+from mcptui.emulator.runner import FLOOD_BLOCK, Run, RunConfig
+from mcptui.emulator.store import Store, StoredResponse
+from mcptui.model.conformance import check_stream
+from mcptui.model.ingest import StreamIngester
+from mcptui.model.timeline import Timeline
 
 
 def test_flood_is_parsed_and_documented():

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import random
 
-from tui.model.events import Event
-from tui.model.groups import GroupIndex
+from mcptui.model.events import Event
+from mcptui.model.groups import GroupIndex
 
 
 def events_of(kinds: str) -> list[Event]:
-    names = {"d": "response.output_text.delta", "a": "response.output_item.added",
-             "x": "response.mcp_call_arguments.delta", "o": "response.output_item.done"}
+    names = {
+        "d": "response.output_text.delta",
+        "a": "response.output_item.added",
+        "x": "response.mcp_call_arguments.delta",
+        "o": "response.output_item.done",
+    }
     return [Event({"type": names[k]}, index=i) for i, k in enumerate(kinds)]
 
 
@@ -27,8 +31,9 @@ def test_a_jump_back_inside_the_trailing_run():
     index.sync(list(range(11)), events)
     changed = index.sync(list(range(8)), events)  # 3 back, still inside the run
 
-    assert [(g.type, g.first, g.last, g.count) for g in index.groups] == \
-        fresh(list(range(8)), events)
+    assert [(g.type, g.first, g.last, g.count) for g in index.groups] == fresh(
+        list(range(8)), events
+    )
     assert changed == 1  # the run's node is relabelled
 
 
@@ -40,5 +45,6 @@ def test_any_sequence_of_jumps_matches_building_afresh():
     for _ in range(300):
         target = rng.randint(0, len(events))
         index.sync(everything[:target], events)
-        assert [(g.type, g.first, g.last, g.count) for g in index.groups] == \
-            fresh(everything[:target], events), target
+        assert [(g.type, g.first, g.last, g.count) for g in index.groups] == fresh(
+            everything[:target], events
+        ), target

@@ -1,4 +1,5 @@
-"""tui.importers: every shape of dump people have gives the same events; bad input never raises."""
+"""mcptui.io.formats: every shape of dump people have gives the same events; bad input never
+raises."""
 
 from __future__ import annotations
 
@@ -21,10 +22,9 @@ from _support import (
     to_jsonl,
     to_sse,
 )
-
-from tui.importers import load_bytes, load_path, load_text
-from tui.io.recording import RecordingWriter, make_header
-from tui.model.events import Event
+from mcptui.io.formats import load_bytes, load_path, load_text
+from mcptui.io.recording import RecordingWriter, make_header
+from mcptui.model.events import Event
 
 
 def raws_of(loaded) -> list[dict]:
@@ -47,8 +47,12 @@ def test_upstream_fixture_loads_every_event_without_problems(upstream_dir: Path,
 
 def test_source_md_lists_the_counts_these_tests_expect(upstream_dir: Path):
     table = (upstream_dir / "SOURCE.md").read_text(encoding="utf-8")
-    listed = {name: int(count) for name, count in
-              re.findall(r"^\| `([^`]+\.chunks\.txt)` \| `[0-9a-f]+` \| (\d+) \|", table, re.M)}
+    listed = {
+        name: int(count)
+        for name, count in re.findall(
+            r"^\| `([^`]+\.chunks\.txt)` \| `[0-9a-f]+` \| (\d+) \|", table, re.M
+        )
+    }
     assert listed == EXPECTED_COUNTS
     assert {p.name for p in upstream_dir.glob("*.chunks.txt")} == set(EXPECTED_COUNTS)
 
@@ -59,8 +63,12 @@ SSE_VARIANTS = {
     "lf": {},
     "crlf": {"newline": "\r\n"},
     "comments-and-ids": {"comments": True, "ids": True},
-    "crlf-comments-ids-split-data": {"newline": "\r\n", "comments": True, "ids": True,
-                                     "split_data": True},
+    "crlf-comments-ids-split-data": {
+        "newline": "\r\n",
+        "comments": True,
+        "ids": True,
+        "split_data": True,
+    },
     "split-data": {"split_data": True},
 }
 
@@ -135,8 +143,9 @@ def test_forum_paste_gives_the_same_events(upstream_dir: Path, name: str):
 
 def test_blank_line_separated_paste_with_one_pretty_event_keeps_it(upstream_dir: Path):
     raws = read_chunks(upstream_dir / MCP_TOOL)[:40]
-    text = "\n\n".join(json.dumps(r, indent=2) if n == 20 else compact(r)
-                       for n, r in enumerate(raws))
+    text = "\n\n".join(
+        json.dumps(r, indent=2) if n == 20 else compact(r) for n, r in enumerate(raws)
+    )
 
     loaded = load_text(text)
 
@@ -261,8 +270,14 @@ def test_five_megabyte_event_is_kept_whole(upstream_dir: Path):
     raws = read_chunks(upstream_dir / MCP_TOOL)
     message_id = item_ids_of_type(raws, "message")[0]
     big = "x" * (5 * 1024 * 1024)
-    huge = {"type": "response.output_text.delta", "sequence_number": 9999,
-            "item_id": message_id, "output_index": 6, "content_index": 0, "delta": big}
+    huge = {
+        "type": "response.output_text.delta",
+        "sequence_number": 9999,
+        "item_id": message_id,
+        "output_index": 6,
+        "content_index": 0,
+        "delta": big,
+    }
 
     alone = load_text(compact(huge))
     assert alone.problems == []
@@ -359,7 +374,6 @@ def test_a_missing_path_is_not_usable(tmp_path: Path):
     assert problem.message == f"{missing}: no such file"
 
 
-
 def test_a_json_error_names_its_column_once():
     loaded = load_text('{"type": "response.created"}\n{"a": "x\x01y"}\n{"type": "x"}\n')
     (problem,) = loaded.problems
@@ -376,24 +390,33 @@ def test_identical_problems_are_kept_a_few_times_and_counted():
 def test_a_run_of_identical_typeless_events_is_kept_as_its_first_and_counted():
     """A keep-alive `{}` sent a thousand times is one event and one count, in every format
     that reads events one by one (3M of them took 44 s and 1.7 GB as events)."""
-    for text in ('{"type": "x"}\n' + "{}\n" * 1000 + '{"type": "y"}\n',
-                 'data: {"type": "x"}\n\n' + "data: {}\n\n" * 1000 + 'data: {"type": "y"}\n\n',
-                 "[" + ",".join(['{"type": "x"}', *["{}"] * 1000, '{"type": "y"}']) + "]"):
+    for text in (
+        '{"type": "x"}\n' + "{}\n" * 1000 + '{"type": "y"}\n',
+        'data: {"type": "x"}\n\n' + "data: {}\n\n" * 1000 + 'data: {"type": "y"}\n\n',
+        "[" + ",".join(['{"type": "x"}', *["{}"] * 1000, '{"type": "y"}']) + "]",
+    ):
         loaded = load_text(text)
         assert [e.raw.get("type") for e in loaded.events] == ["x", None, "y"], text[:20]
         assert [p.message for p in loaded.problems] == [
             "event has no type (kept)",
-            "999 more identical events with no type after it, folded into it"]
+            "999 more identical events with no type after it, folded into it",
+        ]
 
 
 def test_a_pasted_api_error_body_reads_as_the_refusal_it_is():
     """`{"error": {...}}` is what a refused POST answers (a 424 listing failure, a 429):
     pasted alone it is diagnosed like the recording's error note, not a typeless event."""
-    from tui.report import Inspection
+    from mcptui.share.inspect_output import Inspection
 
-    body = {"error": {"message": "You exceeded your current quota, please check your plan "
-                                 "and billing details.", "type": "insufficient_quota",
-                      "param": None, "code": "insufficient_quota"}}
+    body = {
+        "error": {
+            "message": "You exceeded your current quota, please check your plan "
+            "and billing details.",
+            "type": "insufficient_quota",
+            "param": None,
+            "code": "insufficient_quota",
+        }
+    }
     loaded = load_text(json.dumps(body, indent=2))
     assert loaded.format == "API error body"
     assert not loaded.problems

@@ -1,5 +1,5 @@
 """A live stream's connection gets room in the kernel for what the app has not read yet, so a
-fast server is not held to the app's pace while the app parses (tui/sources/live.py)."""
+fast server is not held to the app's pace while the app parses (tui/mcptui/sources/live.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import socket
 from pathlib import Path
 
 import httpx2
-
-from tui.sources.live import RECEIVE_BUFFER, widen_receive_buffer
+from mcptui.sources.live import RECEIVE_BUFFER, widen_receive_buffer
 
 
 def system_cap() -> int:
@@ -22,17 +21,22 @@ def system_cap() -> int:
 
 async def buffer_sizes() -> tuple[int, int]:
     """SO_RCVBUF of a real httpx2 stream's socket before and after widening it."""
+
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-                     b"content-length: 2\r\n\r\nok")
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 2\r\n\r\nok"
+        )
         await writer.drain()
         writer.close()
 
     server = await asyncio.start_server(answer, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    async with server, httpx2.AsyncClient() as client, client.stream(
-            "GET", f"http://127.0.0.1:{port}/") as response:
+    async with (
+        server,
+        httpx2.AsyncClient() as client,
+        client.stream("GET", f"http://127.0.0.1:{port}/") as response,
+    ):
         sock = response.extensions["network_stream"].get_extra_info("socket")
         before = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
         widen_receive_buffer(response)

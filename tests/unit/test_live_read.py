@@ -8,18 +8,23 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from mcptui.io.recording import make_header
+from mcptui.model.player import Player
+from mcptui.model.timeline import Timeline
+from mcptui.sources.live import LiveRun, Recorder, Tracked
+from mcptui.sources.session import Session
 from openai import AsyncOpenAI
-
-from tui.io.recording import make_header
-from tui.model.player import Player
-from tui.model.timeline import Timeline
-from tui.session import Session
-from tui.sources.live import LiveRun, Recorder, Tracked
 
 
 def block(seq: int) -> bytes:
-    event = {"type": "response.output_text.delta", "sequence_number": seq, "item_id": "msg_1",
-             "output_index": 0, "content_index": 0, "delta": f"d{seq}"}
+    event = {
+        "type": "response.output_text.delta",
+        "sequence_number": seq,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": f"d{seq}",
+    }
     return f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()
 
 
@@ -27,8 +32,12 @@ def test_events_keep_their_arrival_time_not_their_parse_time(tmp_path: Path):
     now = [100.0]
     session = Session(Timeline(), source="test", player=Player(instant=True), live=True)
     recorder = Recorder(tmp_path / "run.jsonl")
-    live = LiveRun(session, AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key="k"),
-                   recorder=recorder, clock=lambda: now[0])
+    live = LiveRun(
+        session,
+        AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key="k"),
+        recorder=recorder,
+        clock=lambda: now[0],
+    )
     recorder.open(make_header("live"))
     # Three chunks, the second event split across two of them, arriving 1 ms apart.
     wire = block(0) + block(1) + block(2)

@@ -16,12 +16,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from mcptui.emulator.demo_modes import answer, read_body
+from mcptui.emulator.demo_server import DemoModes, build_app
+from mcptui.mcpclient.link import TASKGROUP_424, McpLink, McpUnavailable
+from mcptui.net.serve import ServerThread
 from starlette.types import ASGIApp, Receive, Scope, Send
-
-from tui.emulator.demo_modes import answer, read_body
-from tui.emulator.demo_server import DemoModes, build_app
-from tui.emulator.serve import ServerThread
-from tui.mcpclient import TASKGROUP_424, McpLink, McpUnavailable
 
 PATHS = ["/mcp", "/sse"]
 
@@ -30,8 +29,14 @@ class Rewrite:
     """Rewrites the POSTs of one JSON-RPC method as a careless proxy might: `headers` replace
     request headers, `body` edits the parsed message in place."""
 
-    def __init__(self, app: ASGIApp, method: str, *, headers: dict[str, str] | None = None,
-                 body: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        method: str,
+        *,
+        headers: dict[str, str] | None = None,
+        body: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.app = app
         self.method = method
         self.headers = {k.lower().encode(): v.encode() for k, v in (headers or {}).items()}
@@ -52,8 +57,9 @@ class Rewrite:
         if self.body is not None:
             self.body(message)
         raw = json.dumps(message).encode()
-        kept = [(k, v) for k, v in scope["headers"]
-                if k not in self.headers and k != b"content-length"]
+        kept = [
+            (k, v) for k, v in scope["headers"] if k not in self.headers and k != b"content-length"
+        ]
         headers = [*kept, *self.headers.items(), (b"content-length", str(len(raw)).encode())]
         sent = False
 
@@ -96,29 +102,53 @@ def new_version(message: dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[dict[str, str]]:
-    with ServerThread(build_app()) as both, \
-            ServerThread(build_app(modes=DemoModes(legacy_only=True))) as legacy, \
-            ServerThread(build_app(modes=DemoModes(modern_only=True))) as modern, \
-            ServerThread(Rewrite(build_app(), "tools/call",
-                                 headers={"Mcp-Name": "other"})) as renamed, \
-            ServerThread(Rewrite(build_app(), "tools/call",
-                                 headers={"MCP-Protocol-Version": "2099-01-01"},
-                                 body=new_version)) as future, \
-            ServerThread(Rewrite(build_app(), "server/discover",
-                                 headers={"Mcp-Method": "tools/list"})) as misrouted, \
-            ServerThread(fixed_error(-32022, "Unsupported protocol version", {
-                "supported": ["2099-01-01"], "requested": "2026-07-28"})) as newer:
-        yield {"both": both.url, "legacy": legacy.url, "modern": modern.url,
-               "renamed": renamed.url, "future": future.url, "misrouted": misrouted.url,
-               "newer": newer.url}
+    with (
+        ServerThread(build_app()) as both,
+        ServerThread(build_app(modes=DemoModes(legacy_only=True))) as legacy,
+        ServerThread(build_app(modes=DemoModes(modern_only=True))) as modern,
+        ServerThread(Rewrite(build_app(), "tools/call", headers={"Mcp-Name": "other"})) as renamed,
+        ServerThread(
+            Rewrite(
+                build_app(),
+                "tools/call",
+                headers={"MCP-Protocol-Version": "2099-01-01"},
+                body=new_version,
+            )
+        ) as future,
+        ServerThread(
+            Rewrite(build_app(), "server/discover", headers={"Mcp-Method": "tools/list"})
+        ) as misrouted,
+        ServerThread(
+            fixed_error(
+                -32022,
+                "Unsupported protocol version",
+                {"supported": ["2099-01-01"], "requested": "2026-07-28"},
+            )
+        ) as newer,
+    ):
+        yield {
+            "both": both.url,
+            "legacy": legacy.url,
+            "modern": modern.url,
+            "renamed": renamed.url,
+            "future": future.url,
+            "misrouted": misrouted.url,
+            "newer": newer.url,
+        }
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize(("protocol", "era", "version"), [
-    ("legacy", "legacy", "2025-11-25"), ("modern", "modern", "2026-07-28"),
-    ("auto", "modern", "2026-07-28")])
+@pytest.mark.parametrize(
+    ("protocol", "era", "version"),
+    [
+        ("legacy", "legacy", "2025-11-25"),
+        ("modern", "modern", "2026-07-28"),
+        ("auto", "modern", "2026-07-28"),
+    ],
+)
 async def test_an_mcp_23_server_speaks_both_eras_and_auto_picks_the_modern_one(
-        servers: dict[str, str], path: str, protocol: str, era: str, version: str):
+    servers: dict[str, str], path: str, protocol: str, era: str, version: str
+):
     async with McpLink(servers["both"] + path, timeout=5, protocol=protocol) as link:
         assert (link.era, link.protocol_version) == (era, version)
         assert link.server_info is not None and link.server_info.name == "mcptui-demo"
@@ -130,21 +160,25 @@ async def test_an_mcp_23_server_speaks_both_eras_and_auto_picks_the_modern_one(
 
 @pytest.mark.parametrize("path", PATHS)
 async def test_a_legacy_only_server_refuses_discover_and_auto_falls_back(
-        servers: dict[str, str], path: str):
+    servers: dict[str, str], path: str
+):
     url = servers["legacy"] + path
     with pytest.raises(McpUnavailable) as caught:
         async with McpLink(url, timeout=5, protocol="modern"):
             pass
     refused = caught.value
-    said = {"/mcp": "-32600 Bad Request: Missing session ID, HTTP 400",  # as mcp 1.x says it
-            "/sse": "-32601 Method not found"}[path]
+    said = {
+        "/mcp": "-32600 Bad Request: Missing session ID, HTTP 400",  # as mcp 1.x says it
+        "/sse": "-32601 Method not found",
+    }[path]
     assert refused.kind == "protocol_version"
     assert refused.answer == said
     assert f"does not speak 2026-07-28: server/discover answered {said}" in str(refused)
     async with McpLink(url, timeout=5, protocol="auto") as link:
         assert (link.era, link.protocol_version) == ("legacy", "2025-11-25")
-        assert (await link.call("broken_schema", {"query": "x"}, timeout=5)).kind == \
-            "missing_structured_content"
+        assert (
+            await link.call("broken_schema", {"query": "x"}, timeout=5)
+        ).kind == "missing_structured_content"
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -155,8 +189,9 @@ async def test_a_modern_only_server_refuses_initialize(servers: dict[str, str], 
             pass
     refused = caught.value
     assert refused.kind == "protocol_version" and refused.code == -32022
-    assert ("does not speak 2025-11-25: initialize answered -32022 Unsupported protocol "
-            "version") in str(refused)
+    assert (
+        "does not speak 2025-11-25: initialize answered -32022 Unsupported protocol version"
+    ) in str(refused)
     assert "it speaks 2026-07-28" in str(refused)
     async with McpLink(url, timeout=5, protocol="auto") as link:
         assert link.era == "modern"
@@ -164,31 +199,37 @@ async def test_a_modern_only_server_refuses_initialize(servers: dict[str, str], 
 
 @pytest.mark.parametrize("protocol", ["modern", "auto"])
 async def test_a_server_of_a_later_revision_only_is_a_protocol_version_refusal(
-        servers: dict[str, str], protocol: str):
+    servers: dict[str, str], protocol: str
+):
     """-32022 naming no revision this client knows: the SDK's auto policy gives up too."""
     with pytest.raises(McpUnavailable) as caught:
         async with McpLink(servers["newer"] + "/mcp", timeout=5, protocol=protocol):
             pass
     assert caught.value.kind == "protocol_version"
-    assert "does not speak 2026-07-28: server/discover answered -32022 Unsupported protocol " \
+    assert (
+        "does not speak 2026-07-28: server/discover answered -32022 Unsupported protocol "
         "version, HTTP 400; it speaks 2099-01-01" in str(caught.value)
+    )
 
 
-async def test_a_rewritten_name_header_is_a_header_mismatch_of_the_call(
-        servers: dict[str, str]):
+async def test_a_rewritten_name_header_is_a_header_mismatch_of_the_call(servers: dict[str, str]):
     async with McpLink(servers["renamed"] + "/mcp", timeout=5, protocol="modern") as link:
         await link.list_tools()
         outcome = await link.call("search", {"query": "x"}, timeout=5)
     assert outcome.kind == "header_mismatch"
-    assert outcome.error == {"type": "mcp_protocol_error", "code": -32020, "message": (
-        "mcp-name header does not match the request body's 'name' parameter")}
+    assert outcome.error == {
+        "type": "mcp_protocol_error",
+        "code": -32020,
+        "message": ("mcp-name header does not match the request body's 'name' parameter"),
+    }
     assert "HTTP 400" in (outcome.cause or "")
     async with McpLink(servers["renamed"] + "/mcp", timeout=5, protocol="legacy") as link:
         assert (await link.call("search", {"query": "x"}, timeout=5)).ok  # no routing headers
 
 
 async def test_a_call_of_an_unserved_revision_is_a_protocol_version_refusal(
-        servers: dict[str, str]):
+    servers: dict[str, str],
+):
     async with McpLink(servers["future"] + "/mcp", timeout=5, protocol="modern") as link:
         await link.list_tools()
         outcome = await link.call("search", {"query": "x"}, timeout=5)
@@ -197,7 +238,8 @@ async def test_a_call_of_an_unserved_revision_is_a_protocol_version_refusal(
 
 
 async def test_a_rewritten_method_header_refuses_discover_and_auto_falls_back(
-        servers: dict[str, str]):
+    servers: dict[str, str],
+):
     url = servers["misrouted"] + "/mcp"
     with pytest.raises(McpUnavailable) as caught:
         async with McpLink(url, timeout=5, protocol="modern"):
@@ -230,29 +272,46 @@ def test_unknown_protocols_are_refused():
 
 # -- the emulator's client speaks the era it is told (legacy by default, as OpenAI's) -----------
 
+
 def create(emulator: str, server_url: str, *tool_calls: str) -> dict[str, Any]:
     """A non-streamed create on the emulator: the response, or the error body of a 424."""
     import httpx2
 
-    body = {"model": "gpt-4.1", "input": "\n".join(["q", *tool_calls]),
-            "tools": [{"type": "mcp", "server_label": "demo", "server_url": server_url,
-                       "require_approval": "never"}]}
-    answer = httpx2.post(f"{emulator}/v1/responses", json=body, timeout=30,
-                         headers={"Authorization": "Bearer sk-test"})
+    body = {
+        "model": "gpt-4.1",
+        "input": "\n".join(["q", *tool_calls]),
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "demo",
+                "server_url": server_url,
+                "require_approval": "never",
+            }
+        ],
+    }
+    answer = httpx2.post(
+        f"{emulator}/v1/responses",
+        json=body,
+        timeout=30,
+        headers={"Authorization": "Bearer sk-test"},
+    )
     return {**answer.json(), "http": answer.status_code}
 
 
 @pytest.mark.parametrize("protocol", ["legacy", "modern", "auto"])
 def test_the_emulator_calls_in_the_era_it_is_told(servers: dict[str, str], protocol: str):
-    from tui.emulator.app import Emulator
-    from tui.emulator.runner import RunConfig
+    from mcptui.emulator.app import Emulator
+    from mcptui.emulator.runner import RunConfig
 
     config = RunConfig(tool_timeout=5, delta_delay=0.0, list_timeout=5, mcp_protocol=protocol)
     with ServerThread(Emulator(config, seed=1).app) as emulator:
-        both = create(emulator.url, servers["both"] + "/mcp",
-                      'call broken_schema {"query": "x"}', 'call search {"query": "y"}')
-        legacy_only = create(emulator.url, servers["legacy"] + "/mcp",
-                             'call search {"query": "z"}')
+        both = create(
+            emulator.url,
+            servers["both"] + "/mcp",
+            'call broken_schema {"query": "x"}',
+            'call search {"query": "y"}',
+        )
+        legacy_only = create(emulator.url, servers["legacy"] + "/mcp", 'call search {"query": "z"}')
     assert RunConfig().mcp_protocol == "legacy"
     assert both["http"] == 200
     calls = {item["name"]: item for item in both["output"] if item["type"] == "mcp_call"}

@@ -7,11 +7,8 @@ import time
 
 import mcp.types
 import pytest
-
-from tui.emulator.demo_server import build_app
-from tui.emulator.serve import ServerThread
-from tui.exceptions import describe_exception, unwrap
-from tui.mcpclient import (
+from mcptui.emulator.demo_server import build_app
+from mcptui.mcpclient.link import (
     TASKGROUP_424,
     McpLink,
     McpUnavailable,
@@ -19,6 +16,8 @@ from tui.mcpclient import (
     tool_entry,
     transport_for,
 )
+from mcptui.model.failure_text import describe_exception, unwrap
+from mcptui.net.serve import ServerThread
 
 
 def free_port() -> int:
@@ -28,14 +27,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.mark.parametrize(("url", "expected"), [
-    ("http://127.0.0.1:8000/sse", "sse"),
-    ("https://example.com/mcp/sse/", "sse"),
-    ("http://127.0.0.1:8000/sse?key=1", "sse"),
-    ("http://127.0.0.1:8000/mcp", "streamable_http"),
-    ("https://example.com/", "streamable_http"),
-    ("https://example.com/ssex", "streamable_http"),
-])
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://127.0.0.1:8000/sse", "sse"),
+        ("https://example.com/mcp/sse/", "sse"),
+        ("http://127.0.0.1:8000/sse?key=1", "sse"),
+        ("http://127.0.0.1:8000/mcp", "streamable_http"),
+        ("https://example.com/", "streamable_http"),
+        ("https://example.com/ssex", "streamable_http"),
+    ],
+)
 def test_transport_for(url: str, expected: str):
     assert transport_for(url) == expected
 
@@ -46,7 +48,8 @@ def test_request_headers_add_the_bearer_token():
     assert request_headers(None, "Bearer abc") == {"Authorization": "Bearer abc"}
     assert request_headers({"authorization": "Basic x"}, "abc") == {"Authorization": "Bearer abc"}
     assert request_headers({"Authorization": "Bearer keep"}, None) == {
-        "Authorization": "Bearer keep"}
+        "Authorization": "Bearer keep"
+    }
 
 
 def test_unwrap_finds_the_cause_inside_groups_and_cause_chains():
@@ -58,18 +61,21 @@ def test_unwrap_finds_the_cause_inside_groups_and_cause_chains():
             raise RuntimeError("wrapper") from exc
     except RuntimeError as exc:
         wrapped = exc
-    group = ExceptionGroup("unhandled errors in a TaskGroup (1 sub-exception)",
-                           [ExceptionGroup("nested", [wrapped])])
+    group = ExceptionGroup(
+        "unhandled errors in a TaskGroup (1 sub-exception)", [ExceptionGroup("nested", [wrapped])]
+    )
     assert unwrap(group) is inner
     assert unwrap(ValueError("plain")).args == ("plain",)
 
 
 def test_describe_exception_names_the_real_error_and_a_new_root_cause():
-    group = ExceptionGroup("unhandled errors in a TaskGroup (1 sub-exception)",
-                           [RuntimeError("Tool x has an output schema but did not return "
-                                         "structured content")])
-    assert describe_exception(group) == ("RuntimeError: Tool x has an output schema but did not "
-                                         "return structured content")
+    group = ExceptionGroup(
+        "unhandled errors in a TaskGroup (1 sub-exception)",
+        [RuntimeError("Tool x has an output schema but did not return structured content")],
+    )
+    assert describe_exception(group) == (
+        "RuntimeError: Tool x has an output schema but did not return structured content"
+    )
     try:
         try:
             raise ConnectionRefusedError(111, "Connect call failed")
@@ -81,11 +87,19 @@ def test_describe_exception_names_the_real_error_and_a_new_root_cause():
 
 
 def test_tool_entry_has_openais_shape_without_the_output_schema():
-    tool = mcp.types.Tool(name="t", description="d", input_schema={"type": "object"},
-                          output_schema={"type": "object"},
-                          annotations=mcp.types.ToolAnnotations(read_only_hint=False))
-    assert tool_entry(tool) == {"annotations": {"read_only": False}, "description": "d",
-                                "input_schema": {"type": "object"}, "name": "t"}
+    tool = mcp.types.Tool(
+        name="t",
+        description="d",
+        input_schema={"type": "object"},
+        output_schema={"type": "object"},
+        annotations=mcp.types.ToolAnnotations(read_only_hint=False),
+    )
+    assert tool_entry(tool) == {
+        "annotations": {"read_only": False},
+        "description": "d",
+        "input_schema": {"type": "object"},
+        "name": "t",
+    }
     bare = mcp.types.Tool(name="b", input_schema={"type": "object"})
     assert tool_entry(bare)["annotations"] is None
 

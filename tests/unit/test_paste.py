@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tui.cli import main
-from tui.importers import load_text
-from tui.model.sdktypes import event_models
+from mcptui.cli.main import main
+from mcptui.io.formats import load_text
+from mcptui.model.sdktypes import event_models
 
 CORPUS = Path(__file__).resolve().parents[1] / "causes"
 EVENTS: list[dict[str, Any]] = json.loads((CORPUS / "broken_schema" / "pasted.json").read_text())
@@ -26,18 +25,21 @@ def kinds(loaded: Any) -> list[tuple[str, int | None]]:
 EXPECTED = [(e["type"], e.get("sequence_number")) for e in EVENTS]
 
 
-def inspect_exit(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
-                 ) -> tuple[int, str]:
+def inspect_exit(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     path = tmp_path / "paste.txt"
     path.write_text(text)
     code = main(["inspect", str(path)])
     return code, capsys.readouterr().out
 
 
-def test_a_fenced_markdown_dump_reads_its_events(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    text = ("Here is what I get from the API:\n\n```json\n" + json.dumps(EVENTS, indent=2)
-            + "\n```\n\nAny idea what is wrong?\n")
+def test_a_fenced_markdown_dump_reads_its_events(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "Here is what I get from the API:\n\n```json\n"
+        + json.dumps(EVENTS, indent=2)
+        + "\n```\n\nAny idea what is wrong?\n"
+    )
     loaded = load_text(text)
     assert kinds(loaded) == EXPECTED
     assert [str(p) for p in loaded.problems] == ["2 lines of prose skipped"]
@@ -47,14 +49,27 @@ def test_a_fenced_markdown_dump_reads_its_events(tmp_path: Path,
 
 
 def test_a_forum_post_with_prose_curl_and_comma_separated_events(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    request = {"model": "gpt-5-mini", "input": "x", "tools": [{
-        "type": "mcp", "server_label": "demo", "server_url": "https://mcp.example.com/mcp",
-        "headers": {"Authorization": "Bearer sk-live-SECRET-abcdef"}}]}
-    text = ("Hi all,\nI call the API like this:\n\ncurl https://api.openai.com/v1/responses \\\n"
-            "  -H 'Content-Type: application/json' \\\n  -d '" + json.dumps(request) + "'\n\n"
-            "and the stream goes:\n\n" + ",\n".join(json.dumps(e) for e in EVENTS)
-            + "\n\nThanks for any help!\nBob\n")
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    request = {
+        "model": "gpt-5-mini",
+        "input": "x",
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "demo",
+                "server_url": "https://mcp.example.com/mcp",
+                "headers": {"Authorization": "Bearer sk-live-SECRET-abcdef"},
+            }
+        ],
+    }
+    text = (
+        "Hi all,\nI call the API like this:\n\ncurl https://api.openai.com/v1/responses \\\n"
+        "  -H 'Content-Type: application/json' \\\n  -d '" + json.dumps(request) + "'\n\n"
+        "and the stream goes:\n\n"
+        + ",\n".join(json.dumps(e) for e in EVENTS)
+        + "\n\nThanks for any help!\nBob\n"
+    )
     loaded = load_text(text)
     assert kinds(loaded) == EXPECTED
     # The curl body is the request (for probe and the server URL), redacted like a recording's.
@@ -68,24 +83,34 @@ def test_a_forum_post_with_prose_curl_and_comma_separated_events(
 
 def _sdk_repr_log() -> str:
     models = event_models()
-    return "\n".join(f"2025-11-20 10:00:{n:02d} INFO app: {models[e['type']].model_validate(e)!r}"
-                     for n, e in enumerate(EVENTS)) + "\n"
+    return (
+        "\n".join(
+            f"2025-11-20 10:00:{n:02d} INFO app: {models[e['type']].model_validate(e)!r}"
+            for n, e in enumerate(EVENTS)
+        )
+        + "\n"
+    )
 
 
-def test_an_sdk_repr_log_reads_as_the_events_it_printed(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+def test_an_sdk_repr_log_reads_as_the_events_it_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`print(event)` of the SDK's typed events, behind log prefixes: the same events (types,
     sequence numbers, the failed call's error) as the JSON they came from."""
     text = _sdk_repr_log()
     assert "ResponseMcpCallFailedEvent(" in text and "McpCall(" in text
     loaded = load_text(text)
     assert kinds(loaded) == EXPECTED
-    failed = [e.raw["item"] for e in loaded.events
-              if e.raw["type"] == "response.output_item.done"
-              and e.raw["item"].get("type") == "mcp_call"]
-    original = [e["item"] for e in EVENTS if e["type"] == "response.output_item.done"
-                and e["item"]["type"] == "mcp_call"]
+    failed = [
+        e.raw["item"]
+        for e in loaded.events
+        if e.raw["type"] == "response.output_item.done" and e.raw["item"].get("type") == "mcp_call"
+    ]
+    original = [
+        e["item"]
+        for e in EVENTS
+        if e["type"] == "response.output_item.done" and e["item"]["type"] == "mcp_call"
+    ]
     assert [i["error"] for i in failed] == [i["error"] for i in original]
     assert not loaded.problems
     code, out = inspect_exit(tmp_path, text, capsys)
@@ -94,20 +119,22 @@ def test_an_sdk_repr_log_reads_as_the_events_it_printed(tmp_path: Path,
 
 def test_python_dict_literals_are_read_and_nothing_is_evaluated(tmp_path: Path) -> None:
     marker = tmp_path / "evaluated"
-    text = ("events = [\n    {'type': 'response.created', 'sequence_number': 0, "
-            "'response': {'id': 'resp_1', 'status': 'in_progress', 'output': [], "
-            "'error': None}},\n]\n"
-            f"ResponseFailedEvent(response=__import__('os').system('touch {marker}'), "
-            "sequence_number=1, type='response.failed')\n")
+    text = (
+        "events = [\n    {'type': 'response.created', 'sequence_number': 0, "
+        "'response': {'id': 'resp_1', 'status': 'in_progress', 'output': [], "
+        "'error': None}},\n]\n"
+        f"ResponseFailedEvent(response=__import__('os').system('touch {marker}'), "
+        "sequence_number=1, type='response.failed')\n"
+    )
     loaded = load_text(text)
     assert kinds(loaded) == [("response.created", 0), ("response.failed", 1)]
     assert loaded.events[0].raw["response"]["error"] is None
     assert not marker.exists()
 
 
-def test_prose_without_events_is_refused_with_a_reason(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]
-                                                       ) -> None:
+def test_prose_without_events_is_refused_with_a_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "post.txt"
     path.write_text("My MCP call fails with a 424 and I have no idea why.\n{not json}\n")
     assert main(["inspect", str(path)]) == 2
@@ -121,8 +148,11 @@ def test_text_full_of_braces_is_read_in_bounded_time() -> None:
     import time
 
     started = time.perf_counter()
-    for text in ("x " + '{"a": ' * 20_000 + "\n" + "{{{{" * 50_000, "y " + "{'a': " * 30_000,
-                 "ResponseCreatedEvent(" * 20_000):
+    for text in (
+        "x " + '{"a": ' * 20_000 + "\n" + "{{{{" * 50_000,
+        "y " + "{'a': " * 30_000,
+        "ResponseCreatedEvent(" * 20_000,
+    ):
         loaded = load_text(text)
         assert not loaded.events
     assert time.perf_counter() - started < 10  # about 2 s; quadratic was minutes

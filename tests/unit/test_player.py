@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.model.player import Player
+from mcptui.model.player import Player
 
 
 def test_the_last_step_is_done_whatever_the_mode():
@@ -30,13 +30,15 @@ def test_stream_times_count_from_the_first_timed_event_and_never_go_back():
     untimed event `UNTIMED_GAP` after the step before."""
     import random
 
-    from tui.model.events import Event
-    from tui.model.player import UNTIMED_GAP
+    from mcptui.model.events import Event
+    from mcptui.model.player import UNTIMED_GAP
 
     rng = random.Random(5)
     for _ in range(300):
-        times = [None if rng.random() < 0.2 else rng.choice([1.0, 2.0]) + rng.random()
-                 for _ in range(rng.randrange(1, 40))]
+        times = [
+            None if rng.random() < 0.2 else rng.choice([1.0, 2.0]) + rng.random()
+            for _ in range(rng.randrange(1, 40))
+        ]
         if rng.random() < 0.5:
             times = [t for t in times if t is not None] or [3.0]  # all timed: a recording
             if rng.random() < 0.6:  # in order, as most are: in two runs, the second earlier

@@ -1,4 +1,4 @@
-"""The reading helper (tui/io/ahead.py): a recording read with a helper process decoding its
+"""The reading helper (mcptui/io/read_ahead.py): a recording read with a helper process decoding its
 text deltas gives exactly the events, offsets, problems and redactions of reading it here,
 and a helper that dies mid-way costs nothing but its speed."""
 
@@ -10,37 +10,70 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tui.io.lazy import RecordingReader, recording_reader
-from tui.model.timeline import Timeline
+from mcptui.io.indexed import RecordingReader, recording_reader
+from mcptui.model.timeline import Timeline
 
 SECRET_IN_HEADER = "hv7f3a9c1d2e5b"
 SECRET_IN_NOTE = "zq8w4e6r2t0y1u"
-CREATED = {"type": "response.created", "sequence_number": 0,
-           "response": {"id": "resp_1", "status": "in_progress", "output": []}}
+CREATED = {
+    "type": "response.created",
+    "sequence_number": 0,
+    "response": {"id": "resp_1", "status": "in_progress", "output": []},
+}
 
 
 def request(secret: str) -> dict[str, Any]:
-    return {"tools": [{"type": "mcp", "server_label": "s",
-                       "server_url": f"https://mcp.example.com/mcp?token={secret}"}]}
+    return {
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "s",
+                "server_url": f"https://mcp.example.com/mcp?token={secret}",
+            }
+        ]
+    }
 
 
 def delta(seq: int, item: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "response.output_text.delta", "sequence_number": seq, "item_id": item,
-            "output_index": 0, "content_index": 0, "delta": text, **extra}
+    return {
+        "type": "response.output_text.delta",
+        "sequence_number": seq,
+        "item_id": item,
+        "output_index": 0,
+        "content_index": 0,
+        "delta": text,
+        **extra,
+    }
 
 
 def varied_recording(path: Path, seed: int = 3) -> list[str]:
     """Runs of text deltas between every other kind of line the reader must read itself."""
     rng = random.Random(seed)
-    lines = [json.dumps({"mcptui": "recording", "format": 1, "request": request(
-        SECRET_IN_HEADER)}), json.dumps({"t": 0, "event": CREATED})]
+    lines = [
+        json.dumps({"mcptui": "recording", "format": 1, "request": request(SECRET_IN_HEADER)}),
+        json.dumps({"t": 0, "event": CREATED}),
+    ]
     seq = 1
     for n in range(40):
         item = f"msg_{n}"
-        lines.append(json.dumps({"t": seq / 100, "event": {
-            "type": "response.output_item.added", "sequence_number": seq, "output_index": n,
-            "item": {"id": item, "type": "message", "status": "in_progress", "content": []}}}))
+        lines.append(
+            json.dumps(
+                {
+                    "t": seq / 100,
+                    "event": {
+                        "type": "response.output_item.added",
+                        "sequence_number": seq,
+                        "output_index": n,
+                        "item": {
+                            "id": item,
+                            "type": "message",
+                            "status": "in_progress",
+                            "content": [],
+                        },
+                    },
+                }
+            )
+        )
         for _ in range(rng.randrange(5, 60)):
             seq += 1
             text = rng.choice(["plain ", "more text ", "ünïcödé ", "a\nnewline ", "\u00e9"])
@@ -50,25 +83,60 @@ def varied_recording(path: Path, seed: int = 3) -> list[str]:
             {"t": None, "event": delta(seq, item, "untimed ")},
             {"t": seq / 100, "event": delta(seq, item, "sk-proj-A1b2C3d4E5f6G7h8 ")},
             {"t": seq / 100, "event": delta(seq, item, f"header's {SECRET_IN_HEADER} ")},
-            {"t": seq / 100, "event": delta(seq, item, f"note's {SECRET_IN_NOTE} " if n > 20
-                                            else "named later ")},
+            {
+                "t": seq / 100,
+                "event": delta(
+                    seq, item, f"note's {SECRET_IN_NOTE} " if n > 20 else "named later "
+                ),
+            },
             {"t": seq / 100, "note": {"kind": "disconnect", "message": "lost"}},
-            {"t": seq / 100, "event": {"type": "response.mcp_call.failed",
-                                       "sequence_number": seq, "item_id": item}},
+            {
+                "t": seq / 100,
+                "event": {
+                    "type": "response.mcp_call.failed",
+                    "sequence_number": seq,
+                    "item_id": item,
+                },
+            },
         ][n % 6]
         lines.append(json.dumps(odd))
         if n == 20:  # from here on, a second secret is named
-            lines.append(json.dumps({"t": seq / 100, "note": {"kind": "request",
-                                                              "request": request(
-                                                                  SECRET_IN_NOTE)}}))
+            lines.append(
+                json.dumps(
+                    {
+                        "t": seq / 100,
+                        "note": {"kind": "request", "request": request(SECRET_IN_NOTE)},
+                    }
+                )
+            )
         if n % 9 == 4:
-            lines.append('{"t": 0.5, "event": ' + json.dumps(delta(seq, item, "x"))[:-1]
-                         + ', "logprobs": ' + "[" * 120 + "]" * 120 + "}}")  # too deep
+            lines.append(
+                '{"t": 0.5, "event": '
+                + json.dumps(delta(seq, item, "x"))[:-1]
+                + ', "logprobs": '
+                + "[" * 120
+                + "]" * 120
+                + "}}"
+            )  # too deep
             lines.append("{not json")
-        lines.append(json.dumps({"t": seq / 100, "event": {
-            "type": "response.output_item.done", "sequence_number": seq, "output_index": n,
-            "item": {"id": item, "type": "message", "status": "completed",
-                     "content": [{"type": "output_text", "text": "whole " * 50}]}}}))
+        lines.append(
+            json.dumps(
+                {
+                    "t": seq / 100,
+                    "event": {
+                        "type": "response.output_item.done",
+                        "sequence_number": seq,
+                        "output_index": n,
+                        "item": {
+                            "id": item,
+                            "type": "message",
+                            "status": "completed",
+                            "content": [{"type": "output_text", "text": "whole " * 50}],
+                        },
+                    },
+                }
+            )
+        )
     lines.append(json.dumps({"t": seq / 100, "note": {"kind": "disconnect", "message": "end"}}))
     path.write_text("\n".join(lines))  # no newline after the last line
     return lines
@@ -95,9 +163,18 @@ def helped_reader(path: Path) -> RecordingReader:
 
 def seen(reader: RecordingReader) -> list[tuple[Any, ...]]:
     """What the app shows and folds of each event."""
-    return [(e.index, e.line, e.t, e.type, e.is_note, json.dumps(e.raw, sort_keys=True),
-             None if e.lite is None else (e.lite.sequence_number, e.lite.item_id, e.lite.delta))
-            for e in reader.loaded.events]
+    return [
+        (
+            e.index,
+            e.line,
+            e.t,
+            e.type,
+            e.is_note,
+            json.dumps(e.raw, sort_keys=True),
+            None if e.lite is None else (e.lite.sequence_number, e.lite.item_id, e.lite.delta),
+        )
+        for e in reader.loaded.events
+    ]
 
 
 @pytest.mark.parametrize("piece", [700, 4096, 40_000])

@@ -13,9 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from tui.cli import main
-from tui.io.reading import WAIT_ENV, InputError, read_bounded
+from mcptui.cli.main import main
+from mcptui.io.reading import WAIT_ENV, InputError, read_bounded
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,15 +70,27 @@ WAIT = "0.5"
 
 def cli_on(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     """`mcptui ARGS` started (the caller feeds the FIFO), with a short input wait."""
-    return subprocess.Popen([sys.executable, "-m", "tui", *args], cwd=cwd, text=True,
-                            env={**os.environ, WAIT_ENV: WAIT}, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        text=True,
+        env={**os.environ, WAIT_ENV: WAIT},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
-@pytest.mark.parametrize("args", [["inspect", "fifo"], ["report", "fifo"],
-                                  ["diff", "fifo", "fifo", "--no-tui"],
-                                  ["replay", "fifo", "--screenshot", "out.svg"]],
-                         ids=["inspect", "report", "diff", "replay"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["inspect", "fifo"],
+        ["report", "fifo"],
+        ["diff", "fifo", "fifo", "--no-tui"],
+        ["replay", "fifo", "--screenshot", "out.svg"],
+    ],
+    ids=["inspect", "report", "diff", "replay"],
+)
 def test_a_fifo_nobody_writes_to_is_given_up_by_every_command(tmp_path: Path, args: list[str]):
     """The recording reader opened the path to sniff it, and opening a FIFO blocks until a
     writer comes: `inspect fifo` waited forever (README promises 10 s)."""
@@ -88,8 +99,9 @@ def test_a_fifo_nobody_writes_to_is_given_up_by_every_command(tmp_path: Path, ar
     out, err = process.communicate(timeout=60)  # a runaway guard: it used to block forever
 
     assert process.returncode == 2
-    assert "fifo: nothing was written to it in 0.5 s (a FIFO with no writer?)" in \
-        " ".join((out + err).split())
+    assert "fifo: nothing was written to it in 0.5 s (a FIFO with no writer?)" in " ".join(
+        (out + err).split()
+    )
 
 
 def writer_end(fifo: Path, process: subprocess.Popen[str]) -> int:
@@ -130,8 +142,10 @@ def test_a_fifo_that_drips_is_given_up(tmp_path: Path):
     stop = threading.Event()
 
     def drip() -> None:
-        with contextlib.suppress(BrokenPipeError), \
-                os.fdopen(writer_end(fifo, process), "wb", buffering=0) as out:
+        with (
+            contextlib.suppress(BrokenPipeError),
+            os.fdopen(writer_end(fifo, process), "wb", buffering=0) as out,
+        ):
             while not stop.wait(0.1):  # the pace of the drip, not a wait for a result
                 out.write(b"{")
 

@@ -1,4 +1,4 @@
-"""tui.io.recording: lines flushed as written, crash-cut files readable, no secret on disk."""
+"""mcptui.io.recording: lines flushed as written, crash-cut files readable, no secret on disk."""
 
 from __future__ import annotations
 
@@ -16,10 +16,9 @@ from _support import (
     compact,
     read_chunks,
 )
-
-from tui.importers import load_path
-from tui.io.recording import RecordingWriter, make_header, recording_name, save_recording
-from tui.model.events import Event, note
+from mcptui.io.formats import load_path
+from mcptui.io.recording import RecordingWriter, make_header, recording_name, save_recording
+from mcptui.model.events import Event, note
 
 
 def test_each_line_is_on_disk_as_soon_as_it_is_written(upstream_dir: Path, tmp_path: Path):
@@ -53,29 +52,40 @@ def test_writer_refuses_to_overwrite_and_to_write_after_close(tmp_path: Path):
 
 
 def test_notes_and_timing_round_trip(tmp_path: Path):
-    events = [note("http_error", "HTTP 424 Failed Dependency", t=0.5, level="error",
-                   status=424),
-              Event({"type": "response.created", "sequence_number": 0}, t=1.25),
-              Event({"type": "response.in_progress", "sequence_number": 1})]
+    events = [
+        note("http_error", "HTTP 424 Failed Dependency", t=0.5, level="error", status=424),
+        Event({"type": "response.created", "sequence_number": 0}, t=1.25),
+        Event({"type": "response.in_progress", "sequence_number": 1}),
+    ]
     path = save_recording(tmp_path / "notes.jsonl", make_header("live"), events)
 
     loaded = load_path(str(path))
 
     assert loaded.problems == []
     assert [(e.is_note, e.t, e.raw) for e in loaded.events] == [
-        (True, 0.5, {"kind": "http_error", "message": "HTTP 424 Failed Dependency",
-                     "level": "error", "status": 424}),
+        (
+            True,
+            0.5,
+            {
+                "kind": "http_error",
+                "message": "HTTP 424 Failed Dependency",
+                "level": "error",
+                "status": 424,
+            },
+        ),
         (False, 1.25, {"type": "response.created", "sequence_number": 0}),
         (False, None, {"type": "response.in_progress", "sequence_number": 1}),
     ]
     assert loaded.events[0].type == "mcptui.note"
 
 
-def test_crash_truncated_recording_keeps_every_complete_line(upstream_dir: Path,
-                                                             tmp_path: Path):
+def test_crash_truncated_recording_keeps_every_complete_line(upstream_dir: Path, tmp_path: Path):
     raws = read_chunks(upstream_dir / MCP_TOOL)
-    path = save_recording(tmp_path / "crash.jsonl", make_header("live"),
-                          [Event(r, t=float(n)) for n, r in enumerate(raws)])
+    path = save_recording(
+        tmp_path / "crash.jsonl",
+        make_header("live"),
+        [Event(r, t=float(n)) for n, r in enumerate(raws)],
+    )
     data = path.read_bytes()
     line_starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
     # Crash while writing line 200 (file line numbers count the header as line 1).
@@ -94,9 +104,13 @@ def test_crash_truncated_recording_keeps_every_complete_line(upstream_dir: Path,
 
 def test_newer_format_is_read_with_a_warning(tmp_path: Path):
     path = tmp_path / "future.jsonl"
-    path.write_text(compact({"mcptui": "recording", "format": 99}) + "\n"
-                    + compact({"t": None, "event": {"type": "response.created"}}) + "\n"
-                    + '{"something": "else"}\n')
+    path.write_text(
+        compact({"mcptui": "recording", "format": 99})
+        + "\n"
+        + compact({"t": None, "event": {"type": "response.created"}})
+        + "\n"
+        + '{"something": "else"}\n'
+    )
     loaded = load_path(str(path))
 
     assert [e.raw for e in loaded.events] == [{"type": "response.created"}]
@@ -117,19 +131,33 @@ def test_secrets_never_reach_the_file_but_names_and_structure_do(tmp_path: Path)
         "model": "gpt-5-mini",
         "input": "hi",
         "stream": True,
-        "tools": [{"type": "mcp", "server_label": "deepwiki",
-                   "server_url": "https://mcp.deepwiki.com/mcp",
-                   "headers": {"X-Custom-Header": HEADER_SECRET},
-                   "authorization": AUTH_SECRET,
-                   "require_approval": "never"}],
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "deepwiki",
+                "server_url": "https://mcp.deepwiki.com/mcp",
+                "headers": {"X-Custom-Header": HEADER_SECRET},
+                "authorization": AUTH_SECRET,
+                "require_approval": "never",
+            }
+        ],
     }
-    header = make_header("live", request=request, endpoint="https://api.openai.com/v1/responses",
-                         http_status=200,
-                         http_headers={"Authorization": f"Bearer {BEARER_SECRET}",
-                                       "x-request-id": "req_123"})
-    leaky = {"type": "error", "sequence_number": 0,
-             "error": {"type": "invalid_request_error", "code": "invalid_api_key",
-                       "message": f"Incorrect API key provided: {API_KEY}. Check it."}}
+    header = make_header(
+        "live",
+        request=request,
+        endpoint="https://api.openai.com/v1/responses",
+        http_status=200,
+        http_headers={"Authorization": f"Bearer {BEARER_SECRET}", "x-request-id": "req_123"},
+    )
+    leaky = {
+        "type": "error",
+        "sequence_number": 0,
+        "error": {
+            "type": "invalid_request_error",
+            "code": "invalid_api_key",
+            "message": f"Incorrect API key provided: {API_KEY}. Check it.",
+        },
+    }
     path = save_recording(tmp_path / "secret.jsonl", header, [Event(leaky, t=0.0)])
 
     data = path.read_bytes()
@@ -139,12 +167,18 @@ def test_secrets_never_reach_the_file_but_names_and_structure_do(tmp_path: Path)
 
     loaded = load_path(str(path))
     tool = loaded.header["request"]["tools"][0]
-    assert tool == {"type": "mcp", "server_label": "deepwiki",
-                    "server_url": "https://mcp.deepwiki.com/mcp",
-                    "headers": {"X-Custom-Header": "<redacted>"},
-                    "authorization": "<redacted>", "require_approval": "never"}
-    assert loaded.header["http"] == {"status": 200, "headers": {
-        "Authorization": "<redacted>", "x-request-id": "req_123"}}
+    assert tool == {
+        "type": "mcp",
+        "server_label": "deepwiki",
+        "server_url": "https://mcp.deepwiki.com/mcp",
+        "headers": {"X-Custom-Header": "<redacted>"},
+        "authorization": "<redacted>",
+        "require_approval": "never",
+    }
+    assert loaded.header["http"] == {
+        "status": 200,
+        "headers": {"Authorization": "<redacted>", "x-request-id": "req_123"},
+    }
     assert loaded.header["endpoint"] == "https://api.openai.com/v1/responses"
     [event] = loaded.events
     assert event.raw["error"]["code"] == "invalid_api_key"
@@ -152,8 +186,11 @@ def test_secrets_never_reach_the_file_but_names_and_structure_do(tmp_path: Path)
 
 
 def test_secret_in_the_header_is_redacted_even_when_the_caller_forgot(tmp_path: Path):
-    header = {"mcptui": "recording", "format": 1,
-              "request": {"tools": [{"type": "mcp", "headers": {"Authorization": BEARER_SECRET}}]}}
+    header = {
+        "mcptui": "recording",
+        "format": 1,
+        "request": {"tools": [{"type": "mcp", "headers": {"Authorization": BEARER_SECRET}}]},
+    }
     with RecordingWriter(tmp_path / "raw-header.jsonl", header) as writer:
         path = writer.path
     assert BEARER_SECRET.encode() not in path.read_bytes()
@@ -165,29 +202,35 @@ def recorded_event_lines(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("name", [MCP_TOOL, ERROR, FAILED_ONLY, WEB_SEARCH])
-def test_events_without_secrets_are_written_byte_identical(upstream_dir: Path, tmp_path: Path,
-                                                           name: str):
+def test_events_without_secrets_are_written_byte_identical(
+    upstream_dir: Path, tmp_path: Path, name: str
+):
     raws = read_chunks(upstream_dir / name)
-    path = save_recording(tmp_path / "plain.jsonl", make_header("file"),
-                          [Event(r) for r in raws])
+    path = save_recording(tmp_path / "plain.jsonl", make_header("file"), [Event(r) for r in raws])
 
     assert recorded_event_lines(path) == ['{"t":null,"event":' + compact(r) + "}" for r in raws]
 
 
 @pytest.mark.parametrize("name", [APPROVAL_1, APPROVAL_2])
 def test_tool_listing_with_a_password_parameter_is_written_unchanged(
-        upstream_dir: Path, tmp_path: Path, name: str):
+    upstream_dir: Path, tmp_path: Path, name: str
+):
     raws = read_chunks(upstream_dir / name)
-    path = save_recording(tmp_path / "plain.jsonl", make_header("file"),
-                          [Event(r) for r in raws])
+    path = save_recording(tmp_path / "plain.jsonl", make_header("file"), [Event(r) for r in raws])
 
     assert recorded_event_lines(path) == ['{"t":null,"event":' + compact(r) + "}" for r in raws]
 
 
 def test_logprob_tokens_are_written_unchanged(tmp_path: Path):
-    raw = {"type": "response.output_text.delta", "sequence_number": 7, "item_id": "msg_1",
-           "output_index": 0, "content_index": 0, "delta": "Hi",
-           "logprobs": [{"token": "Hi", "logprob": -0.01, "top_logprobs": []}]}
+    raw = {
+        "type": "response.output_text.delta",
+        "sequence_number": 7,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": "Hi",
+        "logprobs": [{"token": "Hi", "logprob": -0.01, "top_logprobs": []}],
+    }
     path = save_recording(tmp_path / "lp.jsonl", make_header("file"), [Event(raw)])
 
     assert recorded_event_lines(path) == ['{"t":null,"event":' + compact(raw) + "}"]
@@ -195,8 +238,14 @@ def test_logprob_tokens_are_written_unchanged(tmp_path: Path):
 
 def test_ordinary_text_is_written_unchanged(tmp_path: Path):
     text = "A task-oriented plan needs a basic understanding of the data."
-    raw = {"type": "response.output_text.done", "sequence_number": 9, "item_id": "msg_1",
-           "output_index": 0, "content_index": 0, "text": text}
+    raw = {
+        "type": "response.output_text.done",
+        "sequence_number": 9,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "text": text,
+    }
     path = save_recording(tmp_path / "text.jsonl", make_header("file"), [Event(raw)])
 
     assert recorded_event_lines(path) == ['{"t":null,"event":' + compact(raw) + "}"]
@@ -204,12 +253,14 @@ def test_ordinary_text_is_written_unchanged(tmp_path: Path):
 
 def test_non_finite_or_huge_arrival_times_are_dropped():
     """JSON allows NaN and 400-digit integers; as times they would break every duration."""
-    from tui.io.recording import read_recording
+    from mcptui.io.recording import read_recording
 
-    lines = ['{"mcptui": "recording", "format": 1}',
-             '{"t": NaN, "event": {"type": "response.created", "sequence_number": 0}}',
-             '{"t": 1' + "0" * 400 + ', "event": {"type": "response.in_progress"}}',
-             '{"t": 0.5, "event": {"type": "response.completed"}}']
+    lines = [
+        '{"mcptui": "recording", "format": 1}',
+        '{"t": NaN, "event": {"type": "response.created", "sequence_number": 0}}',
+        '{"t": 1' + "0" * 400 + ', "event": {"type": "response.in_progress"}}',
+        '{"t": 0.5, "event": {"type": "response.completed"}}',
+    ]
     loaded = read_recording(enumerate(lines, 1))
     assert [e.t for e in loaded.events] == [None, None, 0.5]
 
@@ -218,7 +269,7 @@ def test_non_finite_or_huge_arrival_times_are_dropped():
 
 
 def test_two_runs_in_the_same_second_before_any_response_id_get_two_files(tmp_path: Path):
-    from tui.sources.live import Recorder
+    from mcptui.sources.live import Recorder
 
     first, second = Recorder(folder=tmp_path), Recorder(folder=tmp_path)
     second.started = first.started  # the same second: the same automatic name
@@ -233,7 +284,7 @@ def test_two_runs_in_the_same_second_before_any_response_id_get_two_files(tmp_pa
 
 
 def test_a_record_path_that_exists_is_kept_and_a_numbered_one_written(tmp_path: Path):
-    from tui.sources.live import Recorder
+    from mcptui.sources.live import Recorder
 
     taken = tmp_path / "run.jsonl"
     taken.write_text("my earlier run\n", encoding="utf-8")
@@ -245,7 +296,7 @@ def test_a_record_path_that_exists_is_kept_and_a_numbered_one_written(tmp_path: 
 
 
 def test_attach_names_the_file_after_the_response_at_once(tmp_path: Path):
-    from tui.sources.live import Recorder
+    from mcptui.sources.live import Recorder
 
     recorder = Recorder(folder=tmp_path, response_id="resp_abc")
     path = recorder.open(make_header("live"))
@@ -255,7 +306,7 @@ def test_attach_names_the_file_after_the_response_at_once(tmp_path: Path):
 
 
 def test_renaming_after_the_response_id_never_overwrites(tmp_path: Path):
-    from tui.sources.live import Recorder
+    from mcptui.sources.live import Recorder
 
     recorder = Recorder(folder=tmp_path)
     recorder.open(make_header("live"))
@@ -273,8 +324,16 @@ def test_a_lone_surrogate_from_any_parser_is_written_as_its_escape(tmp_path: Pat
     path = tmp_path / "live.jsonl"
     header = make_header("live", request={"model": "m", "input": "q \ud800"}, url="x")
     with RecordingWriter(path, header) as writer:
-        writer.write(Event({"type": "response.output_text.delta", "sequence_number": 0,
-                            "delta": "a\ud800b", "\udc00key": ["\ud83d\ude00"]}))
+        writer.write(
+            Event(
+                {
+                    "type": "response.output_text.delta",
+                    "sequence_number": 0,
+                    "delta": "a\ud800b",
+                    "\udc00key": ["\ud83d\ude00"],
+                }
+            )
+        )
         writer.write(note("mcp", "← result", 0.1, jsonrpc={"result": "\udfff"}))
     lines = path.read_bytes().decode("utf-8").splitlines()  # strict: valid UTF-8
     assert len(lines) == 3
@@ -286,8 +345,8 @@ def test_a_lone_surrogate_from_any_parser_is_written_as_its_escape(tmp_path: Pat
 
 FULL_DISK_SCRIPT = """
 import resource, signal, sys
-from tui.capture.tap import TapHub
-from tui.model.events import note
+from mcptui.capture.tap import TapHub
+from mcptui.model.events import note
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (5000, 5000))
 hub = TapHub("http://127.0.0.1:9/mcp", sys.argv[1])
@@ -308,8 +367,12 @@ def test_a_full_disk_leaves_the_tap_recording_whole_lines_and_says_so_once(tmp_p
     import sys
 
     path = tmp_path / "tap.jsonl"
-    done = subprocess.run([sys.executable, "-c", FULL_DISK_SCRIPT, str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK_SCRIPT, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     count, message = done.stdout.splitlines()
     assert count == "1" and f"could not write the recording {path}: File too large" in message

@@ -25,27 +25,39 @@ from _support import (
     renumber,
     with_failed_mcp_call,
 )
-
-from tui.model.errors import describe_error
-from tui.model.events import Event
-from tui.model.ingest import StreamIngester
-from tui.model.reducer import Reducer
-from tui.model.summary import failure_count, failures
-from tui.model.timeline import Timeline
+from mcptui.model.errors import describe_error
+from mcptui.model.events import Event
+from mcptui.model.ingest import StreamIngester
+from mcptui.model.reducer import Reducer
+from mcptui.model.summary import failure_count, failures
+from mcptui.model.timeline import Timeline
 
 # -- final state per fixture -----------------------------------------------------------------
 
 EXPECTED_ITEMS = {
-    MCP_TOOL: ["mcp_list_tools", "reasoning", "mcp_call", "reasoning", "mcp_call", "reasoning",
-               "message"],
+    MCP_TOOL: [
+        "mcp_list_tools",
+        "reasoning",
+        "mcp_call",
+        "reasoning",
+        "mcp_call",
+        "reasoning",
+        "message",
+    ],
     APPROVAL_1: ["mcp_list_tools", "reasoning", "mcp_approval_request"],
     APPROVAL_2: ["mcp_list_tools", "reasoning", "message"],
     ERROR: [],
     FAILED_ONLY: [],
     WEB_SEARCH: ["reasoning", "web_search_call"] * 4 + ["reasoning", "message"],
 }
-EXPECTED_STATUS = {MCP_TOOL: "completed", APPROVAL_1: "completed", APPROVAL_2: "completed",
-                   ERROR: "failed", FAILED_ONLY: "failed", WEB_SEARCH: "completed"}
+EXPECTED_STATUS = {
+    MCP_TOOL: "completed",
+    APPROVAL_1: "completed",
+    APPROVAL_2: "completed",
+    ERROR: "failed",
+    FAILED_ONLY: "failed",
+    WEB_SEARCH: "completed",
+}
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -72,8 +84,9 @@ def test_mcp_tool_fixture_details(upstream_dir: Path):
     [resp] = timeline.state.responses
     calls = [item for item in resp.items if item.type == "mcp_call"]
 
-    assert [(c.name, c.server_label, c.status, c.error) for c in calls] == \
-        [("web_search_exa", "dmcp", "completed", None)] * 2
+    assert [(c.name, c.server_label, c.status, c.error) for c in calls] == [
+        ("web_search_exa", "dmcp", "completed", None)
+    ] * 2
     assert all(json.loads(c.arguments)["numResults"] == 5 for c in calls)
     assert all(c.output.startswith('{"requestId"') for c in calls)
     assert resp.items[0].tool_names  # the listed tools
@@ -124,8 +137,11 @@ def test_assembled_texts_and_arguments_equal_the_done_values(upstream_dir: Path,
     raws = read_chunks(upstream_dir / name)
     [resp] = fold(raws).state.responses
     text_done = {r["item_id"]: r["text"] for r in raws if r["type"] == "response.output_text.done"}
-    args_done = {r["item_id"]: r["arguments"] for r in raws
-                 if r["type"] == "response.mcp_call_arguments.done"}
+    args_done = {
+        r["item_id"]: r["arguments"]
+        for r in raws
+        if r["type"] == "response.mcp_call_arguments.done"
+    }
     deltas: dict[str, str] = {}
     for r in raws:
         if r["type"] in ("response.output_text.delta", "response.mcp_call_arguments.delta"):
@@ -167,11 +183,28 @@ def test_every_spelling_of_argument_events_assembles_arguments(delta_type: str, 
     pieces = [whole[:5], whole[5:17], whole[17:]]
     raws = [
         {"type": "response.created", "response": {"id": "resp_a", "status": "in_progress"}},
-        {"type": "response.output_item.added", "output_index": 0,
-         "item": {"id": "mcp_a", "type": "mcp_call", "name": "search", "server_label": "s",
-                  "arguments": "", "status": "in_progress"}},
-        *({"type": delta_type, "output_index": 0, "item_id": "mcp_a", "delta": p,
-           "obfuscation": "xx"} for p in pieces),
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {
+                "id": "mcp_a",
+                "type": "mcp_call",
+                "name": "search",
+                "server_label": "s",
+                "arguments": "",
+                "status": "in_progress",
+            },
+        },
+        *(
+            {
+                "type": delta_type,
+                "output_index": 0,
+                "item_id": "mcp_a",
+                "delta": p,
+                "obfuscation": "xx",
+            }
+            for p in pieces
+        ),
         {"type": done_type, "output_index": 0, "item_id": "mcp_a", "arguments": whole},
         {"type": "response.mcp_call.completed", "output_index": 0, "item_id": "mcp_a"},
     ]
@@ -212,8 +245,9 @@ def test_mcp_call_failing_with_http_error_424(upstream_dir: Path):
 
 def test_mcp_call_failing_with_a_plain_string_error(upstream_dir: Path):
     error = "Error calling tool web_search_exa: connection reset"
-    raws, call_id = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), error,
-                                         keep_status=False)
+    raws, call_id = with_failed_mcp_call(
+        read_chunks(upstream_dir / MCP_TOOL), error, keep_status=False
+    )
     timeline = fold(raws)
     call = timeline.state.responses[0].by_item_id[call_id]
 
@@ -223,23 +257,45 @@ def test_mcp_call_failing_with_a_plain_string_error(upstream_dir: Path):
     assert failure.error == error
 
 
-@pytest.mark.parametrize(("error", "shown"), [
-    (HTTP_ERROR_424, f"http_error {TASKGROUP_424}"),
-    ("plain old string", "plain old string"),
-    ({"type": "mcp_protocol_error", "code": 32600, "message": "Session terminated"},
-     "mcp_protocol_error 32600: Session terminated"),
-    ({"type": "mcp_protocol_error", "code": -32602, "message": "Invalid params"},
-     "mcp_protocol_error -32602: Invalid params"),
-    ({"type": "mcp_tool_execution_error", "content": [{"type": "text", "text": "boom"}]},
-     "mcp_tool_execution_error boom"),
-    ({"type": "brand_new_error", "detail": 1}, "brand_new_error"),
-    ({"type": "error", "sequence_number": 2,
-      "error": {"type": "server_error", "code": "server_error", "message": "Oops"}},
-     "server_error Oops"),
-    ({"type": "error", "code": "rate_limit", "message": "Slow down", "param": None,
-      "sequence_number": 4}, "rate_limit: Slow down"),
-    ({"weird": True}, '{"weird": true}'),
-])
+@pytest.mark.parametrize(
+    ("error", "shown"),
+    [
+        (HTTP_ERROR_424, f"http_error {TASKGROUP_424}"),
+        ("plain old string", "plain old string"),
+        (
+            {"type": "mcp_protocol_error", "code": 32600, "message": "Session terminated"},
+            "mcp_protocol_error 32600: Session terminated",
+        ),
+        (
+            {"type": "mcp_protocol_error", "code": -32602, "message": "Invalid params"},
+            "mcp_protocol_error -32602: Invalid params",
+        ),
+        (
+            {"type": "mcp_tool_execution_error", "content": [{"type": "text", "text": "boom"}]},
+            "mcp_tool_execution_error boom",
+        ),
+        ({"type": "brand_new_error", "detail": 1}, "brand_new_error"),
+        (
+            {
+                "type": "error",
+                "sequence_number": 2,
+                "error": {"type": "server_error", "code": "server_error", "message": "Oops"},
+            },
+            "server_error Oops",
+        ),
+        (
+            {
+                "type": "error",
+                "code": "rate_limit",
+                "message": "Slow down",
+                "param": None,
+                "sequence_number": 4,
+            },
+            "rate_limit: Slow down",
+        ),
+        ({"weird": True}, '{"weird": true}'),
+    ],
+)
 def test_describe_error_reads_every_error_shape(error, shown):
     assert describe_error(error) == shown
 
@@ -260,8 +316,7 @@ def test_two_responses_back_to_back_with_response_created(upstream_dir: Path):
     assert responses[1].events[0] == len(first)
 
 
-def test_sequence_number_restart_without_response_created_starts_a_new_response(
-        upstream_dir: Path):
+def test_sequence_number_restart_without_response_created_starts_a_new_response(upstream_dir: Path):
     first = read_chunks(upstream_dir / MCP_TOOL)
     second = renumber(read_chunks(upstream_dir / APPROVAL_1)[1:])  # in_progress is seq 0
     assert second[0]["type"] == "response.in_progress"
@@ -282,10 +337,20 @@ def test_sequence_number_restart_without_response_created_starts_a_new_response(
 
 def test_event_for_an_item_never_added_creates_a_placeholder(upstream_dir: Path):
     raws = read_chunks(upstream_dir / MCP_TOOL)
-    ghost = {"type": "response.output_text.delta", "sequence_number": 500, "output_index": 9,
-             "item_id": "msg_ghost", "content_index": 0, "delta": "boo"}
-    lost = {"type": "response.mcp_call_arguments.delta", "sequence_number": 501,
-            "item_id": "mcp_lost", "delta": '{"a":'}
+    ghost = {
+        "type": "response.output_text.delta",
+        "sequence_number": 500,
+        "output_index": 9,
+        "item_id": "msg_ghost",
+        "content_index": 0,
+        "delta": "boo",
+    }
+    lost = {
+        "type": "response.mcp_call_arguments.delta",
+        "sequence_number": 501,
+        "item_id": "mcp_lost",
+        "delta": '{"a":',
+    }
     spliced = [*raws[:-1], ghost, lost, *raws[-1:]]
 
     [resp] = fold(spliced).state.responses
@@ -295,24 +360,39 @@ def test_event_for_an_item_never_added_creates_a_placeholder(upstream_dir: Path)
     assert (placeholder.type, placeholder.output_index, placeholder.text) == ("message", 9, "boo")
     assert placeholder.events == [len(raws) - 1]
     lost_item = resp.by_item_id["mcp_lost"]
-    assert (lost_item.type, lost_item.output_index, lost_item.arguments) == \
-        ("mcp_call", None, '{"a":')
+    assert (lost_item.type, lost_item.output_index, lost_item.arguments) == (
+        "mcp_call",
+        None,
+        '{"a":',
+    )
     assert lost_item.events == [len(raws)]
 
 
 def test_unknown_item_type_is_shown_under_its_output_index():
-    raws = renumber([
-        {"type": "response.created", "response": {"id": "resp_x", "status": "in_progress"}},
-        {"type": "response.output_item.added", "output_index": 0,
-         "item": {"id": "sh_1", "type": "shell_call", "status": "in_progress"}},
-        {"type": "response.shell_call.completed", "output_index": 0, "item_id": "sh_1"},
-        {"type": "response.output_item.done", "output_index": 0,
-         "item": {"id": "sh_1", "type": "shell_call", "status": "completed"}},
-    ])
+    raws = renumber(
+        [
+            {"type": "response.created", "response": {"id": "resp_x", "status": "in_progress"}},
+            {
+                "type": "response.output_item.added",
+                "output_index": 0,
+                "item": {"id": "sh_1", "type": "shell_call", "status": "in_progress"},
+            },
+            {"type": "response.shell_call.completed", "output_index": 0, "item_id": "sh_1"},
+            {
+                "type": "response.output_item.done",
+                "output_index": 0,
+                "item": {"id": "sh_1", "type": "shell_call", "status": "completed"},
+            },
+        ]
+    )
     [resp] = fold(raws).state.responses
     [item] = resp.items
-    assert (item.type, item.output_index, item.status, item.events) == \
-        ("shell_call", 0, "completed", [1, 2, 3])
+    assert (item.type, item.output_index, item.status, item.events) == (
+        "shell_call",
+        0,
+        "completed",
+        [1, 2, 3],
+    )
 
 
 # -- stepping ------------------------------------------------------------------------------------
@@ -322,8 +402,9 @@ def stepping_streams(upstream_dir: Path) -> dict[str, list[dict]]:
     streams = {name: read_chunks(upstream_dir / name) for name in FIXTURES}
     mcp = streams[MCP_TOOL]
     streams["424"] = with_failed_mcp_call(mcp, HTTP_ERROR_424)[0]
-    streams["two-responses"] = streams[ERROR] + streams[APPROVAL_2] + renumber(
-        streams[APPROVAL_1][1:])
+    streams["two-responses"] = (
+        streams[ERROR] + streams[APPROVAL_2] + renumber(streams[APPROVAL_1][1:])
+    )
     return streams
 
 
@@ -416,8 +497,11 @@ def test_failure_indexes_for_a_failed_tool_call(upstream_dir: Path):
     raws, call_id = with_failed_mcp_call(read_chunks(upstream_dir / MCP_TOOL), HTTP_ERROR_424)
     timeline = fold(raws)
     failed_at = next(i for i, r in enumerate(raws) if r["type"] == "response.mcp_call.failed")
-    done_at = next(i for i, r in enumerate(raws) if r["type"] == "response.output_item.done"
-                   and r["item"]["id"] == call_id)
+    done_at = next(
+        i
+        for i, r in enumerate(raws)
+        if r["type"] == "response.output_item.done" and r["item"]["id"] == call_id
+    )
 
     # One stop per failure: the output_item.done that repeats the call's error is not another.
     assert done_at > failed_at
@@ -443,8 +527,14 @@ def test_reducer_does_not_change_the_raw_events(upstream_dir: Path):
 
 def test_stepping_back_over_an_event_that_created_its_response_reports_what_it_touched():
     # A dump that starts mid-stream: the first event creates the response and its item.
-    delta = {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0,
-             "content_index": 0, "delta": "Hi", "sequence_number": 7}
+    delta = {
+        "type": "response.output_text.delta",
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": "Hi",
+        "sequence_number": 7,
+    }
     timeline = Timeline([Event(delta)])
     timeline.seek_end()
     resp, item = timeline.step_back()
@@ -455,18 +545,34 @@ def test_stepping_back_over_an_event_that_created_its_response_reports_what_it_t
 
 def test_polled_response_objects_drive_the_state_and_step_back():
     """A background run that is polled has no events, only notes carrying the Response."""
-    from tui.model.events import note
+    from mcptui.model.events import note
 
     def polled(status: str, output: list) -> Event:
-        return note("poll", f"poll: {status}", response={
-            "id": "resp_1", "status": status, "background": True, "model": "m",
-            "output": output})
+        return note(
+            "poll",
+            f"poll: {status}",
+            response={
+                "id": "resp_1",
+                "status": status,
+                "background": True,
+                "model": "m",
+                "output": output,
+            },
+        )
 
-    call = {"id": "mcp_1", "type": "mcp_call", "name": "search", "server_label": "s",
-            "arguments": "{}", "status": "failed", "output": None,
-            "error": {"type": "http_error", "code": 424, "message": "424: x"}}
-    timeline = Timeline([polled("queued", []), polled("in_progress", []),
-                         polled("completed", [call])])
+    call = {
+        "id": "mcp_1",
+        "type": "mcp_call",
+        "name": "search",
+        "server_label": "s",
+        "arguments": "{}",
+        "status": "failed",
+        "output": None,
+        "error": {"type": "http_error", "code": 424, "message": "424: x"},
+    }
+    timeline = Timeline(
+        [polled("queued", []), polled("in_progress", []), polled("completed", [call])]
+    )
     timeline.seek_end()
     (resp,) = timeline.state.responses
     assert (resp.id, resp.status, resp.background) == ("resp_1", "completed", True)
@@ -482,32 +588,56 @@ def test_polled_response_objects_drive_the_state_and_step_back():
 def test_malformed_response_fields_are_ignored_not_stored():
     """A dict for a status or a number for an id must not reach the state (every view and
     check downstream relies on their types); the raw event still shows them."""
-    timeline = fold([
-        {"type": "response.created", "sequence_number": 0,
-         "response": {"id": 5, "status": {"a": 1}, "model": ["x"], "background": "yes"}},
-        {"type": "response.in_progress", "sequence_number": 1,
-         "response": {"id": "resp_ok", "status": "in_progress"}},
-    ])
+    timeline = fold(
+        [
+            {
+                "type": "response.created",
+                "sequence_number": 0,
+                "response": {"id": 5, "status": {"a": 1}, "model": ["x"], "background": "yes"},
+            },
+            {
+                "type": "response.in_progress",
+                "sequence_number": 1,
+                "response": {"id": "resp_ok", "status": "in_progress"},
+            },
+        ]
+    )
     [resp] = timeline.state.responses
     assert (resp.id, resp.status, resp.model, resp.background) == (
-        "resp_ok", "in_progress", None, None)
+        "resp_ok",
+        "in_progress",
+        None,
+        None,
+    )
 
 
 def test_a_snapshot_answering_a_request_on_its_stream_is_that_response():
     """A tagged stream (a capture, an archive's exchange) that opens with a `request` note and
     is answered with a Response object is one response, not an empty root and another."""
-    request = Event({"kind": "request", "message": "POST /v1/responses: HTTP 200",
-                     "request": {"model": "m"}}, is_note=True, stream=2)
-    answer = Event({"kind": "response", "message": "resp_2 is completed", "response": {
-        "id": "resp_2", "object": "response", "status": "completed", "output": []}},
-                   is_note=True, stream=2)
-    other = Event({"kind": "request", "message": "POST /v1/responses: HTTP 424"},
-                  is_note=True, stream=3)
+    request = Event(
+        {"kind": "request", "message": "POST /v1/responses: HTTP 200", "request": {"model": "m"}},
+        is_note=True,
+        stream=2,
+    )
+    answer = Event(
+        {
+            "kind": "response",
+            "message": "resp_2 is completed",
+            "response": {"id": "resp_2", "object": "response", "status": "completed", "output": []},
+        },
+        is_note=True,
+        stream=2,
+    )
+    other = Event(
+        {"kind": "request", "message": "POST /v1/responses: HTTP 424"}, is_note=True, stream=3
+    )
     timeline = Timeline([request, answer, other])
 
     timeline.seek_end()
     assert [(r.id, r.status, r.events) for r in timeline.state.responses] == [
-        ("resp_2", "completed", [0, 1]), (None, None, [2])]
+        ("resp_2", "completed", [0, 1]),
+        (None, None, [2]),
+    ]
     timeline.step_back()
     timeline.step_back()
     assert [(r.id, r.events) for r in timeline.state.responses] == [(None, [0])]
@@ -515,7 +645,8 @@ def test_a_snapshot_answering_a_request_on_its_stream_is_that_response():
 
 @pytest.mark.parametrize("name", STREAM_NAMES)
 def test_the_headers_failure_count_matches_the_failures_listed_at_every_step(
-        upstream_dir: Path, name: str):
+    upstream_dir: Path, name: str
+):
     timeline = fold(stepping_streams(upstream_dir)[name])
     seen = set()
     for n in range(len(timeline.events) + 1):
@@ -528,13 +659,16 @@ def test_the_headers_failure_count_matches_the_failures_listed_at_every_step(
 
 
 def fast_read(raws: list[dict], timing: str) -> list[Event]:
-    """`raws` as the app reads a live stream (tui/model/ingest.py: text deltas read fast),
+    """`raws` as the app reads a live stream (tui/mcptui/model/ingest.py: text deltas read fast),
     `timed` with arrival times, `untimed` without, or `mixed` (every third one without)."""
     ticks = iter(range(1, 10_000))
     clock = (lambda: next(ticks) / 100) if timing != "untimed" else None
     ingester = StreamIngester(clock=clock, start=0.0 if clock else None)
-    events = [event for raw in raws  # one at a time: each arrives at its own time
-              for event in ingester.feed(f"event: e\ndata: {json.dumps(raw)}\n\n".encode())]
+    events = [
+        event
+        for raw in raws  # one at a time: each arrives at its own time
+        for event in ingester.feed(f"event: e\ndata: {json.dumps(raw)}\n\n".encode())
+    ]
     if timing == "mixed":
         for event in events[::3]:
             event.t = None
@@ -543,8 +677,9 @@ def fast_read(raws: list[dict], timing: str) -> list[Event]:
 
 @pytest.mark.parametrize("timing", ["timed", "untimed", "mixed"])
 @pytest.mark.parametrize("name", STREAM_NAMES)
-def test_stepping_back_over_fast_read_deltas_equals_building_fresh(upstream_dir: Path,
-                                                                   name: str, timing: str):
+def test_stepping_back_over_fast_read_deltas_equals_building_fresh(
+    upstream_dir: Path, name: str, timing: str
+):
     """Deltas folded in a run are journalled by reference to the delta before them: undoing
     them one by one, or part of a run by a seek, gives what folding fewer events gives."""
     raws = stepping_streams(upstream_dir)[name]
@@ -568,8 +703,9 @@ def test_stepping_back_over_fast_read_deltas_equals_building_fresh(upstream_dir:
 
 
 @pytest.mark.parametrize("name", STREAM_NAMES)
-def test_a_jump_after_folding_ahead_piece_by_piece_equals_folding_at_once(upstream_dir: Path,
-                                                                          name: str):
+def test_a_jump_after_folding_ahead_piece_by_piece_equals_folding_at_once(
+    upstream_dir: Path, name: str
+):
     """An instant replay folds each piece of a recording as it is read, the cursor staying
     at step 0 meanwhile; the jump to the end then takes that state: the same as folding all
     at once, and stepping back from it gives every earlier step."""
@@ -578,7 +714,7 @@ def test_a_jump_after_folding_ahead_piece_by_piece_equals_folding_at_once(upstre
     start_state = dump_state(Reducer().state)
     timeline = Timeline()
     for start in range(0, len(events), 7):  # pieces of 7 events
-        timeline.extend(events[start:start + 7], follow=False)
+        timeline.extend(events[start : start + 7], follow=False)
         timeline.fold_ahead()
         assert timeline.position == 0
         assert dump_state(timeline.state) == start_state
@@ -592,8 +728,7 @@ def test_a_jump_after_folding_ahead_piece_by_piece_equals_folding_at_once(upstre
         timeline.step_back()
 
 
-def test_a_jump_short_of_what_was_folded_ahead_folds_from_where_the_cursor_is(
-        upstream_dir: Path):
+def test_a_jump_short_of_what_was_folded_ahead_folds_from_where_the_cursor_is(upstream_dir: Path):
     events = fast_read(stepping_streams(upstream_dir)[MCP_TOOL], "timed")
     timeline = Timeline(events)
     timeline.fold_ahead()

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mcptui.cli.main import main
+from mcptui.io.recording import event_line
 from test_wire import NO_STRUCTURED, TASKGROUP, Wire, call, in_time_order, listing, stream
-
-from tui.cli import main
-from tui.io.recording import event_line
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_424 = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
@@ -23,8 +22,12 @@ SAMPLE_SUCCESS = REPO / "recordings" / "mcp-success.jsonl"
 GITHUB = MarkdownIt("commonmark", {"html": True}).enable("table")
 """GitHub-flavoured enough: pipe tables, fences, and raw HTML blocks such as <details>."""
 
-SECRETS = ("sk-proj-Secr3tKeyValue0123456789", "mcp-bearer-token-8c2f1e9a77",
-           "Zx9k2LmQ8vR4tY7wQ3", "qs9Secret77value")
+SECRETS = (
+    "sk-proj-Secr3tKeyValue0123456789",
+    "mcp-bearer-token-8c2f1e9a77",
+    "Zx9k2LmQ8vR4tY7wQ3",
+    "qs9Secret77value",
+)
 HOSTILE = REPO / "tests" / "fixtures" / "share" / "hostile.jsonl"
 
 
@@ -72,13 +75,15 @@ def test_the_424_report_leads_with_the_error_and_its_likely_cause(capsys):
     code, out = report(capsys, str(SAMPLE_424))
     assert code == 1  # a failure, as inspect says
     seen = rendered_text(out)
-    verdict = seen[seen.index("1 failure"):seen.index("Request")]
+    verdict = seen[seen.index("1 failure") : seen.index("Request")]
     assert "mcp_call search_files" in verdict
     assert "424: unhandled errors in a TaskGroup (1 sub-exception)" in verdict
-    assert "4 possible causes the stream cannot tell apart (Output schema without " \
-           "structuredContent, Invalid content block" in verdict
+    assert (
+        "4 possible causes the stream cannot tell apart (Output schema without "
+        "structuredContent, Invalid content block" in verdict
+    )
     assert "x-request-id req_6013230f8687d23777e6f50b366c7783" in seen
-    failure = seen[seen.index("Failures (1)"):]
+    failure = seen[seen.index("Failures (1)") :]
     assert "evidence: the call failed 1.13 s after its arguments were sent" in failure
     assert "try: Return structuredContent that matches the outputSchema" in failure
 
@@ -99,11 +104,14 @@ def test_tables_fenced_json_and_collapsed_blocks_render_as_github_shows_them(cap
     blocks = details_blocks(out)
     assert [re.search(r"<summary>(.*?)</summary>", b).group(1) for b in blocks] == [
         "Events of mcp_call search_files @files (8)",
-        "Terminal event: response.completed (event 61)"]
+        "Terminal event: response.completed (event 61)",
+    ]
     failed_events = re.search(r'<code class="language-json">(.*?)</code>', blocks[0], re.S)
     lines = html.unescape(failed_events.group(1)).splitlines()
     assert [json.loads(line)["type"] for line in lines][-2:] == [
-        "response.mcp_call.failed", "response.output_item.done"]
+        "response.mcp_call.failed",
+        "response.output_item.done",
+    ]
     assert "openai-python" in out.splitlines()[-1]  # the environment footer
 
 
@@ -127,7 +135,8 @@ def hostile_recording(_tmp_path: Path | None = None) -> Path:
 
 @pytest.mark.parametrize("form", ["md", "html"])
 def test_no_secret_from_the_request_its_urls_or_the_events_reaches_the_report(
-        tmp_path, capsys, form):
+    tmp_path, capsys, form
+):
     _code, out = report(capsys, str(hostile_recording(tmp_path)), "--format", form)
     for secret in SECRETS:
         assert secret not in out
@@ -170,8 +179,11 @@ def test_html_is_one_file_without_scripts_or_external_assets(tmp_path, capsys):
 
 def test_a_tapped_recording_reports_the_wire_and_the_confirmed_cause(tmp_path, capsys):
     wire = Wire()
-    events = in_time_order(listing(wire, 0.5), stream(("broken", {"q": 1}, TASKGROUP)),
-                           call(wire, "broken", {"q": 1}, 1.06, NO_STRUCTURED))
+    events = in_time_order(
+        listing(wire, 0.5),
+        stream(("broken", {"q": 1}, TASKGROUP)),
+        call(wire, "broken", {"q": 1}, 1.06, NO_STRUCTURED),
+    )
     path = tmp_path / "tapped.jsonl"
     path.write_text("\n".join(event_line(e) for e in events) + "\n", encoding="utf-8")
     _code, out = report(capsys, str(path))
@@ -213,9 +225,9 @@ def test_several_files_open_with_an_overview_and_a_missing_tap_file_is_refused(c
 def test_a_live_runs_own_secrets_are_hidden_and_still_read_as_redacted(tmp_path):
     """The app's `R` passes the run's MCP credentials: wherever one is echoed in plain text
     (an error message), the reader sees `<redacted>`, not a vanished HTML tag."""
-    from tui.importers import load_path
-    from tui.report import Inspection
-    from tui.share.report import markdown_report
+    from mcptui.io.formats import load_path
+    from mcptui.share.inspect_output import Inspection
+    from mcptui.share.report import markdown_report
 
     loaded = load_path(str(hostile_recording(tmp_path)))
     event = loaded.events[3]
@@ -225,7 +237,7 @@ def test_a_live_runs_own_secrets_are_hidden_and_still_read_as_redacted(tmp_path)
     out = markdown_report([Inspection.of(loaded)], secrets=["live-credential-42"])
     assert "live-credential-42" not in out
     seen = rendered_text(out)
-    verdict = seen[seen.index("1 failure"):seen.index("Request")]  # plain text, no fence
+    verdict = seen[seen.index("1 failure") : seen.index("Request")]  # plain text, no fence
     assert "401 from the server: token <redacted> refused" in verdict
 
 
@@ -233,7 +245,8 @@ def test_a_credential_passed_as_a_tool_argument_is_hidden_in_every_part(tmp_path
     """`{"api_key": …}` inside a call's arguments (a JSON string, where `redact` sees text):
     hidden in the items table, the Arguments block and the raw events."""
     lines = SAMPLE_424.read_text(encoding="utf-8").replace(
-        '\\"max_results\\":5}', '\\"max_results\\":5,\\"api_key\\":\\"argsecret42\\"}')
+        '\\"max_results\\":5}', '\\"max_results\\":5,\\"api_key\\":\\"argsecret42\\"}'
+    )
     path = tmp_path / "with-key.jsonl"
     path.write_text(lines, encoding="utf-8")
     assert "argsecret42" in lines

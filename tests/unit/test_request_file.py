@@ -6,14 +6,22 @@ import json
 from pathlib import Path
 
 import pytest
-
-from tui.sources.request_file import RequestFileError, expand, load_request
+from mcptui.sources.request_file import RequestFileError, expand, load_request
 
 
 def test_expand_takes_the_environment_then_the_default_everywhere_in_strings():
-    request = {"model": "m", "input": "x", "tools": [{
-        "server_url": "${HOST:-http://localhost}/mcp?k=${KEY}",
-        "headers": {"Authorization": "Bearer ${TOKEN}"}, "n": 3, "flag": True}]}
+    request = {
+        "model": "m",
+        "input": "x",
+        "tools": [
+            {
+                "server_url": "${HOST:-http://localhost}/mcp?k=${KEY}",
+                "headers": {"Authorization": "Bearer ${TOKEN}"},
+                "n": 3,
+                "flag": True,
+            }
+        ],
+    }
     out = expand(request, {"KEY": "k1", "TOKEN": "t1"})
     tool = out["tools"][0]
     assert tool["server_url"] == "http://localhost/mcp?k=k1"
@@ -24,16 +32,20 @@ def test_expand_takes_the_environment_then_the_default_everywhere_in_strings():
     assert request["tools"][0]["headers"]["Authorization"] == "Bearer ${TOKEN}"  # a copy
 
 
-def test_a_missing_variable_is_named_with_where_it_is(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch):
+def test_a_missing_variable_is_named_with_where_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.delenv("NOPE_TOKEN", raising=False)
     path = tmp_path / "r.json"
-    path.write_text(json.dumps({"model": "m", "input": "x",
-                                "tools": [{"authorization": "${NOPE_TOKEN}"}]}))
+    path.write_text(
+        json.dumps({"model": "m", "input": "x", "tools": [{"authorization": "${NOPE_TOKEN}"}]})
+    )
     with pytest.raises(RequestFileError) as raised:
         load_request(path)
-    assert str(raised.value) == (f"{path}: ${{NOPE_TOKEN}} is not set (in "
-                                 "tools[0].authorization): export it, or write "
-                                 "${NOPE_TOKEN:-default}")
+    assert str(raised.value) == (
+        f"{path}: ${{NOPE_TOKEN}} is not set (in "
+        "tools[0].authorization): export it, or write "
+        "${NOPE_TOKEN:-default}"
+    )
     monkeypatch.setenv("NOPE_TOKEN", "secret")
     assert load_request(path)["tools"][0]["authorization"] == "secret"

@@ -8,14 +8,20 @@ import json
 from pathlib import Path
 
 import pytest
+from mcptui.model.sdk_messages import family_of, hides_its_exception, message_cause
 
-from tui.model.sdk_messages import family_of, hides_its_exception, message_cause
-
-WIRE = json.loads((Path(__file__).resolve().parents[1] / "causes" / "stacks" /
-                   "wire.json").read_text())
-FAMILIES = {"py_mcpserver": "python", "py_lowlevel": "python", "py_fastmcp": "fastmcp",
-            "ts_mcpserver": "typescript", "ts_lowlevel": "typescript", "ts_v2": "typescript",
-            "everything": "typescript"}
+WIRE = json.loads(
+    (Path(__file__).resolve().parents[1] / "causes" / "stacks" / "wire.json").read_text()
+)
+FAMILIES = {
+    "py_mcpserver": "python",
+    "py_lowlevel": "python",
+    "py_fastmcp": "fastmcp",
+    "ts_mcpserver": "typescript",
+    "ts_lowlevel": "typescript",
+    "ts_v2": "typescript",
+    "everything": "typescript",
+}
 
 
 @pytest.mark.parametrize("stack", list(FAMILIES))
@@ -28,18 +34,31 @@ def test_each_stacks_initialize_answer_tells_its_sdk(stack: str) -> None:
         assert family_of(renamed) == FAMILIES[stack]
 
 
-@pytest.mark.parametrize(("text", "cause"), [
-    ("Output validation error: outputSchema defined but no structured output returned",
-     "output_schema_without_structured_content"),
-    ("MCP error -32602: Output validation error: Tool broken_schema has an output schema but "
-     "no structured content was provided", "output_schema_without_structured_content"),
-    ("Output validation error: Invalid structured content for tool wrong_type: count: Invalid "
-     "input: expected number, received string", "invalid_structured_content"),
-    ("MCP error -32602: Invalid tools/call result: [", "invalid_content"),
-    ("Handler returned an invalid result", "invalid_content"),
-    ("Input validation error: 'query' is a required property", "invalid_arguments"),
-    ("Unknown tool: search_files", "unknown_tool"),
-])
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "Output validation error: outputSchema defined but no structured output returned",
+            "output_schema_without_structured_content",
+        ),
+        (
+            "MCP error -32602: Output validation error: Tool broken_schema has an output "
+            "schema but "
+            "no structured content was provided",
+            "output_schema_without_structured_content",
+        ),
+        (
+            "Output validation error: Invalid structured content for tool wrong_type: count: "
+            "Invalid "
+            "input: expected number, received string",
+            "invalid_structured_content",
+        ),
+        ("MCP error -32602: Invalid tools/call result: [", "invalid_content"),
+        ("Handler returned an invalid result", "invalid_content"),
+        ("Input validation error: 'query' is a required property", "invalid_arguments"),
+        ("Unknown tool: search_files", "unknown_tool"),
+    ],
+)
 def test_the_sdks_words_name_their_cause(text: str, cause: str) -> None:
     found = message_cause(text)
     assert found is not None and found.cause == cause

@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 from _support import FIXTURES, read_chunks
+from mcptui.model.sdkshape import Uncacheable, shape_of
+from mcptui.model.sdktypes import event_models
 from pydantic import ValidationError
-
-from tui.model.sdkshape import Uncacheable, shape_of
-from tui.model.sdktypes import event_models
 
 
 def valid(raw: dict[str, Any]) -> bool:
@@ -102,13 +101,21 @@ def _at(value: Any, path: tuple[Any, ...]) -> Any:
 
 def test_message_items_that_differ_in_text_share_a_shape_and_a_status_does_not():
     annotation = event_models()["response.output_item.done"].model_fields["item"].annotation
-    item = {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
-            "content": [{"type": "output_text", "text": "Hello", "annotations": [],
-                         "logprobs": []}]}
+    item = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "Hello", "annotations": [], "logprobs": []}],
+    }
     other = changed({"item": item}, ("item", "content", 0, "text"), "a much longer answer")
     assert shape_of(other["item"], annotation) == shape_of(item, annotation)
-    for path, new in ((("item", "status"), "done"), (("item", "role"), "user"),
-                      (("item", "content", 0, "text"), 7), (("item", "id"), None)):
+    for path, new in (
+        (("item", "status"), "done"),
+        (("item", "role"), "user"),
+        (("item", "content", 0, "text"), 7),
+        (("item", "id"), None),
+    ):
         other = changed({"item": item}, path, new)
         assert shape_of(other["item"], annotation) != shape_of(item, annotation), path
 
@@ -123,7 +130,9 @@ def test_a_constrained_type_is_never_vouched_for():
     class Limited(BaseModel):
         name: Annotated[str, Field(max_length=3)]
 
-    for value, annotation in ((["abc"], list[Annotated[str, Field(max_length=3)]]),
-                              ({"name": "abc"}, Limited)):
+    for value, annotation in (
+        (["abc"], list[Annotated[str, Field(max_length=3)]]),
+        ({"name": "abc"}, Limited),
+    ):
         with pytest.raises(Uncacheable):
             shape_of(value, annotation)

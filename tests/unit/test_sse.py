@@ -1,4 +1,4 @@
-"""tui.model.sse: the live decoder gives the same messages however the bytes are chunked."""
+"""mcptui.model.sse: the live decoder gives the same messages however the bytes are chunked."""
 
 from __future__ import annotations
 
@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 from _support import APPROVAL_2, MCP_TOOL, read_chunks, to_sse
-
-from tui.model.sse import SSEDecoder, SSEMessage, parse_sse
+from mcptui.model.sse import SSEDecoder, SSEMessage, parse_sse
 
 
 def decode_in_chunks(data: bytes, size: int) -> list[SSEMessage]:
     decoder = SSEDecoder()
     out: list[SSEMessage] = []
     for start in range(0, len(data), size):
-        out.extend(decoder.feed(data[start:start + size]))
+        out.extend(decoder.feed(data[start : start + size]))
     out.extend(decoder.finish())
     return out
 
@@ -28,8 +27,9 @@ def sample(upstream_dir: Path, newline: str) -> str:
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 64])
-def test_chunked_bytes_give_the_same_messages_as_whole_text(upstream_dir: Path, newline: str,
-                                                            size: int):
+def test_chunked_bytes_give_the_same_messages_as_whole_text(
+    upstream_dir: Path, newline: str, size: int
+):
     text = sample(upstream_dir, newline)
     data = text.encode("utf-8")
     assert any(b >= 0x80 for b in data)
@@ -77,14 +77,16 @@ def test_multibyte_character_split_across_chunks():
 
 
 def test_fields_comments_and_multiline_data():
-    text = (": comment first\n"
-            "event: response.created\n"
-            "id: 7\n"
-            "retry: 1000\n"
-            "data:{\"a\":\n"
-            "data:  1}\n"
-            "\n"
-            "data: second\n")  # no blank line at the end: still a message
+    text = (
+        ": comment first\n"
+        "event: response.created\n"
+        "id: 7\n"
+        "retry: 1000\n"
+        'data:{"a":\n'
+        "data:  1}\n"
+        "\n"
+        "data: second\n"
+    )  # no blank line at the end: still a message
     assert parse_sse(text) == [
         SSEMessage('{"a":\n 1}', event="response.created", id="7", line=2),
         SSEMessage("second", line=8),
@@ -108,7 +110,7 @@ def test_a_long_line_in_many_chunks_is_one_message():
     decoder = SSEDecoder()
     out = []
     for offset in range(0, len(line), 1000):
-        out += decoder.feed(line[offset:offset + 1000])
+        out += decoder.feed(line[offset : offset + 1000])
     assert [len(m.data) for m in out + decoder.finish()] == [len(line) - 8]
 
 

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 from _support import APPROVAL_1, fold, message_stream, read_chunks
-
-from tui.model.events import Event, note
-from tui.model.status import item_status, request_purpose
-from tui.model.timeline import Timeline
+from mcptui.model.events import Event, note
+from mcptui.model.status import item_status, request_purpose
+from mcptui.model.timeline import Timeline
 
 
 def cut_after_call_started(stream_end: dict[str, Any]) -> list[dict[str, Any]]:
@@ -26,14 +25,32 @@ def cut_after_call_started(stream_end: dict[str, Any]) -> list[dict[str, Any]]:
     return [*raws, {**end, "sequence_number": 4}]
 
 
-@pytest.mark.parametrize(("end", "reason"), [
-    ({"type": "response.cancelled", "response": {"status": "cancelled"}}, "response cancelled"),
-    ({"type": "response.failed", "response": {"status": "failed", "error": {
-        "code": "server_error", "message": "boom"}}}, "response failed: server_error: boom"),
-    ({"type": "response.incomplete", "response": {
-        "status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}},
-     "response incomplete: max_output_tokens"),
-])
+@pytest.mark.parametrize(
+    ("end", "reason"),
+    [
+        ({"type": "response.cancelled", "response": {"status": "cancelled"}}, "response cancelled"),
+        (
+            {
+                "type": "response.failed",
+                "response": {
+                    "status": "failed",
+                    "error": {"code": "server_error", "message": "boom"},
+                },
+            },
+            "response failed: server_error: boom",
+        ),
+        (
+            {
+                "type": "response.incomplete",
+                "response": {
+                    "status": "incomplete",
+                    "incomplete_details": {"reason": "max_output_tokens"},
+                },
+            },
+            "response incomplete: max_output_tokens",
+        ),
+    ],
+)
 def test_an_item_left_running_keeps_its_status_and_reads_interrupted(end, reason):
     state = fold(cut_after_call_started(end)).state
     (resp,) = state.responses
@@ -67,10 +84,16 @@ def test_an_approval_request_awaits_until_a_request_answers_it(upstream_dir: Pat
     (ask,) = [item for item in resp.items if item.type == "mcp_approval_request"]
     assert item_status(resp, ask).word == "awaiting approval"
 
-    request = {"previous_response_id": resp.id, "input": [{
-        "type": "mcp_approval_response", "approval_request_id": ask.item_id, "approve": False}]}
-    assert request_purpose(request, timeline.state) == \
-        f"denies {ask.name} ({ask.item_id}) of {resp.id}"
+    request = {
+        "previous_response_id": resp.id,
+        "input": [
+            {"type": "mcp_approval_response", "approval_request_id": ask.item_id, "approve": False}
+        ],
+    }
+    assert (
+        request_purpose(request, timeline.state)
+        == f"denies {ask.name} ({ask.item_id}) of {resp.id}"
+    )
     timeline.append(note("request", "POST /responses: HTTP 200", request=request))
     timeline.seek_end()
     assert item_status(resp, ask).word == "denied"
@@ -82,5 +105,7 @@ def test_an_approval_request_awaits_until_a_request_answers_it(upstream_dir: Pat
 def test_a_fresh_request_has_no_purpose_and_a_continuation_names_its_response():
     state = fold(message_stream("hi")).state
     assert request_purpose({"input": "again"}, state) == ""
-    assert request_purpose({"previous_response_id": "resp_1", "input": "more"}, state) == \
-        "continues resp_1"
+    assert (
+        request_purpose({"previous_response_id": "resp_1", "input": "more"}, state)
+        == "continues resp_1"
+    )

@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 from _support import HTTP_ERROR_424, message_stream
-
-from tui.importers import load_path
-from tui.model import timing
-from tui.model.events import Event, note
-from tui.model.timeline import Timeline
-from tui.model.timing import (
+from mcptui.io.formats import load_path
+from mcptui.model import timing
+from mcptui.model.events import Event, note
+from mcptui.model.timeline import Timeline
+from mcptui.model.timing import (
     GAP_THRESHOLD,
     LIKELY_TIMEOUT,
     Gap,
@@ -60,12 +59,17 @@ def with_tool_time(seconds: float) -> list[float]:
 
 # -- items ------------------------------------------------------------------------------------
 
+
 def test_item_spans_and_tool_seconds():
     timeline, report = report_of(timed(message_stream("hello"), BASE_TIMES))
     call, message = report.items
 
-    assert (call.type, call.name, call.status, call.failed) == \
-        ("mcp_call", "lookup", "completed", False)
+    assert (call.type, call.name, call.status, call.failed) == (
+        "mcp_call",
+        "lookup",
+        "completed",
+        False,
+    )
     assert (call.start, call.end) == (1.00, 2.25)
     assert call.duration == pytest.approx(1.25)
     assert call.tool_seconds == pytest.approx(1.0)  # args done 1.20 → completed 2.20
@@ -92,8 +96,12 @@ def test_tool_seconds_with_the_docs_spelling_of_arguments_done():
 
 def test_tool_seconds_from_in_progress_without_arguments_done():
     raws = message_stream("hi")
-    raws[ARGS_DONE] = {"type": "response.mcp_call.in_progress", "output_index": 0,
-                       "item_id": "mcp_1", "sequence_number": ARGS_DONE}
+    raws[ARGS_DONE] = {
+        "type": "response.mcp_call.in_progress",
+        "output_index": 0,
+        "item_id": "mcp_1",
+        "sequence_number": ARGS_DONE,
+    }
     _, report = report_of(timed(raws, with_tool_time(2.0)))
 
     assert report.items[0].tool_seconds == pytest.approx(2.0)
@@ -113,14 +121,17 @@ def test_tool_seconds_unknown_without_a_call_end():
 
 # -- gaps -------------------------------------------------------------------------------------
 
+
 def test_gap_flagged_with_what_was_waiting():
     _, report = report_of(timed(message_stream("hi"), with_tool_time(12.3)))
 
     assert report.gaps == [Gap(ARGS_DONE, CALL_END, pytest.approx(12.3))]
     [finding] = report.findings  # 12.3 s is a slow gap, and below the slow-tool mark
     assert (finding.severity, finding.code) == ("warning", "slow_gap")
-    assert finding.message == ("12.3 s without events after response.mcp_call_arguments.done "
-                               "(seq 4): waiting for the MCP tool lookup")
+    assert finding.message == (
+        "12.3 s without events after response.mcp_call_arguments.done "
+        "(seq 4): waiting for the MCP tool lookup"
+    )
     assert finding.event_index == CALL_END
     assert (finding.response_key, finding.item_key) == (0, 0)
 
@@ -145,22 +156,27 @@ def test_no_gap_below_the_threshold():
 
 
 def test_gaps_count_notes_and_skip_events_without_time():
-    events = [*timed(message_stream("hi"), BASE_TIMES),
-              note("disconnect", "stream dropped", t=20.0),
-              note("resume", "resumed", t=None)]
+    events = [
+        *timed(message_stream("hi"), BASE_TIMES),
+        note("disconnect", "stream dropped", t=20.0),
+        note("resume", "resumed", t=None),
+    ]
     _, report = report_of(events)
 
     assert [(g.after_index, g.before_index) for g in report.gaps] == [(12, 13)]
     assert report.end == 20.0
-    assert report.findings[0].message.startswith("17.0 s without events after "
-                                                 "response.completed (seq 12)")
+    assert report.findings[0].message.startswith(
+        "17.0 s without events after response.completed (seq 12)"
+    )
 
 
 def test_the_pause_before_a_new_request_is_not_a_slow_gap():
     """A re-run or an approval's follow-up comes when the user asks: that wait is no stall."""
     first = timed(message_stream("hi"), BASE_TIMES)
-    rerun = [note("request", "POST /responses: HTTP 200", t=40.0),
-             *timed(message_stream("again"), [t + 40.1 for t in BASE_TIMES])]
+    rerun = [
+        note("request", "POST /responses: HTTP 200", t=40.0),
+        *timed(message_stream("again"), [t + 40.1 for t in BASE_TIMES]),
+    ]
     _, report = report_of([*first, *rerun])
 
     assert [(g.after_index, g.before_index) for g in report.gaps] == [(12, 13)]
@@ -171,8 +187,7 @@ def test_a_silence_between_two_responses_is_not_a_slow_gap():
     """Gaps are measured inside one response's stream: the time between two responses (a
     recording of two runs, a wait before approving) is a person's."""
     first = timed(message_stream("hi", response_id="resp_a"), BASE_TIMES)
-    second = timed(message_stream("again", response_id="resp_b"),
-                   [t + 30.0 for t in BASE_TIMES])
+    second = timed(message_stream("again", response_id="resp_b"), [t + 30.0 for t in BASE_TIMES])
     _, report = report_of([*first, *second])
 
     assert [(g.after_index, g.before_index) for g in report.gaps] == [(12, 13)]
@@ -180,6 +195,7 @@ def test_a_silence_between_two_responses_is_not_a_slow_gap():
 
 
 # -- likely timeouts --------------------------------------------------------------------------
+
 
 def test_likely_timeout_on_a_61_second_failure():
     _, report = report_of(timed(failing(message_stream("hi")), with_tool_time(61.2)))
@@ -189,8 +205,9 @@ def test_likely_timeout_on_a_61_second_failure():
     assert [g.seconds for g in report.gaps] == [pytest.approx(61.2)]
     timeout = report.findings[0]
     assert timeout.severity == "warning"
-    assert timeout.message == ("lookup failed after 61.2 s: likely OpenAI's tool-call timeout "
-                               "(about 60 s)")
+    assert timeout.message == (
+        "lookup failed after 61.2 s: likely OpenAI's tool-call timeout (about 60 s)"
+    )
     assert timeout.event_index == CALL_END  # the mcp_call.failed event
     assert (timeout.response_key, timeout.item_key) == (0, 0)
 
@@ -216,11 +233,13 @@ def test_no_timestamps_means_no_timing_and_no_findings():
     assert report.has_timing is False
     assert (report.start, report.end, report.gaps, report.findings) == (None, None, [], [])
     assert [i.type for i in report.items] == ["mcp_call", "message"]
-    assert all(i.start is None and i.duration is None and i.tool_seconds is None
-               for i in report.items)
+    assert all(
+        i.start is None and i.duration is None and i.tool_seconds is None for i in report.items
+    )
 
 
 # -- sample recordings ------------------------------------------------------------------------
+
 
 def report_of_recording(name: str) -> TimingReport:
     loaded = load_path(str(REPO / "recordings" / name))
@@ -247,18 +266,22 @@ def test_broken_schema_recording_has_no_likely_timeout():
 
 # -- bar geometry -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("args", "expected"), [
-    ((0.0, 10.0, 0.0, 10.0, 10), (0, 10)),   # the whole axis
-    ((5.0, 5.0, 0.0, 10.0, 10), (5, 1)),     # zero length still shows one cell
-    ((10.0, 10.0, 0.0, 10.0, 10), (9, 1)),   # at the very end: stays on the axis
-    ((2.5, 5.0, 0.0, 10.0, 20), (5, 5)),     # proportional
-    ((2.4, 2.6, 0.0, 10.0, 10), (2, 1)),     # within one cell
-    ((-5.0, 20.0, 0.0, 10.0, 10), (0, 10)),  # clamped both sides
-    ((12.0, 15.0, 0.0, 10.0, 10), (9, 1)),   # beyond the end
-    ((3.0, 1.0, 0.0, 10.0, 10), (3, 1)),     # end before start
-    ((1.0, 2.0, 4.0, 4.0, 10), (0, 1)),      # zero-length axis
-    ((1.0, 2.0, 0.0, 10.0, 0), (0, 1)),      # no width
-])
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ((0.0, 10.0, 0.0, 10.0, 10), (0, 10)),  # the whole axis
+        ((5.0, 5.0, 0.0, 10.0, 10), (5, 1)),  # zero length still shows one cell
+        ((10.0, 10.0, 0.0, 10.0, 10), (9, 1)),  # at the very end: stays on the axis
+        ((2.5, 5.0, 0.0, 10.0, 20), (5, 5)),  # proportional
+        ((2.4, 2.6, 0.0, 10.0, 10), (2, 1)),  # within one cell
+        ((-5.0, 20.0, 0.0, 10.0, 10), (0, 10)),  # clamped both sides
+        ((12.0, 15.0, 0.0, 10.0, 10), (9, 1)),  # beyond the end
+        ((3.0, 1.0, 0.0, 10.0, 10), (3, 1)),  # end before start
+        ((1.0, 2.0, 4.0, 4.0, 10), (0, 1)),  # zero-length axis
+        ((1.0, 2.0, 0.0, 10.0, 0), (0, 1)),  # no width
+    ],
+)
 def test_bar_span(args: tuple[float, float, float, float, int], expected: tuple[int, int]):
     assert bar_span(*args) == expected
 
@@ -271,7 +294,19 @@ def test_gap_owners_agree_whichever_lookup_is_used(monkeypatch: pytest.MonkeyPat
 
     assert len(report.gaps) == 12
     keys = [(f.event_index, f.response_key, f.item_key) for f in report.findings]
-    assert keys == [(1, 0, None), (2, 0, 0), (3, 0, 0), (4, 0, 0), (5, 0, 0), (6, 0, 0),
-                    (7, 0, 1), (8, 0, 1), (9, 0, 1), (10, 0, 1), (11, 0, 1), (12, 0, None)]
+    assert keys == [
+        (1, 0, None),
+        (2, 0, 0),
+        (3, 0, 0),
+        (4, 0, 0),
+        (5, 0, 0),
+        (6, 0, 0),
+        (7, 0, 1),
+        (8, 0, 1),
+        (9, 0, 1),
+        (10, 0, 1),
+        (11, 0, 1),
+        (12, 0, None),
+    ]
     assert report.findings[4].message.endswith(": waiting for the MCP tool lookup")
     assert report.findings[2].message.endswith(": during the MCP call lookup")

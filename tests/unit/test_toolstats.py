@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from _support import fold, message_stream, with_failed_mcp_call
-
-from tui.model.timing import timing_report
-from tui.model.toolstats import ToolStats, tool_stats
+from mcptui.model.timing import timing_report
+from mcptui.model.toolstats import ToolStats, tool_stats
 
 
 def test_nearest_rank_percentiles():
@@ -16,9 +15,12 @@ def test_nearest_rank_percentiles():
 
 def test_calls_of_several_runs_are_grouped_by_server_and_tool():
     ok = fold(message_stream("hi", tool_name="lookup"))
-    failed = fold(with_failed_mcp_call(message_stream("hi", tool_name="lookup"),
-                                       {"type": "http_error", "code": 424,
-                                        "message": "boom"})[0])
+    failed = fold(
+        with_failed_mcp_call(
+            message_stream("hi", tool_name="lookup"),
+            {"type": "http_error", "code": 424, "message": "boom"},
+        )[0]
+    )
     runs = [(t.state, timing_report(t.state, t.events)) for t in (ok, failed, failed)]
     (stats,) = tool_stats(runs)
     assert (stats.server_label, stats.tool, stats.calls) == ("srv", "lookup", 3)

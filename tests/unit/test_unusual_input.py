@@ -12,17 +12,23 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tui.cli import main
+from mcptui.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-success.jsonl"
 
 
 def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-m", "tui", *args], cwd=cwd,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          encoding="utf-8", errors="replace", timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=60,
+    )
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     assert "internal error" not in done.stderr, done.stderr
     assert done.returncode != 3, done.stderr
@@ -31,6 +37,7 @@ def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 # -- C1: a lone surrogate --------------------------------------------------------------------
 
+
 def _with_surrogates(value: object) -> object:
     """Every string of `value` (but `type`) with a lone surrogate appended."""
     if isinstance(value, str):
@@ -38,8 +45,9 @@ def _with_surrogates(value: object) -> object:
     if isinstance(value, list):
         return [_with_surrogates(item) for item in value]
     if isinstance(value, dict):
-        return {key: item if key == "type" else _with_surrogates(item)
-                for key, item in value.items()}
+        return {
+            key: item if key == "type" else _with_surrogates(item) for key, item in value.items()
+        }
     return value
 
 
@@ -54,16 +62,21 @@ def surrogate_file(tmp_path: Path) -> Path:
         out.append(json.dumps(entry))  # ASCII: the surrogate is the JSON escape "\ud800"
     path = tmp_path / "surrogate.jsonl"
     path.write_text("\n".join(out) + "\n", encoding="ascii")
-    assert '\\ud800' in path.read_text(encoding="ascii")
+    assert "\\ud800" in path.read_text(encoding="ascii")
     return path
 
 
-@pytest.mark.parametrize("command", [["inspect"], ["inspect", "--json"], ["report"],
-                                     ["diff", str(SAMPLE)]])
-def test_lone_surrogate_is_shown_escaped(command: list[str], surrogate_file: Path,
-                                         tmp_path: Path) -> None:
-    args = [command[0], *command[1:2], str(surrogate_file)] if command[0] != "diff" else \
-        ["diff", str(surrogate_file), command[1]]
+@pytest.mark.parametrize(
+    "command", [["inspect"], ["inspect", "--json"], ["report"], ["diff", str(SAMPLE)]]
+)
+def test_lone_surrogate_is_shown_escaped(
+    command: list[str], surrogate_file: Path, tmp_path: Path
+) -> None:
+    args = (
+        [command[0], *command[1:2], str(surrogate_file)]
+        if command[0] != "diff"
+        else ["diff", str(surrogate_file), command[1]]
+    )
     done = run_cli(args, tmp_path)
     assert done.returncode in (0, 1), done.stderr
     assert "\\ud800" in done.stdout
@@ -71,8 +84,9 @@ def test_lone_surrogate_is_shown_escaped(command: list[str], surrogate_file: Pat
         json.loads(done.stdout)  # still one JSON document
 
 
-def test_report_to_a_file_with_a_lone_surrogate_is_complete(surrogate_file: Path,
-                                                            tmp_path: Path) -> None:
+def test_report_to_a_file_with_a_lone_surrogate_is_complete(
+    surrogate_file: Path, tmp_path: Path
+) -> None:
     output = tmp_path / "report.html"
     done = run_cli(["report", str(surrogate_file), "-o", str(output)], tmp_path)
     assert done.returncode in (0, 1), done.stderr
@@ -82,8 +96,9 @@ def test_report_to_a_file_with_a_lone_surrogate_is_complete(surrogate_file: Path
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8")
-def test_a_file_name_that_is_not_utf8_is_written_escaped(surrogate_file: Path,
-                                                          tmp_path: Path) -> None:
+def test_a_file_name_that_is_not_utf8_is_written_escaped(
+    surrogate_file: Path, tmp_path: Path
+) -> None:
     odd = Path(bytes(tmp_path / "odd-").decode() + "\udcff.jsonl")  # the byte 0xff
     odd.write_bytes(surrogate_file.read_bytes())
     output = tmp_path / "report.md"
@@ -94,11 +109,20 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(surrogate_file: Path,
 
 # -- C7: a port out of range -----------------------------------------------------------------
 
-@pytest.mark.parametrize("command", [["emulate"], ["demo-server"], ["proxy", "--no-tui"],
-                                     ["tap", "--no-tui", "--upstream", "http://127.0.0.1:9/mcp"]])
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["emulate"],
+        ["demo-server"],
+        ["proxy", "--no-tui"],
+        ["tap", "--no-tui", "--upstream", "http://127.0.0.1:9/mcp"],
+    ],
+)
 @pytest.mark.parametrize("port", ["70000", "-1"])
-def test_a_port_out_of_range_is_a_usage_error(command: list[str], port: str,
-                                               tmp_path: Path) -> None:
+def test_a_port_out_of_range_is_a_usage_error(
+    command: list[str], port: str, tmp_path: Path
+) -> None:
     done = run_cli([*command, "--port", port], tmp_path)
     assert done.returncode == 2, done.stderr
     last = done.stderr.strip().splitlines()[-1]
@@ -112,21 +136,26 @@ PYTHON_PASTES = {
     "tuple key": CREATED + "'status': 'in_progress', (1, 2): 'x'}}",
     "bytes key": CREATED + "b'k': 1}}",
     "bytes value": CREATED + "'status': 'in_progress'}}\n"
-                   "{'type': 'response.output_text.delta', 'sequence_number': 1, 'item_id': 'm',"
-                   " 'output_index': 0, 'content_index': 0, 'delta': b'abc'}",
+    "{'type': 'response.output_text.delta', 'sequence_number': 1, 'item_id': 'm',"
+    " 'output_index': 0, 'content_index': 0, 'delta': b'abc'}",
     "odd keys and values": "{'type': 'response.created', 'k': {1, 2}, 'c': 1j, 'e': ..., "
-                           "'s': '\\ud800', 'response': {None: 1, 1.5: 2, (1,): 3}}",
+    "'s': '\\ud800', 'response': {None: 1, 1.5: 2, (1,): 3}}",
     "sdk repr": "ResponseCreatedEvent(type='response.created', sequence_number=0, "
-                "response=Response(id='r', x={(1, 2): b'a'}, y=b'z', z={1, 2}))",
+    "response=Response(id='r', x={(1, 2): b'a'}, y=b'z', z={1, 2}))",
 }
 
 
 @pytest.mark.parametrize("prose", ["", "Here is what my app printed:\n"])
 @pytest.mark.parametrize("name", list(PYTHON_PASTES))
 @pytest.mark.parametrize("command", [["inspect"], ["inspect", "--json"], ["report"]])
-def test_python_literals_with_odd_keys_are_read(command: list[str], name: str, prose: str,
-                                                tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_python_literals_with_odd_keys_are_read(
+    command: list[str],
+    name: str,
+    prose: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.chdir(tmp_path)  # where a crash would log
     path = tmp_path / "paste.txt"
     path.write_text(prose + PYTHON_PASTES[name] + "\n", encoding="utf-8")
@@ -138,7 +167,7 @@ def test_python_literals_with_odd_keys_are_read(command: list[str], name: str, p
 
 
 def test_python_literal_values_become_json_data() -> None:
-    from tui.importers import load_text
+    from mcptui.io.formats import load_text
 
     loaded = load_text(PYTHON_PASTES["bytes value"] + "\n" + PYTHON_PASTES["odd keys and values"])
     raws = [event.raw for event in loaded.events]
@@ -164,7 +193,9 @@ CASSETTES = {
     "a 5000-digit int": ("x: " + "9" * 5000 + "\n" + CASSETTE, 2),
     "an anchor inside itself": ("x: &a [*a]\n" + CASSETTE, 2),
     "an anchor inside itself, in a request": (
-        FIRST_REQUEST + "    parsed_body: &a {k: [*a]}\n" + CASSETTE[len(FIRST_REQUEST):], 2),
+        FIRST_REQUEST + "    parsed_body: &a {k: [*a]}\n" + CASSETTE[len(FIRST_REQUEST) :],
+        2,
+    ),
 }
 
 
@@ -174,9 +205,9 @@ def _inspect(path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> t
 
 
 @pytest.mark.parametrize("name", list(CASSETTES))
-def test_a_cassette_with_odd_yaml_is_read_or_refused(name: str, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_cassette_with_odd_yaml_is_read_or_refused(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     text, expected = CASSETTES[name]
     path = tmp_path / "cassette.yaml"
@@ -189,9 +220,9 @@ def test_a_cassette_with_odd_yaml_is_read_or_refused(name: str, tmp_path: Path,
         assert "VCR cassette" in " ".join(err.split())
 
 
-def test_a_har_entry_with_an_invalid_ipv6_url_is_read(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_har_entry_with_an_invalid_ipv6_url_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     har = json.loads((ARCHIVES / "app.har").read_text(encoding="utf-8"))
     har["log"]["entries"][-1]["request"]["url"] = "http://[::1/x"
@@ -206,7 +237,7 @@ def test_a_har_entry_with_an_invalid_ipv6_url_is_read(tmp_path: Path,
 
 
 def test_split_url_never_raises() -> None:
-    from tui.model.urlsafe import split_url
+    from mcptui.model.urlsafe import split_url
 
     assert split_url("http://[::1/x").path == "/x"
     assert split_url("https://api.openai.com/v1/responses").path == "/v1/responses"
@@ -215,8 +246,10 @@ def test_split_url_never_raises() -> None:
 
 # -- C6: tool arguments that join into deeply nested JSON ------------------------------------
 
-def test_report_on_arguments_nested_5000_deep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_report_on_arguments_nested_5000_deep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     out = []
     for line in (REPO / "recordings" / "mcp-timeout-424.jsonl").read_text().splitlines():
@@ -234,13 +267,14 @@ def test_report_on_arguments_nested_5000_deep(tmp_path: Path, monkeypatch: pytes
 
 
 def test_a_tapped_error_body_nested_deep_is_no_jsonrpc_error() -> None:
-    from tui.model.wire_evidence import _jsonrpc_error_in
+    from mcptui.model.wire_evidence import _jsonrpc_error_in
 
     assert _jsonrpc_error_in({"body": '{"error":' + "[" * 5000}) is None
     assert _jsonrpc_error_in({"body": '{"error": {"code": -32602}}'}) == {"code": -32602}
 
 
 # -- the HTML report's title: a file name with controls ---------------------------------------
+
 
 @pytest.mark.skipif(sys.platform != "linux", reason="control characters in a file name")
 def test_html_report_title_shows_a_file_names_controls_escaped(tmp_path: Path) -> None:
@@ -255,6 +289,7 @@ def test_html_report_title_shows_a_file_names_controls_escaped(tmp_path: Path) -
 
 
 # -- a VCR cassette whose aliases expand exponentially (a "billion laughs") --------------------
+
 
 def _alias_bomb() -> str:
     lines = ["a0: &a0 [lol]"]
@@ -273,8 +308,9 @@ def test_a_yaml_alias_bomb_is_refused_not_expanded(tmp_path: Path) -> None:
 def test_a_cassette_with_ordinary_aliases_still_loads(tmp_path: Path) -> None:
     fixture = REPO / "tests" / "fixtures" / "archives" / "openai-sdk.yaml"
     text = fixture.read_text(encoding="utf-8")
-    aliased = text.replace("interactions:\n", "shared: &h {x: [1, 2, 3]}\nalso: [*h, *h, *h]\n"
-                           "interactions:\n", 1)
+    aliased = text.replace(
+        "interactions:\n", "shared: &h {x: [1, 2, 3]}\nalso: [*h, *h, *h]\ninteractions:\n", 1
+    )
     cassette = tmp_path / "aliased.yaml"
     cassette.write_text(aliased, encoding="utf-8")
     done = run_cli(["inspect", "--json", str(cassette)], tmp_path)

@@ -39,8 +39,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from real_stacks import LEGACY, STACKS, Running, Stack, available, start
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-VALUES: dict[str, Any] = {"echo": "hello", "broken_schema": "q", "wrong_type": "q", "crash": "q",
-                          "bad_content": "q", "slow": 0.2, "fails": "the tool failed on purpose"}
+VALUES: dict[str, Any] = {
+    "echo": "hello",
+    "broken_schema": "q",
+    "wrong_type": "q",
+    "crash": "q",
+    "bad_content": "q",
+    "slow": 0.2,
+    "fails": "the tool failed on purpose",
+}
 CLIENT_INFO = {"name": "mcptui-stacks-probe", "version": "0"}
 
 
@@ -52,8 +59,9 @@ def messages(response: httpx2.Response) -> list[Any]:
     if response.headers.get("content-type", "").startswith("text/event-stream"):
         out: list[Any] = []
         for event in text.replace("\r\n", "\n").split("\n\n"):
-            data = "\n".join(line[5:].lstrip() for line in event.split("\n")
-                             if line.startswith("data:"))
+            data = "\n".join(
+                line[5:].lstrip() for line in event.split("\n") if line.startswith("data:")
+            )
             if data:
                 try:
                     out.append(json.loads(data))
@@ -84,8 +92,9 @@ class Legacy:
         self.session_id: str | None = None
         self.next_id = 1
 
-    def post(self, method: str, params: dict[str, Any] | None = None, *,
-             notification: bool = False) -> dict[str, Any]:
+    def post(
+        self, method: str, params: dict[str, Any] | None = None, *, notification: bool = False
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             body["params"] = params
@@ -101,8 +110,9 @@ class Legacy:
         return exchange(response)
 
     def open(self) -> dict[str, Any]:
-        init = self.post("initialize", {"protocolVersion": LEGACY, "capabilities": {},
-                                        "clientInfo": CLIENT_INFO})
+        init = self.post(
+            "initialize", {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": CLIENT_INFO}
+        )
         self.session_id = init["session_id"]
         initialized = self.post("notifications/initialized", notification=True)
         return {"initialize": init, "initialized": initialized}
@@ -140,12 +150,21 @@ class Recorder(httpx2.AsyncBaseTransport):
             return response
         content = await response.aread()
         await response.aclose()
-        recorded = httpx2.Response(response.status_code, headers=response.headers,
-                                   content=content, request=request)
-        sent = {k: v for k, v in request.headers.items()
-                if k.lower().startswith("mcp") or k.lower() == "accept"}
-        self.log.append({"request": json.loads(request.content or b"null"),
-                         "request_headers": sent, **exchange(recorded)})
+        recorded = httpx2.Response(
+            response.status_code, headers=response.headers, content=content, request=request
+        )
+        sent = {
+            k: v
+            for k, v in request.headers.items()
+            if k.lower().startswith("mcp") or k.lower() == "accept"
+        }
+        self.log.append(
+            {
+                "request": json.loads(request.content or b"null"),
+                "request_headers": sent,
+                **exchange(recorded),
+            }
+        )
         return recorded
 
     async def aclose(self) -> None:
@@ -163,8 +182,10 @@ def failure(exc: BaseException) -> dict[str, Any]:
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         groups += f"{type(exc).__qualname__} of "
         exc = exc.exceptions[0]
-    out: dict[str, Any] = {"raised": f"{groups}{type(exc).__module__}.{type(exc).__qualname__}",
-                           "message": str(exc)}
+    out: dict[str, Any] = {
+        "raised": f"{groups}{type(exc).__module__}.{type(exc).__qualname__}",
+        "message": str(exc),
+    }
     error = getattr(exc, "error", None)
     if error is not None and hasattr(error, "code"):
         out["code"] = error.code
@@ -175,12 +196,12 @@ def client_for(url: str, mode: str, recorder: Recorder | None = None) -> Client:
     if recorder is None:
         return Client(url, mode=mode, read_timeout_seconds=20)
     http = httpx2.AsyncClient(transport=recorder, timeout=httpx2.Timeout(30, read=300))
-    return Client(streamable_http_client(url, http_client=http), mode=mode,
-                  read_timeout_seconds=20)
+    return Client(streamable_http_client(url, http_client=http), mode=mode, read_timeout_seconds=20)
 
 
-async def client_run(stack: Stack, url: str, mode: str,
-                     recorder: Recorder | None = None) -> dict[str, Any]:
+async def client_run(
+    stack: Stack, url: str, mode: str, recorder: Recorder | None = None
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     try:
         async with client_for(url, mode, recorder) as client:
@@ -188,8 +209,11 @@ async def client_run(stack: Stack, url: str, mode: str,
             out["protocol_version"] = client.protocol_version
             out["server_info"] = None if info is None else info.model_dump(exclude_none=True)
             listed = await client.list_tools()
-            out["tools"] = {t.name: {"outputSchema": t.output_schema} for t in listed.tools
-                            if t.name in stack.tools.values()}
+            out["tools"] = {
+                t.name: {"outputSchema": t.output_schema}
+                for t in listed.tools
+                if t.name in stack.tools.values()
+            }
             calls = {}
             for tool in stack.tools:
                 name, arguments = stack.call(tool, VALUES[tool])
@@ -256,9 +280,12 @@ def raw_across_restart(server: Running) -> dict[str, Any]:
         after = legacy.post("tools/call", {"name": name, "arguments": arguments})
         legacy.session_id = None
         no_session = legacy.post("tools/call", {"name": name, "arguments": arguments})
-        return {"old_session_id": old, "restart_ready_seconds": round(server.ready_seconds, 2),
-                "tools/call with the old Mcp-Session-Id": after,
-                "tools/call with no Mcp-Session-Id": no_session}
+        return {
+            "old_session_id": old,
+            "restart_ready_seconds": round(server.ready_seconds, 2),
+            "tools/call with the old Mcp-Session-Id": after,
+            "tools/call with no Mcp-Session-Id": no_session,
+        }
     finally:
         legacy.close()
 
@@ -270,8 +297,10 @@ def probe(name: str) -> dict[str, Any]:
         out["ready_seconds"] = round(server.ready_seconds, 2)
         out["legacy_raw"] = legacy_raw(stack, server.url)
         recorder = Recorder()
-        out["client"] = {"legacy": asyncio.run(client_run(stack, server.url, "legacy")),
-                         "auto": asyncio.run(client_run(stack, server.url, "auto", recorder))}
+        out["client"] = {
+            "legacy": asyncio.run(client_run(stack, server.url, "legacy")),
+            "auto": asyncio.run(client_run(stack, server.url, "auto", recorder)),
+        }
         if out["client"]["auto"].get("protocol_version") != LEGACY:
             out["modern_wire"] = recorder.log
         else:
@@ -287,6 +316,7 @@ def probe(name: str) -> dict[str, Any]:
         server.kill()
         out["kill_seconds"] = round(time.monotonic() - started, 3)
     return out
+
 
 # ---- the matrix of stacks/README.md, from the JSON above -------------------------------------
 
@@ -364,27 +394,37 @@ def render(reports: dict[str, Any]) -> str:
         init = raw["initialize"]["body"][-1]["result"]
         out.append(f"### {name}: {report['label']}")
         out.append("")
-        out.append(f"- initialize: protocolVersion `{init['protocolVersion']}`, serverInfo "
-                   f"`{json.dumps(init['serverInfo'])}`, Mcp-Session-Id "
-                   f"{'issued' if raw['initialize']['session_id'] else '**none** (stateless)'}")
+        out.append(
+            f"- initialize: protocolVersion `{init['protocolVersion']}`, serverInfo "
+            f"`{json.dumps(init['serverInfo'])}`, Mcp-Session-Id "
+            f"{'issued' if raw['initialize']['session_id'] else '**none** (stateless)'}"
+        )
         wire = report.get("modern_wire")
         if wire:
             discover = wire[0]["body"][-1]["result"]
             info = discover.get("_meta", {}).get("io.modelcontextprotocol/serverInfo")
-            out.append(f"- server/discover: supportedVersions "
-                       f"`{json.dumps(discover.get('supportedVersions'))}`, serverInfo (`_meta`) "
-                       f"`{json.dumps(info)}`")
+            out.append(
+                f"- server/discover: supportedVersions "
+                f"`{json.dumps(discover.get('supportedVersions'))}`, serverInfo (`_meta`) "
+                f"`{json.dumps(info)}`"
+            )
         else:
             fallback = report.get("auto_fallback_wire") or [{}]
-            out.append(f"- server/discover: not served: {_exchange(fallback[0])} (mode=auto "
-                       f"falls back to initialize)")
+            out.append(
+                f"- server/discover: not served: {_exchange(fallback[0])} (mode=auto "
+                f"falls back to initialize)"
+            )
         listed = {t["name"]: t for t in raw["tools/list"]["body"][-1]["result"]["tools"]}
-        declared = ", ".join(f"{tool} {'yes' if 'outputSchema' in listed[real] else 'no'}"
-                             for tool, real in stack.tools.items())
+        declared = ", ".join(
+            f"{tool} {'yes' if 'outputSchema' in listed[real] else 'no'}"
+            for tool, real in stack.tools.items()
+        )
         out.append(f"- tools/list outputSchema: {declared}")
         out.append("")
-        out.append("| tool | raw tools/call, 2025-11-25 | raw tools/call, 2026-07-28 "
-                   "| mcp Client legacy | mcp Client auto |")
+        out.append(
+            "| tool | raw tools/call, 2025-11-25 | raw tools/call, 2026-07-28 "
+            "| mcp Client legacy | mcp Client auto |"
+        )
         out.append("| --- | --- | --- | --- | --- |")
         modern = _modern_calls(report)
         clients = report["client"]
@@ -400,17 +440,22 @@ def render(reports: dict[str, Any]) -> str:
         out.append("")
     out.append("### Killed and restarted between tools/list and tools/call")
     out.append("")
-    out.append("| stack | next POST with the old Mcp-Session-Id | the same POST without one "
-               "| mcp Client legacy | mcp Client auto |")
+    out.append(
+        "| stack | next POST with the old Mcp-Session-Id | the same POST without one "
+        "| mcp Client legacy | mcp Client auto |"
+    )
     out.append("| --- | --- | --- | --- | --- |")
     for name, report in reports.items():
         kr = report["kill_restart"]
         raw = kr["raw_legacy"]
         legacy, auto = kr["client_legacy"], kr["client_auto"]
-        cells = [name, _exchange(raw["tools/call with the old Mcp-Session-Id"]),
-                 _exchange(raw["tools/call with no Mcp-Session-Id"]),
-                 _client(legacy.get("call_after_restart", legacy.get("exit"))),
-                 _client(auto.get("call_after_restart", auto.get("exit")))]
+        cells = [
+            name,
+            _exchange(raw["tools/call with the old Mcp-Session-Id"]),
+            _exchange(raw["tools/call with no Mcp-Session-Id"]),
+            _client(legacy.get("call_after_restart", legacy.get("exit"))),
+            _client(auto.get("call_after_restart", auto.get("exit"))),
+        ]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("### Killed, not restarted, between tools/list and tools/call (mcp Client)")
@@ -425,8 +470,10 @@ def render(reports: dict[str, Any]) -> str:
             if "call_after_kill" in dead:
                 cells.append("call_tool " + _client(dead["call_after_kill"]))
             elif "exit" in dead:
-                cells.append("call_tool is cancelled (CancelledError); leaving the Client "
-                             + _client(dead["exit"]))
+                cells.append(
+                    "call_tool is cancelled (CancelledError); leaving the Client "
+                    + _client(dead["exit"])
+                )
             else:
                 cells.append("–")
         out.append("| " + " | ".join(cells) + " |")
@@ -445,10 +492,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("stacks", nargs="*", help="default: every available stack")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("wire.json"))
-    parser.add_argument("--readme", type=Path, default=Path(__file__).with_name("README.md"),
-                        help="whose matrix section (between the matrix markers) is rewritten")
-    parser.add_argument("--render", action="store_true",
-                        help="only rewrite the README's matrix from --out, probing nothing")
+    parser.add_argument(
+        "--readme",
+        type=Path,
+        default=Path(__file__).with_name("README.md"),
+        help="whose matrix section (between the matrix markers) is rewritten",
+    )
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="only rewrite the README's matrix from --out, probing nothing",
+    )
     args = parser.parse_args()
     if args.render:
         report = json.loads(args.out.read_text())

@@ -21,7 +21,6 @@ SERVER_NAME, SERVER_VERSION = "acme-tools", "1.4.0"
 SDK from how the server answers, not from a name chosen for a test)."""
 
 
-
 class Count(BaseModel):
     count: float
 
@@ -68,8 +67,14 @@ def build() -> FastMCP:
 
 
 async def serve(port: int) -> None:
-    await build().run_http_async(show_banner=False, transport="http", host="127.0.0.1", port=port,
-                                path="/mcp", log_level="INFO")
+    await build().run_http_async(
+        show_banner=False,
+        transport="http",
+        host="127.0.0.1",
+        port=port,
+        path="/mcp",
+        log_level="INFO",
+    )
 
 
 def main() -> None:

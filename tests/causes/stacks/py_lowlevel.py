@@ -30,7 +30,6 @@ SERVER_NAME, SERVER_VERSION = "acme-tools", "1.4.0"
 SDK from how the server answers, not from a name chosen for a test)."""
 
 
-
 def _input(name: str, kind: str = "string") -> dict[str, Any]:
     return {"type": "object", "properties": {name: {"type": kind}}, "required": [name]}
 
@@ -54,10 +53,16 @@ TOOLS = [
         description='Returns a content block of a type MCP does not have ({"type": "json"}).',
         input_schema=_input("query"),
     ),
-    types.Tool(name="slow", description="Sleeps that long, then answers.",
-               input_schema=_input("seconds", "number")),
-    types.Tool(name="fails", description="Raises an exception with the message.",
-               input_schema=_input("message")),
+    types.Tool(
+        name="slow",
+        description="Sleeps that long, then answers.",
+        input_schema=_input("seconds", "number"),
+    ),
+    types.Tool(
+        name="fails",
+        description="Raises an exception with the message.",
+        input_schema=_input("message"),
+    ),
 ]
 
 
@@ -77,8 +82,9 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> Any:
         case "broken_schema":
             return types.CallToolResult(content=_text(f"no structure for {args.get('query')}"))
         case "wrong_type":
-            return types.CallToolResult(content=_text('{"count": "three"}'),
-                                        structured_content={"count": "three"})
+            return types.CallToolResult(
+                content=_text('{"count": "three"}'), structured_content={"count": "three"}
+            )
         case "bad_content":
             # No model holds this block: a plain dict, which the SDK checks against the result's
             # shape before it is sent.

@@ -28,7 +28,6 @@ SERVER_NAME, SERVER_VERSION = "acme-tools", "1.4.0"
 SDK from how the server answers, not from a name chosen for a test)."""
 
 
-
 class Count(BaseModel):
     count: float
 

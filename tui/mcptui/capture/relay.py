@@ -1,0 +1,486 @@
+"""The proxy itself: an ASGI app that relays every request to the upstream API byte for byte.
+
+Each answer is passed on chunk by chunk as it arrives (`aiter_raw`: still compressed if it was,
+never buffered), and only then handed to the capture, so recording adds no wait before a chunk
+reaches the client. Hop-by-hop headers are the only thing changed. The client's credentials go
+upstream untouched and are never read or kept.
+
+What can go wrong, and what each side then sees:
+- the upstream cannot be reached: the client gets a 502 with an OpenAI-shaped error body; the
+  recording notes it;
+- the upstream breaks mid-stream: the client's connection is dropped the same way; the
+  recording notes it;
+- the client goes away mid-stream: the upstream stream is closed too, as the client's own
+  disconnect would have; the recording notes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import zlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
+
+import httpx2
+
+from mcptui.model.failure_text import describe_exception
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+_REQUEST_DROPPED = frozenset(
+    {
+        b"host",
+        b"content-length",
+        b"connection",
+        b"keep-alive",
+        b"proxy-authorization",
+        b"proxy-connection",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+    }
+)
+_RESPONSE_DROPPED = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-authenticate",
+        b"proxy-connection",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+    }
+)
+UPSTREAM_TIMEOUT = httpx2.Timeout(connect=15.0, read=None, write=60.0, pool=None)
+"""No read timeout: a slow tool or a long background stream is the client's to give up on."""
+
+log = logging.getLogger("mcptui.proxy")
+MAX_QUEUED_CHUNKS = 256
+"""Upstream chunks read ahead of the client (each at most 64 KB): a few MB at most."""
+
+CLIENT_LEFT = "the client disconnected"
+"""How a note of a connection the client closed mid-answer begins (the tap tells it from one
+the upstream broke by this)."""
+
+
+class UpstreamBroke(Exception):
+    """Raised after the answer began, so the server drops the client's connection as the
+    upstream dropped the proxy's."""
+
+
+class _Quiet(logging.Filter):
+    """uvicorn logs a traceback for `UpstreamBroke`, which is the proxy doing its job."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], UpstreamBroke))
+
+
+logging.getLogger("uvicorn.error").addFilter(_Quiet())
+
+
+class Recorder(Protocol):
+    """One exchange's answer being recorded."""
+
+    capture: Any
+    exchange: Any
+
+    def feed(self, chunk: bytes) -> None: ...
+    def end(self, broken: str | None = None) -> None: ...
+
+
+class RelayHub(Protocol):
+    """What records the exchanges the relay passes on: the proxy's Responses captures
+    (tui/mcptui/capture/captures.py), the tap's MCP messages (tui/mcptui/capture/tap.py)."""
+
+    upstream: str
+    request_cap: int
+    """The largest request body recorded: a larger one is streamed on, never held, and
+    `exchange_for` gets None for its body."""
+    record_first: bool
+    """Record each chunk before passing it on (the tap: what the server answered is in the
+    timeline before whatever the client does with it), or after (the proxy: the app's bytes
+    never wait for the recording)."""
+
+    def upstream_url(self, target: str) -> str: ...
+    def exchange_for(
+        self,
+        method: str,
+        path: str,
+        target: str,
+        body: bytes | None,
+        headers: list[tuple[bytes, bytes]],
+    ) -> Any | None:
+        """What to record of this request (None: pass it through unrecorded); `body` None
+        for one over `request_cap`."""
+
+    def unreachable_answer(self, message: str) -> dict[str, Any]:
+        """The 502 body the client gets when the upstream cannot be reached."""
+
+    def exchange_started(self) -> None: ...
+    def begin(self, exchange: Any, status: int, headers: dict[str, str]) -> Recorder: ...
+    def unreachable(self, exchange: Any, message: str) -> Any: ...
+    def recording_failed(self, exchange: Any, exc: BaseException) -> None: ...
+    def ended(self, capture: Any, exchange: Any) -> None: ...
+    def close(self) -> None: ...
+
+
+class RecordingProxy:
+    """ASGI app: relay to `hub.upstream`, recording what `hub` wants of each exchange."""
+
+    def __init__(self, hub: RelayHub, client: httpx2.AsyncClient | None = None) -> None:
+        self.hub = hub
+        self._client = client
+
+    @property
+    def client(self) -> httpx2.AsyncClient:
+        if self._client is None:  # made on the server's loop, at its first request
+            self._client = httpx2.AsyncClient(
+                timeout=UPSTREAM_TIMEOUT,
+                follow_redirects=False,
+                limits=httpx2.Limits(max_connections=None),
+            )
+        return self._client
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self._relay(scope, receive, send)
+
+    async def _lifespan(self, receive: Any, send: Any) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.aclose()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+        self.hub.close()
+
+    async def _relay(self, scope: Scope, receive: Any, send: Any) -> None:
+        method: str = scope["method"]
+        path: str = scope["path"]
+        query: bytes = scope.get("query_string", b"")
+        target = (scope.get("raw_path") or path.encode()).decode("latin-1")
+        if query:
+            target += "?" + query.decode("latin-1")
+        if not target.startswith("/"):
+            await _not_relayed(method, target, send)
+            return
+        head = await _read_head(receive, self.hub.request_cap)
+        if head is None:
+            return  # the client left before it finished sending
+        chunks, complete = head
+        headers = [
+            (name, value)
+            for name, value in scope["headers"]
+            if name.lower() not in _REQUEST_DROPPED
+        ]
+        # A body over the cap is streamed on as it arrives, never held whole: the hub is
+        # told it is too large to record (None) and keeps a note of that instead.
+        body = b"".join(chunks) if complete else None
+        exchange = self.hub.exchange_for(method, path, target, body, headers)
+        content: bytes | AsyncIterator[bytes]
+        if body is not None:
+            content = body
+        else:
+            content = _rest_of_body(chunks, receive)
+            headers += [
+                (name, value)
+                for name, value in scope["headers"]
+                if name.lower() == b"content-length"
+            ]  # else it goes chunked
+        try:
+            request = self.client.build_request(
+                method, self.hub.upstream_url(target), headers=headers, content=content
+            )
+        except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
+            await _answer_json(
+                send,
+                400,
+                _refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
+            )
+            return
+        try:
+            upstream = await self.client.send(request, stream=True)
+        except _ClientLeftUpload:
+            return  # mid-upload: nobody to answer
+        except httpx2.HTTPError as exc:
+            message = f"could not reach the upstream {self.hub.upstream}: {describe_exception(exc)}"
+            if exchange is not None:
+                self.hub.ended(self.hub.unreachable(exchange, message), exchange)
+            await _answer_json(send, 502, self.hub.unreachable_answer(message))
+            return
+        await self._pass_on(upstream, exchange, receive, send)
+
+    async def _pass_on(
+        self, upstream: httpx2.Response, exchange: Any | None, receive: Any, send: Any
+    ) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": upstream.status_code,
+                "headers": [
+                    (name, value)
+                    for name, value in upstream.headers.raw
+                    if name.lower() not in _RESPONSE_DROPPED
+                ],
+            }
+        )
+        # Recording starts once the first bytes are on their way: opening its file is not
+        # the app's wait.
+        recording = _Recording(self.hub, exchange, upstream)
+        watch = _DisconnectWatch(receive)
+        chunks = _Coalesced(upstream.aiter_raw())
+        broken: str | None = None
+        upstream_broke = False
+        try:
+            record_first = self.hub.record_first
+            while (chunk := await chunks.next()) is not None:
+                if record_first:
+                    recording.feed(chunk)
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if not record_first:
+                    recording.feed(chunk)
+            watch.finished = True
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not watch.disconnected:
+                raise
+            asyncio.current_task().uncancel()  # type: ignore[union-attr]
+            broken = f"{CLIENT_LEFT} mid-stream; the upstream stream was closed too"
+        except httpx2.HTTPError as exc:
+            upstream_broke = True
+            broken = f"the upstream connection broke mid-stream: {describe_exception(exc)}"
+        finally:
+            watch.stop()
+            await chunks.aclose()
+            await upstream.aclose()
+            recording.end(broken)
+        if upstream_broke:
+            raise UpstreamBroke(broken)
+
+
+class _Recording:
+    """One exchange's recording, begun at its first chunk; whatever goes wrong in it is told
+    through the hub and never reaches the relay (the app's traffic goes on regardless)."""
+
+    def __init__(self, hub: RelayHub, exchange: Any | None, upstream: httpx2.Response) -> None:
+        self.hub = hub
+        self.exchange = exchange
+        self.upstream = upstream
+        self.recorder: Recorder | None = None
+        self.begun = exchange is None
+        if exchange is not None:
+            hub.exchange_started()
+
+    def _begin(self) -> None:
+        self.begun = True
+        assert self.exchange is not None
+        headers = {name.lower(): value for name, value in self.upstream.headers.items()}
+        try:
+            self.recorder = self.hub.begin(self.exchange, self.upstream.status_code, headers)
+        except Exception as exc:
+            self.hub.recording_failed(self.exchange, exc)
+
+    def feed(self, chunk: bytes) -> None:
+        self._guarded(lambda recorder: recorder.feed(chunk))
+
+    def end(self, broken: str | None) -> None:
+        if self.exchange is None:
+            return
+        self._guarded(lambda recorder: recorder.end(broken))
+        self.hub.ended(self.recorder.capture if self.recorder else None, self.exchange)
+
+    def _guarded(self, step: Callable[[Recorder], None]) -> None:
+        """One recording step; a failure stops this exchange's recording, never the relay."""
+        if not self.begun:
+            self._begin()
+        if self.recorder is None:
+            return
+        try:
+            step(self.recorder)
+        except Exception as exc:
+            self.hub.recording_failed(self.recorder.exchange, exc)
+            self.recorder = None
+
+
+class _Coalesced:
+    """The upstream's chunks, with those that arrived together joined into one.
+
+    A stream comes as one chunked frame per event; passing each on alone costs a send (a
+    system call) and a recording step per event, which halved throughput. A reader task takes
+    frames off the upstream connection as they arrive; each `next` returns everything read
+    since the last one, so nothing waits for more: a lone event goes on at once."""
+
+    def __init__(self, chunks: AsyncIterator[bytes]) -> None:
+        # Bounded: a client slower than the upstream holds back the upstream (TCP), not
+        # the relay's memory.
+        self._queue: asyncio.Queue[bytes | BaseException | None] = asyncio.Queue(MAX_QUEUED_CHUNKS)
+        self._ended = False
+        self._last: BaseException | None = None
+        """What ended the stream: None for a clean end."""
+        self._reader = asyncio.ensure_future(self._read(chunks))
+
+    async def _read(self, chunks: AsyncIterator[bytes]) -> None:
+        try:
+            async for chunk in chunks:
+                await self._queue.put(chunk)
+        except Exception as exc:  # handed to the relaying task, which decides what it means
+            await self._queue.put(exc)
+        else:
+            await self._queue.put(None)
+
+    async def next(self) -> bytes | None:
+        """The next bytes (None at the end); raises what broke the upstream's stream."""
+        if self._ended:
+            return self._end()
+        parts = [await self._queue.get()]
+        while not self._queue.empty():
+            parts.append(self._queue.get_nowait())
+        if not isinstance(parts[-1], bytes):  # the end, or a break: after the bytes before it
+            self._ended = True
+            self._last = parts.pop()
+        if not parts:
+            return self._end()
+        return parts[0] if len(parts) == 1 else b"".join(parts)  # type: ignore[arg-type]
+
+    def _end(self) -> None:
+        if isinstance(self._last, BaseException):
+            raise self._last
+        return None
+
+    async def aclose(self) -> None:
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+
+class _DisconnectWatch:
+    """Cancels the relaying task when the client disconnects, however long the upstream is
+    silent (a slow tool call sends nothing for a minute)."""
+
+    def __init__(self, receive: Any) -> None:
+        self.disconnected = False
+        self.finished = False
+        self._relaying = asyncio.current_task()
+        self._task = asyncio.ensure_future(self._watch(receive))
+
+    async def _watch(self, receive: Any) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                if not self.finished and self._relaying is not None:
+                    self.disconnected = True
+                    self._relaying.cancel()
+                return
+
+    def stop(self) -> None:
+        self.finished = True
+        self._task.cancel()
+
+
+class _ClientLeftUpload(Exception):
+    """The client disconnected while its request body was being streamed upstream."""
+
+
+async def _read_head(receive: Any, cap: int) -> tuple[list[bytes], bool] | None:
+    """The request body's chunks up to `cap` bytes, and whether that is all of it (None: the
+    client left). A body past the cap is left in `receive` for `_rest_of_body`."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body"):
+            return chunks, True
+        if size > cap:
+            return chunks, False
+
+
+async def _rest_of_body(head: list[bytes], receive: Any) -> AsyncIterator[bytes]:
+    """A large body as it arrives: the chunks already read, then the rest, each passed on
+    and let go (uvicorn stops reading from the client while one waits)."""
+    while head:
+        yield head.pop(0)
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise _ClientLeftUpload
+        yield message.get("body", b"")
+        if not message.get("more_body"):
+            return
+
+
+ALLOWED = b"GET, POST, DELETE, OPTIONS, HEAD, PUT, PATCH"
+
+
+async def _not_relayed(method: str, target: str, send: Any) -> None:
+    """A request whose target is not a path: `OPTIONS *` asks about the server itself (200
+    with Allow, as HTTP/1.1 says); anything else (`GET *`, an absolute URL) is a 400. Neither
+    is passed on: the upstream is one server, not the whole web, and `*` makes no URL."""
+    if method == "OPTIONS" and target == "*":
+        await _answer_json(send, 200, None, [(b"allow", ALLOWED)])
+        return
+    await _answer_json(
+        send, 400, _refusal(f"{method} {target[:200]}: only a path (/...) can be relayed")
+    )
+
+
+def _refusal(message: str) -> dict[str, Any]:
+    """The relay's own 400 body, in the shape both of its clients read (an API error)."""
+    return {
+        "error": {
+            "message": f"mcptui: {message}",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": None,
+        }
+    }
+
+
+async def _answer_json(
+    send: Any,
+    status: int,
+    body: dict[str, Any] | None,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    data = b"" if body is None else json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data, "more_body": False})
+
+
+def chunk_decoder(encoding: str) -> Callable[[bytes], bytes] | None:
+    """A decoder of a body's chunks as they come, for its Content-Encoding (what the relay
+    passes on is never decoded, only what is recorded); None for one zlib cannot decode."""
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return bytes
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(zlib.MAX_WBITS | 32).decompress  # gzip or zlib header
+    return None

@@ -1,0 +1,1 @@
+"""The `mcptui` command line: one module per command."""

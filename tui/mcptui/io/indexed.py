@@ -1,0 +1,509 @@
+"""Recordings read fast and a piece at a time: an index of line offsets, not a dict an event.
+
+A recording of a million events is 340 MB of JSON lines. Reading it whole into dicts took 7 s
+and 4 KB an event before the first screen. Here each line is read by mcptui/model/fast_read.py (its
+type, time and, for a text delta, what the fold needs), its offset goes into an array, and the
+event's JSON is read back from the file by that offset when something shows or checks it
+(`FileLines.event_at`). `RecordingReader.read` takes the file a few megabytes at a time, so the
+app paints its first screen after the first piece and folds in the rest while the user looks.
+
+Anything unusual on a line (the header, a note, invalid JSON, an odd field) goes through the
+tolerant reader (`read_record`), so what is accepted, refused and reported is unchanged.
+Past the first piece of a big file, a helper process reads ahead and decodes the text deltas
+(mcptui/io/read_ahead.py): the app builds their events from its lists and reads the other lines
+here. Credentials are hidden as the whole-file reader hides them: on the way out of `event_at`, with
+the secrets the header and the request notes name.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from array import array
+from collections.abc import Callable
+from functools import partial
+from itertools import pairwise, repeat
+from typing import Any, BinaryIO
+
+from mcptui.io.read_ahead import (
+    AHEAD_AFTER,
+    AHEAD_PIECE,
+    BOM,
+    Ahead,
+    Pieces,
+    PieceScan,
+    lines_of,
+    may_start_helper,
+    starts_of,
+)
+from mcptui.io.recording import Loaded, is_header, read_record
+from mcptui.io.scrub import DeltaScrubber
+from mcptui.model.events import Event
+from mcptui.model.fast_read import (
+    LITE_FAILURES,
+    TEXT_DELTA,
+    Delta,
+    classified,
+    decode_delta_record,
+    decode_record,
+    decoded,
+    plain_delta,
+)
+from mcptui.model.ingest import collector_paused
+from mcptui.model.jsonsafe import loads
+from mcptui.model.redaction import SharedTexts, hide_known, redact, redact_event, request_secrets
+
+PIECE = 1 << 20
+"""Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
+frames."""
+SNIFF = 64 << 10
+BLOCK = 256 << 10
+"""Bytes read at a time to read events back (`FileLines.text_of`): about 700 events."""
+KEPT_FOR_AGAIN = 1024
+"""Events read back and kept for one more read, at most (`FileLines.event_at`)."""
+
+
+def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
+    """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
+    recording's header; None for anything else (the whole-file readers take it)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # never opened: opening a FIFO blocks until a writer comes, and
+            # closing it again loses what its writer sent (the whole-file reader takes it)
+        # Not blocking: replaced by a FIFO since? Opened by name (`file.name` is the path the
+        # reading helper opens again; `os.fdopen` named it by its descriptor, and the helper
+        # never started). Kept open by the reader, or closed here.
+        file = open(path, "rb", opener=_without_blocking)  # noqa: SIM115
+    except OSError:
+        return None
+    try:
+        info = os.fstat(file.fileno())
+        if (
+            stat.S_ISREG(info.st_mode)
+            and info.st_size <= max_bytes
+            and is_recording_start(os.pread(file.fileno(), SNIFF, 0))
+        ):
+            return RecordingReader(path, file)
+    except OSError:
+        pass
+    file.close()
+    return None
+
+
+def _without_blocking(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NONBLOCK)
+
+
+NOTED = b'"request"'
+"""What the header and a `request` note hold their request under (in an event's text a
+quote is escaped: `\\"request\\"`)."""
+ECHOED = b'"server_url"'
+"""What a Response object's `tools` name their MCP servers' URLs under: a recording with no
+request still holds them (`response.created`), and their tokens are hidden from the start."""
+
+
+def noted_secrets(file: BinaryIO) -> list[str]:
+    """The secrets of every request a recording holds (its header's and its `request`
+    notes'), found before any event is read: a delta that echoes a token before the note
+    that names it is hidden too. One pass of a byte search over the file; only the lines
+    holding a request are decoded."""
+    found: list[str] = []
+    descriptor = file.fileno()
+    size = os.fstat(descriptor).st_size
+    offset = 0
+    carry = b""
+    while offset < size:
+        block = carry + os.pread(descriptor, BLOCK, offset)
+        offset += BLOCK
+        cut = block.rfind(b"\n") + 1 if offset < size else len(block)
+        whole, carry = block[:cut], block[cut:]
+        if len(carry) > BLOCK * 64:
+            carry = b""  # a line this long is read (and redacted) the ordinary way
+        for needle in (NOTED, ECHOED):
+            at = whole.find(needle)
+            while at >= 0:
+                start = whole.rfind(b"\n", 0, at) + 1
+                end = whole.find(b"\n", at)
+                end = len(whole) if end < 0 else end
+                found += _request_secrets_in(whole[start:end])
+                at = whole.find(needle, end)
+    return found
+
+
+def _request_secrets_in(line: bytes) -> list[str]:
+    try:
+        record = loads(line)
+    except ValueError:
+        return []
+    if not isinstance(record, dict):
+        return []
+    body = record.get("note") if isinstance(record.get("note"), dict) else record
+    if not isinstance(body, dict):
+        return []
+    event = body.get("event")
+    echoed = event.get("response") if isinstance(event, dict) else None
+    return request_secrets(body.get("request")) + request_secrets(echoed)
+
+
+def is_recording_start(head: bytes) -> bool:
+    """Whether a file opening with `head` is an mcptui recording (its first line a header)."""
+    head = head.removeprefix(BOM).lstrip()
+    first = head.split(b"\n", 1)[0]
+    try:
+        return is_header(loads(first))
+    except ValueError:
+        return False
+
+
+class FileLines:
+    """Where the events of a recording are: each line's offset, read back on demand."""
+
+    def __init__(self, file: BinaryIO, source: str) -> None:
+        self.file = file
+        self.source = source
+        self.starts = array("q")
+        """Byte offset of each line (line N starts at starts[N - 1]); one more at the end."""
+        self.known: list[str] = []
+        """Secrets the request names (request_secrets), hidden wherever they appear."""
+        self.limit = 0
+        """Where the lines read so far end (the last one's end while reading)."""
+        self._shared = SharedTexts()
+        """Verdicts on the long texts that an item's `.done` events each repeat."""
+        self._again: dict[int, dict[str, Any]] = {}
+        """Events read back lately, each kept for one more read: an instant replay's fold
+        reads an `output_item.done` right after the failure scan of its piece did (10 KB
+        of JSON to decode and search for secrets each time)."""
+        self._block: tuple[int, bytes] = (0, b"")
+        """Bytes of the file held to read lines back from (their offset and the bytes): the
+        piece just read (`hold`: the failure scan and an instant replay's fold read its events
+        back next), else the last block read back (lines read in order, as the checks read an
+        item's events, come from one read a block; a read costs about 9 µs here, as much as
+        decoding a line). One tuple, swapped whole: a thread reading it meanwhile sees an old
+        block or the new."""
+
+    def learn(self, secrets: set[str]) -> None:
+        """Hide these secrets too from here on (none read back before is kept)."""
+        self.known[:] = sorted({*self.known, *secrets}, key=len, reverse=True)
+        self._again.clear()
+
+    def event_at(self, line: int) -> dict[str, Any]:
+        body = self._again.pop(line, None)
+        if body is None:
+            body = self._read_back(line)
+            if len(self._again) >= KEPT_FOR_AGAIN:
+                self._again.clear()  # nobody read them again: a bound, not a cache policy
+            self._again[line] = body
+        return body
+
+    def hold(self, offset: int, text: bytes) -> None:
+        """Read lines back from `text`, the file's bytes from `offset`, while they last."""
+        self._block = (offset, text)
+
+    def text_of(self, line: int) -> bytes:
+        """Line `line` as written (with its newline, but the file's last)."""
+        starts = self.starts
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else self.limit
+        offset, block = self._block
+        if offset <= start and end <= offset + len(block):
+            return block[start - offset : end - offset]
+        if end - start >= BLOCK:  # a line as big as a block: read alone, the block kept
+            return os.pread(self.file.fileno(), end - start, start)
+        block = os.pread(self.file.fileno(), BLOCK, start)
+        self.hold(start, block)
+        return block[: end - start]
+
+    def _read_back(self, line: int) -> dict[str, Any]:
+        try:
+            text = self.text_of(line)
+            record = loads(text)
+            body = record.get("event", record.get("note"))
+        except (OSError, ValueError, AttributeError):
+            body = None
+        if not isinstance(body, dict):
+            return {
+                "type": "mcptui.unreadable",
+                "message": f"line {line} of {self.source} changed since it was read",
+            }
+        if not self._shared.needs_redaction(text, self.known):
+            return body  # nothing to hide: not serialised again to find out
+        return redact_event(body, self.known)
+
+
+class RecordingReader:
+    """Reads a recording a piece at a time into `loaded` (events appended as they are read)."""
+
+    def __init__(self, source: str, file: BinaryIO) -> None:
+        """Read `file`, a regular file kept open: events are read back by offset (`inspect`
+        of 200k events peaks at 3.9x the file, against 5.0x holding it in memory too)."""
+        self.size = os.fstat(file.fileno()).st_size
+        self.lines = FileLines(file, source)
+        self._header_read = False
+        self.collect = True
+        """Keep the events in `loaded.events` too (a session keeps them in its timeline
+        instead: `Session.reading` turns this off)."""
+        self.loaded = Loaded(format="mcptui recording", source=source)
+        self.done = False
+        self._pieces = Pieces(file.fileno(), self.size)
+        self._number = 0
+        self.emitted = 0
+        """Events read so far: the next one's index in a timeline that holds them all."""
+        self.others: list[Event] = []
+        """The entries of the last `read` that are not text deltas read fast (in order)."""
+        self._ahead: Ahead | None = None
+        """The helper decoding text deltas a piece ahead (mcptui/io/read_ahead.py), once started."""
+        self.helper_after = AHEAD_AFTER
+        """Bytes left to read at which the helper is started (after the first piece)."""
+        self._helper_tried = False
+        self.helper_piece = AHEAD_PIECE
+        """Bytes the helper reads at a time."""
+        self.helped = 0
+        """Pieces the helper has read."""
+        self._scrubber = DeltaScrubber()
+        self.lines.learn(set(noted_secrets(file)))
+        self.loaded.secrets = self.lines.known  # the same list: `learn` adds to it in place
+        self._eager: list[tuple[Event, int]] = []
+        """Entries read whole (notes, odd lines), each with how many secrets were known when
+        it was redacted: redacted again at the end when more are known by then (a final
+        response of a million-event stream is 24 MB of JSON: 0.2 s a pass)."""
+
+    @property
+    def fraction(self) -> float:
+        """How much of the file is read (0..1)."""
+        offset = self._pieces.offset
+        return 1.0 if self.done or not self.size else min(1.0, offset / self.size)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the helper's next piece is still to come (`read(wait=False)` reads none)."""
+        return self._ahead is not None and not self._ahead.ready()
+
+    def read(self, size: int = PIECE, *, wait: bool = True) -> list[Event]:
+        """The entries of the next `size` bytes (all of them at the end of the file); a
+        helper's next piece instead, once one is reading ahead (none while it is `waiting`,
+        unless `wait`). Each item's deltas are redacted on their joined text (a secret split
+        across them; tui/mcptui/io/scrub.py): a delta's tail held back is put back in it with the
+        next delta, before anything shows it."""
+        out = self._read(size, wait=wait)
+        known = self.lines.known
+        push = self._scrubber.push
+        for event in out:
+            push(event, known)
+        if self.done:
+            self._scrubber.release(known)
+        return out
+
+    def _read(self, size: int, *, wait: bool) -> list[Event]:
+        self.others = []
+        if self.done or (not wait and self.waiting):
+            return []
+        if self._ahead is not None:
+            scan = self._ahead.next()
+            if scan is not None:
+                self.helped += 1
+                return self._take(scan)
+            self._ahead = None  # it failed: read on here, from the first piece it did not send
+        base, text, cut, at_end = self._pieces.next(size)
+        self.lines.hold(base, text)
+        if (
+            not at_end
+            and not self._helper_tried
+            and self.size - (base + cut) >= self.helper_after
+            and may_start_helper()
+        ):
+            self._start_helper(base + cut)
+        out = self._entries(text, cut, base)
+        self.lines.limit = base + cut
+        if at_end:
+            self._finish()
+        return out
+
+    def _start_helper(self, start: int) -> None:
+        self._helper_tried = True  # once: a helper that failed to start is not tried again
+        try:
+            self._ahead = Ahead(self.lines.file.name, start, self.size, self.helper_piece)
+        except (OSError, ValueError, RuntimeError):
+            return  # no process to be had: read here
+
+    def close(self) -> None:
+        """Stop the helper, if one is reading (the file stays open for reading events back)."""
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
+
+    def read_all(self) -> Loaded:
+        while not self.done:
+            self.read()
+        return self.loaded
+
+    def _entries(self, text: bytes, cut: int, base: int) -> list[Event]:
+        with collector_paused():  # all of it lives as long as the session: nothing to collect
+            out = self._scan(text, cut, base)
+        if self.collect:
+            self.loaded.events.extend(out)
+        return out
+
+    def _scan(self, text: bytes, cut: int, base: int) -> list[Event]:
+        rows = lines_of(text, cut)
+        self.lines.starts.extend(starts_of(rows, base))
+        out: list[Event] = []
+        self._rows(rows, out)
+        return out
+
+    def _rows(self, rows: list[bytes], out: list[Event]) -> None:
+        """Read each of `rows`, the lines that follow those read so far, into `out`."""
+        append, other = out.append, self.others.append
+        lines = self.lines
+        known = lines.known
+        number, index = self._number, self.emitted
+        same = ""
+        for line in rows:
+            number += 1
+            try:
+                delta = decode_delta_record(line)
+            except LITE_FAILURES:
+                pass  # not a text delta (or an odd one): read as a `Lite` below
+            else:
+                read = delta.event
+                if plain_delta(read, line, known):
+                    if read.item_id == same:
+                        read.item_id = same  # one string for a run's id, not one a delta
+                    else:
+                        same = read.item_id
+                    append(
+                        Event(None, index, delta.t, number, False, None, lines, TEXT_DELTA, read)
+                    )
+                    index += 1
+                    continue
+            record = decoded(decode_record, line)
+            read = None if record is None else classified(record.event, line, known)
+            if read is not None:
+                event = Event(None, index, record.t, number, False, None, lines, *read)
+            elif (event := self._tolerant(number, line)) is not None:
+                event.index = index
+            else:
+                continue
+            append(event)
+            other(event)
+            index += 1
+        self._number, self.emitted = number, index
+
+    def _take(self, scan: PieceScan) -> list[Event]:
+        """The entries of a piece the helper scanned: its deltas built from its lists, every
+        other line read here, in the file's order."""
+        base, cut = scan.base, scan.cut
+        text = os.pread(self.lines.file.fileno(), cut, base)
+        lines = self.lines
+        lines.hold(base, text)
+        first = len(lines.starts)
+        lines.starts.frombytes(scan.starts)
+        count = len(lines.starts) - first
+        # Where the piece's last line ends, as if a newline ended the file's last line too.
+        end = base + cut if text.endswith(b"\n") else base + cut + 1
+
+        def rows(start: int, stop: int) -> list[bytes]:
+            """Lines `start .. stop` of the piece, as written, without their newlines."""
+            edges = lines.starts[first + start : first + stop + 1].tolist()
+            if stop == count:
+                edges.append(end)
+            return [text[a - base : b - base - 1] for a, b in pairwise(edges)]
+
+        out: list[Event] = []
+        with collector_paused():
+            at = taken = 0
+            for other, kind, t in zip(scan.others, scan.other_kinds, scan.other_times, strict=True):
+                taken = self._deltas(scan, taken, other - at, out, partial(rows, at, other))
+                if kind is None:
+                    self._rows(rows(other, other + 1), out)
+                else:
+                    self._read_later(kind, t, out)
+                at = other + 1
+            self._deltas(scan, taken, count - at, out, partial(rows, at, count))
+        if self.collect:
+            self.loaded.events.extend(out)
+        lines.limit = base + cut
+        self._pieces.seek(base + cut)
+        if scan.at_end:
+            self._finish()
+        return out
+
+    def _deltas(
+        self,
+        scan: PieceScan,
+        taken: int,
+        count: int,
+        out: list[Event],
+        rows: Callable[[], list[bytes]],
+    ) -> int:
+        """`count` text deltas the helper took, from its `taken`th (how many are taken after
+        them is returned); read here (`_rows`) when one holds a secret the request names,
+        which the helper does not know."""
+        end = taken + count
+        if not count:
+            return end
+        deltas = scan.deltas[taken:end]
+        known = self.lines.known
+        if known:
+            texts = "\n".join(deltas)
+            if any(secret in texts for secret in known):
+                self._rows(rows(), out)
+                return end
+        index, number = self.emitted, self._number
+        out.extend(
+            map(
+                Event,
+                repeat(None),
+                range(index, index + count),
+                scan.times[taken:end],
+                range(number + 1, number + count + 1),
+                repeat(False),
+                repeat(None),
+                repeat(self.lines),
+                repeat(TEXT_DELTA),
+                map(Delta, scan.sequence_numbers[taken:end], scan.item_ids[taken:end], deltas),
+            )
+        )
+        self.emitted, self._number = index + count, number + count
+        return end
+
+    def _read_later(self, kind: str, t: float | None, out: list[Event]) -> None:
+        """The next line, an event of type `kind` read back when needed, as `_rows` keeps it
+        (the helper found it so)."""
+        self._number += 1
+        event = Event(None, self.emitted, t, self._number, False, None, self.lines, kind)
+        out.append(event)
+        self.others.append(event)
+        self.emitted += 1
+
+    def _tolerant(self, number: int, line: bytes) -> Event | None:
+        """A line the fast path does not take: the header, a note, anything odd."""
+        loaded = self.loaded
+        event = read_record(number, line, loaded)
+        if event is None:
+            if loaded.header is not None and not self._header_read:
+                self._header_read = True  # its secrets first, then it is redacted
+                self._learn(loaded.header.get("request"))
+                loaded.header = hide_known(redact(loaded.header), self.lines.known)
+            return None
+        if event.is_note:
+            self._learn(event.raw.get("request"))
+        known = self.lines.known
+        event.raw = redact_event(event.raw, known)
+        self._eager.append((event, len(known)))
+        return event
+
+    def _learn(self, request: Any) -> None:
+        """Hide the secrets a request names from here on."""
+        found = set(request_secrets(request)) - set(self.lines.known)
+        if found:
+            self.lines.learn(found)
+
+    def _finish(self) -> None:
+        self.done = True
+        self.close()
+        self.lines.starts.append(self._pieces.offset)
+        known = self.lines.known
+        for event, known_then in self._eager:
+            if len(known) > known_then:  # secrets are only ever added
+                event.raw = redact_event(event.raw, known)
+        self._eager.clear()

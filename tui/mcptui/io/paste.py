@@ -1,0 +1,294 @@
+"""Read events out of text as people paste it: a forum post, a Markdown fence, an app's log.
+
+What counts is found wherever it sits: JSON objects between prose and fences and after log
+prefixes (timestamps, levels); Python dict literals (`{'type': ..., 'x': None}`, read with
+`ast.literal_eval`); the openai SDK's own `repr` of an event as `print(event)` or a logger shows
+it (`ResponseCreatedEvent(response=Response(id='resp_…', …), type='response.created')`), parsed
+with `ast` and turned into objects by keyword, never evaluated; and the JSON body of a `curl`
+command, taken as the request. Everything else is skipped and counted, so the user learns what
+was left out ("12 lines of prose skipped").
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcptui.model.jsonsafe import MAX_DEPTH, raw_decode, text_without_surrogates
+
+SDK_REPR = re.compile(r"\b[A-Z][A-Za-z0-9]*Event\(")
+"""Where an SDK event's repr starts: `ResponseCreatedEvent(`, `ResponseMcpCallFailedEvent(`."""
+CURL_DATA = re.compile(r"(?:^|\s)(?:-d|--data|--data-raw|--data-binary)\s+(['\"])", re.MULTILINE)
+SCAN_BUDGET = 200
+"""Characters failed decodes may cost, per character of the text: a bound on text full of
+`{"` that open nothing (json's error counts the lines up to where it failed, each time)."""
+MAX_REPR = 1_000_000
+"""The longest SDK repr tried (a repr spans lines when a logger wraps it)."""
+
+
+@dataclass
+class Found:
+    """What a paste held, in the order it appears."""
+
+    objects: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """(line, object) for every event, Response object or error body found."""
+    request: dict[str, Any] | None = None
+    """A `curl` command's JSON body."""
+    request_span: tuple[int, int] = (0, 0)
+    skipped_lines: int = 0
+    python_blocks: int = 0
+    """SDK reprs or dict literals that could not be parsed."""
+    other_json: int = 0
+    """JSON objects that are no event (arguments, fragments)."""
+
+    def summary(self) -> str | None:
+        """What was skipped, in one line ("12 lines of prose, 1 Python block skipped")."""
+        parts = [
+            f"{n} {one if n == 1 else many}"
+            for n, one, many in (
+                (self.skipped_lines, "line of prose", "lines of prose"),
+                (self.python_blocks, "Python block", "Python blocks"),
+                (self.other_json, "JSON object that is no event", "JSON objects that are no event"),
+            )
+            if n
+        ]
+        return ", ".join(parts) + " skipped" if parts else None
+
+
+def find_in_paste(text: str) -> Found:
+    """Every event-like object in `text`, in order, and the count of what was skipped."""
+    found = Found()
+    used = [False] * (text.count("\n") + 1)
+    decoder = json.JSONDecoder()
+    budget = SCAN_BUDGET * max(len(text), 1000)
+    lines = _LineCounter(text)
+    _find_curl(text, found, used)
+    reprs = [m.start() for m in SDK_REPR.finditer(text)]
+    next_repr = 0
+    position, end = 0, len(text)
+    while position < end and budget > 0:
+        while next_repr < len(reprs) and reprs[next_repr] < position:
+            next_repr += 1
+        repr_at = reprs[next_repr] if next_repr < len(reprs) else -1
+        brace = text.find("{", position, repr_at if repr_at >= 0 else end)
+        if brace < 0 and repr_at < 0:
+            break
+        start = brace if brace >= 0 else repr_at
+        if found.request_span[0] <= start < found.request_span[1]:
+            position = found.request_span[1]  # the curl body: the request, not an event
+            continue
+        if start == repr_at:
+            value, stop = _sdk_repr(text, start)
+            budget -= 10 * (stop - start)  # its bracket scan runs in Python
+            if value is None:
+                found.python_blocks += 1
+                position = start + 1
+                continue
+        else:
+            value, stop, cost = _object_at(decoder, text, start)
+            budget -= cost
+            if value is None:
+                position = start + 1
+                continue
+        first = lines.at(start)
+        _keep(found, first + 1, value)
+        for number in range(first, lines.at(max(start, stop - 1)) + 1):
+            used[number] = True
+        position = stop
+    found.skipped_lines = sum(
+        1 for number, line in enumerate(text.split("\n")) if not used[number] and _is_prose(line)
+    )
+    return found
+
+
+class _LineCounter:
+    """0-based line numbers of positions asked for in increasing order, counted once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.position = 0
+        self.line = 0
+
+    def at(self, position: int) -> int:
+        if position < self.position:  # rare: count afresh
+            return self.text.count("\n", 0, position)
+        self.line += self.text.count("\n", self.position, position)
+        self.position = position
+        return self.line
+
+
+def _keep(found: Found, line: int, value: dict[str, Any]) -> None:
+    if isinstance(value.get("type"), str) or is_response_object(value) or is_error_body(value):
+        found.objects.append((line, value))
+    else:
+        found.other_json += 1
+
+
+def is_response_object(obj: dict[str, Any]) -> bool:
+    """A Response object (GET /v1/responses/{id}), not an event that carries one."""
+    return obj.get("object") == "response" or ("output" in obj and "type" not in obj)
+
+
+def is_error_body(obj: dict[str, Any]) -> bool:
+    """What a refused request answers: `{"error": {"message", ...}}`."""
+    error = obj.get("error")
+    return "type" not in obj and isinstance(error, dict) and "message" in error
+
+
+def _object_at(
+    decoder: json.JSONDecoder, text: str, start: int
+) -> tuple[dict[str, Any] | None, int, int]:
+    """A JSON object (or a Python dict literal) at `start`: (value, end, cost of trying).
+
+    Only a `{` followed by a quote (or `}`) is tried: `{{`, `{x` and prose braces cost nothing.
+    """
+    opener = text[start + 1 : start + 200].lstrip()[:1]
+    if opener not in ('"', "'", "}"):
+        return None, start + 1, 1
+    try:
+        value, stop = raw_decode(decoder, text, start)
+    except ValueError as exc:
+        cost = max(1, getattr(exc, "pos", start + 1))  # its error counted lines from 0 to pos
+        if opener != "'":
+            return None, start + 1, cost
+        literal, scanned = _dict_literal(text, start)
+        # Scanning for the closing brace runs in Python: charge it tenfold.
+        cost += 10 * scanned
+        return (None, start + 1, cost) if literal is None else (literal[0], literal[1], cost)
+    return (value if isinstance(value, dict) else None), stop, stop - start
+
+
+def _dict_literal(text: str, start: int) -> tuple[tuple[dict[str, Any], int] | None, int]:
+    """A Python dict literal at `start` (read by `ast.literal_eval`), and how far was scanned."""
+    stop = _balanced(text, start, "{", "}")
+    if stop is None:
+        return None, min(len(text), start + MAX_REPR) - start
+    try:
+        value = as_json_data(ast.literal_eval(text[start:stop]))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None, stop - start
+    return ((value, stop) if isinstance(value, dict) else None), stop - start
+
+
+def _sdk_repr(text: str, start: int) -> tuple[dict[str, Any] | None, int]:
+    """An SDK object's repr at `start`, as the dict its keywords make (never evaluated), and
+    where it ends; when it is none, (None, how far the scan for its end went)."""
+    opening = text.index("(", start)
+    stop = _balanced(text, opening, "(", ")", limit=MAX_REPR)
+    if stop is None:
+        return None, min(len(text), opening + MAX_REPR)
+    try:
+        tree = ast.parse(text[start:stop], mode="eval")
+        value = as_json_data(_from_node(tree.body))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None, stop
+    return (value if isinstance(value, dict) else None), stop
+
+
+def _from_node(node: ast.AST) -> Any:
+    """A literal's value; a call (`Response(id=…)`) becomes a dict of its keywords."""
+    if isinstance(node, ast.Call):
+        if node.keywords:
+            return {kw.arg: _from_node(kw.value) for kw in node.keywords if kw.arg}
+        return _from_node(node.args[0]) if len(node.args) == 1 else None
+    if isinstance(node, ast.List | ast.Tuple):
+        return [_from_node(n) for n in node.elts]
+    if isinstance(node, ast.Dict):
+        return {
+            _json_key(_from_node(k)): _from_node(v)
+            for k, v in zip(node.keys, node.values, strict=True)
+            if k is not None
+        }
+    if isinstance(node, ast.Name | ast.Attribute):
+        return None  # a name the repr refers to (an enum member, a constant): not data
+    return ast.literal_eval(node)
+
+
+def as_json_data(value: Any, depth: int = 1) -> Any:
+    """A Python literal's value as the JSON data an event is made of: keys are strings (a
+    bytes key its text, any other its JSON spelling or its repr: `(1, 2)`), bytes are text,
+    tuples and sets are lists, what JSON has no word for (`1j`, `...`) is its repr, lone
+    surrogates are visible escapes. Deeper than `MAX_DEPTH` is refused (ValueError), as JSON
+    is (tui/mcptui/model/jsonsafe.py)."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return text_without_surrogates(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    if isinstance(value, dict):
+        return {_json_key(key): as_json_data(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [as_json_data(item, depth + 1) for item in value]
+    return repr(value)
+
+
+def _json_key(key: Any) -> str:
+    """A dict key as a JSON object's key: what json.dumps would write, else the key's text."""
+    if isinstance(key, str):
+        return text_without_surrogates(key)
+    if isinstance(key, bytes):
+        return key.decode("utf-8", "backslashreplace")
+    if key is None or isinstance(key, bool | int | float):
+        return json.dumps(key)
+    return text_without_surrogates(repr(key))
+
+
+def _balanced(
+    text: str, start: int, opening: str, closing: str, limit: int = MAX_REPR
+) -> int | None:
+    """The end (exclusive) of the bracketed span opening at `start`, quotes respected."""
+    depth, quote, index = 0, "", start
+    end = min(len(text), start + limit)
+    while index < end:
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return None
+
+
+def _find_curl(text: str, found: Found, used: list[bool]) -> None:
+    """A `curl … -d '{…}'` body: the request the post sent."""
+    for match in CURL_DATA.finditer(text):
+        quote = match.group(1)
+        start = match.end()
+        stop = text.find(quote, start)
+        if stop < 0:
+            continue
+        try:
+            body = json.loads(text[start:stop])
+        except ValueError:
+            continue
+        if isinstance(body, dict) and ("model" in body or "input" in body):
+            found.request, found.request_span = body, (start, stop)
+            first = text.rfind("curl", 0, match.start())
+            for number in range(text.count("\n", 0, max(first, 0)), text.count("\n", 0, stop) + 1):
+                used[number] = True
+            return
+
+
+def _is_prose(line: str) -> bool:
+    """A line worth counting as skipped: not blank, not only a fence or brackets."""
+    stripped = line.strip()
+    return (
+        bool(stripped)
+        and not stripped.startswith("```")
+        and stripped not in ("[", "]", "],", "{", "}", "},", ")", "(")
+    )

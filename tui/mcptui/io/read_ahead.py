@@ -1,0 +1,240 @@
+"""A recording's pieces, and a helper process that decodes their text deltas a piece ahead.
+
+Decoding a text delta line (msgspec, the secret test, the item id kept once a run) is about
+1.2 µs of the app's time, and a million-event recording is 97% such lines: more than the
+whole of an instant replay's budget before its first screen. A second core can do it while
+the app folds the piece before: the helper (`scan_ahead`, a spawned process) reads the file
+a piece at a time and sends back, for each piece, its line offsets, the lines it did not
+take, and the time, sequence number, item id and text of each delta it took; the app builds
+their events from those lists in C (about 0.3 µs a delta, measured on bench/tui_open.py's
+1M-event file) and reads every other line itself, exactly as before (tui/mcptui/io/indexed.py).
+
+The helper takes a line only where the app's own reader would keep it as a plain text delta
+(`decode_delta_record`, then `plain_delta`), save for the secrets the request names, which
+the app learns as it reads (the header, a note) and checks each run of deltas against
+(`RecordingReader._deltas`). Should the helper fail or die, the app reads on itself from the
+first piece it did not get.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from array import array
+from itertools import accumulate, islice, repeat
+from multiprocessing.connection import Connection
+from operator import add
+from typing import NamedTuple
+
+from mcptui.model.fast_read import (
+    LITE_FAILURES,
+    TEXT_DELTA,
+    classified,
+    decode_delta_record,
+    decode_record,
+    decoded,
+    plain_delta,
+)
+
+BOM = b"\xef\xbb\xbf"
+AHEAD_PIECE = 8 << 20
+"""Bytes the helper reads at a time: about 25k events, 9 ms of the app's time to take."""
+AHEAD_AFTER = 32 << 20
+"""Bytes left to read at which a helper is worth its start (a spawned interpreter's 50 ms of
+the other core): about 100k events."""
+
+
+class Pieces:
+    """A file cut into pieces that end at a line's end (the file's last line may not)."""
+
+    def __init__(self, fd: int, size: int, offset: int = 0) -> None:
+        self.fd = fd
+        self.size = size
+        """Where the file ended when it was opened: reading stops there."""
+        self.offset = offset
+        """Bytes read so far (the next piece's bytes start here)."""
+        self._rest = b""
+
+    @property
+    def cut_at(self) -> int:
+        """Where the next piece starts: the end of the last whole line read."""
+        return self.offset - len(self._rest)
+
+    def seek(self, offset: int) -> None:
+        """Go on from `offset`, a line's start (where another reader stopped)."""
+        self.offset, self._rest = offset, b""
+
+    def next(self, size: int) -> tuple[int, bytes, int, bool]:
+        """The next piece: (where its text starts in the file, the text, where its last whole
+        line ends in the text, whether it is the last piece). A BOM is blanked so that
+        offsets stay the file's."""
+        piece = os.pread(self.fd, size, self.offset)
+        base = self.cut_at
+        self.offset += len(piece)
+        at_end = len(piece) < size or self.offset >= self.size
+        text = self._rest + piece if self._rest else piece
+        if base == 0 and text.startswith(BOM):
+            text = b"   " + text[3:]
+        cut = len(text) if at_end else text.rfind(b"\n") + 1
+        self._rest = text[cut:]
+        return base, text, cut, at_end
+
+
+def lines_of(text: bytes, cut: int) -> list[bytes]:
+    """The lines of `text[:cut]` without their newlines (a piece from `Pieces.next`)."""
+    rows = text[:cut].split(b"\n")
+    if not rows[-1]:
+        rows.pop()  # what the last newline ends (a line without one ends the file)
+    return rows
+
+
+def starts_of(rows: list[bytes], base: int) -> islice[int]:
+    """Each row's offset in the file: the running sum of the lengths (newline included), in C."""
+    return islice(accumulate(map(add, map(len, rows), repeat(1)), initial=base), len(rows))
+
+
+class PieceScan(NamedTuple):
+    """What the helper read of one piece."""
+
+    base: int
+    cut: int
+    """The piece is the file's bytes `base .. base + cut`."""
+    at_end: bool
+    starts: bytes
+    """Each line's offset (an `array("q")`'s bytes)."""
+    others: list[int]
+    """The lines (0 = the piece's first) that are not plain text deltas."""
+    other_kinds: list[str | None]
+    """Each other line's event type when it is read back when needed (`classified`, not a
+    text delta: what no secret changes), None when the app must read the line itself (the
+    header, a note, an odd line, anything that may nest deep)."""
+    other_times: list[float | None]
+    times: list[float | None]
+    sequence_numbers: list[int]
+    item_ids: list[str]
+    """One string a run (pickled once a piece, so shared in the app too)."""
+    deltas: list[str]
+
+
+def scan_piece(base: int, text: bytes, cut: int, at_end: bool) -> PieceScan:
+    """What `RecordingReader._rows` would keep of each line: a plain text delta (with no
+    secrets known), the type of an event read back when needed, or nothing (it must read the
+    line itself). The same calls in the same order, so the same verdicts."""
+    rows = lines_of(text, cut)
+    others: list[int] = []
+    kinds: list[str | None] = []
+    other_times: list[float | None] = []
+    times: list[float | None] = []
+    numbers: list[int] = []
+    item_ids: list[str] = []
+    deltas: list[str] = []
+    same = ""
+    for row, line in enumerate(rows):
+        try:
+            delta = decode_delta_record(line)
+        except LITE_FAILURES:
+            pass
+        else:
+            read = delta.event
+            if plain_delta(read, line):
+                item_id = read.item_id
+                if item_id == same:
+                    item_id = same
+                else:
+                    same = item_id
+                times.append(delta.t)
+                numbers.append(read.sequence_number)
+                item_ids.append(item_id)
+                deltas.append(read.delta)
+                continue
+        others.append(row)
+        record = decoded(decode_record, line)
+        kind = None
+        # A text delta's verdict depends on the secrets the app knows by then: the app's.
+        if record is not None and record.event.type != TEXT_DELTA:
+            kept = classified(record.event, line)
+            kind = None if kept is None else kept[0]
+        kinds.append(kind)
+        other_times.append(None if record is None else record.t)
+    return PieceScan(
+        base,
+        cut,
+        at_end,
+        array("q", starts_of(rows, base)).tobytes(),
+        others,
+        kinds,
+        other_times,
+        times,
+        numbers,
+        item_ids,
+        deltas,
+    )
+
+
+def scan_ahead(path: str, start: int, size: int, piece: int, connection: Connection) -> None:
+    """The helper: send a `PieceScan` of each piece of `path` from `start` (a line's start)
+    to `size` bytes. Any failure ends it, and the app reads on itself."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            pieces = Pieces(fd, size, start)
+            at_end = False
+            while not at_end:
+                base, text, cut, at_end = pieces.next(piece)
+                connection.send(scan_piece(base, text, cut, at_end))
+        finally:
+            os.close(fd)
+    except BaseException:  # any end is the end: the app sees the pipe
+        pass  # close and reads on itself (a traceback would land on the app's screen)
+    finally:
+        connection.close()
+
+
+class Ahead:
+    """The app's end of a helper: the pieces it scanned, in order."""
+
+    def __init__(self, path: str, start: int, size: int, piece: int = AHEAD_PIECE) -> None:
+        from mcptui.io.child_process import pipe, start_child
+
+        self._receiver, sender = pipe()
+        try:
+            self._process = start_child(
+                scan_ahead, (path, start, size, piece, sender), "mcptui-reader"
+            )
+        except BaseException:
+            self._receiver.close()
+            raise
+        finally:
+            sender.close()
+
+    def ready(self) -> bool:
+        """Whether `next` would answer at once (a piece, or the end of a helper that failed)."""
+        try:
+            return self._receiver.poll()
+        except (EOFError, OSError):
+            return True
+
+    def next(self) -> PieceScan | None:
+        """The next piece's scan; None when the helper ended without it (it is stopped)."""
+        try:
+            scan = self._receiver.recv()
+        except (EOFError, OSError):
+            scan = None
+        if not isinstance(scan, PieceScan):
+            self.close()
+            return None
+        return scan
+
+    def close(self) -> None:
+        """Stop the helper (a daemon: quitting the app never waits for it either)."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._receiver.close()
+
+
+def may_start_helper() -> bool:
+    """Whether this process may start a helper: not from a helper or a child (a daemon
+    process may not start one)."""
+    return not multiprocessing.current_process().daemon and (
+        multiprocessing.parent_process() is None
+    )

@@ -1,0 +1,1 @@
+"""The MCP client side of a Responses API call."""

@@ -1,0 +1,69 @@
+"""Progress lines for `--no-tui` runs: one line per event that changes what a user knows.
+
+Deltas are not printed one by one (a message can have hundreds); everything else is, with its
+arrival time, so a CI log shows the run as it happened. Text from the network goes through
+`visible()` and `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from mcptui.model.errors import describe_error
+from mcptui.model.events import Event, is_wire_note
+from mcptui.model.textsafe import one_line
+from mcptui.share.status_marks import note_text
+
+QUIET_SUFFIXES = (".delta",)
+
+
+class ProgressPrinter:
+    """Call with each timeline entry as it arrives."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def __call__(self, event: Event) -> None:
+        line = progress_line(event)
+        if line is not None:
+            self.console.print(line, soft_wrap=True)
+
+
+def progress_line(event: Event) -> Text | None:
+    t = f"{event.t:7.3f}s " if event.t is not None else "         "
+    if event.is_note and is_wire_note(event.raw):
+        return Text.assemble((t, "dim"), note_text(event, 300))
+    if event.is_note:
+        level = str(event.raw.get("level", "info"))
+        style = {"error": "bold red", "warning": "yellow"}.get(level, "cyan")
+        return Text.assemble(
+            (t, "dim"),
+            (f"! {event.note_kind}: ", style),
+            one_line(str(event.raw.get("message", "")), 300),
+        )
+    kind = event.type
+    if kind.endswith(QUIET_SUFFIXES):
+        return None
+    raw = event.raw
+    text = Text.assemble((t, "dim"), (one_line(kind, 80), "bold" if "failed" in kind else ""))
+    item = raw.get("item")
+    response = raw.get("response")
+    if isinstance(item, dict):
+        name = item.get("name") or item.get("server_label") or ""
+        text.append(f"  {one_line(str(item.get('type', '?')), 40)} {one_line(str(name), 60)}")
+        if item.get("error"):
+            text.append(f"  error: {one_line(describe_error(item['error']), 200)}", "red")
+    elif isinstance(response, dict):
+        text.append(
+            f"  {one_line(str(response.get('id', '')), 80)} "
+            f"{one_line(str(response.get('status', '')), 20)}"
+        )
+        if response.get("error"):
+            text.append(f"  error: {one_line(describe_error(response['error']), 200)}", "red")
+    elif kind == "error":
+        detail = raw.get("message") or raw.get("error")
+        text.append(f"  {one_line(describe_error(detail), 200)}", "red")
+    if "failed" in kind:
+        text.stylize("red")
+    return text

@@ -1,0 +1,43 @@
+"""Replay: a recording (or any dump `inspect` reads) as a session the app plays back.
+
+All events are appended up front without being applied; the session's `Player` then moves the
+cursor at the recorded pace. A live source appends the same way as events arrive, so the app
+has one path for both.
+"""
+
+from __future__ import annotations
+
+from mcptui.io.formats import load_path
+from mcptui.io.indexed import recording_reader
+from mcptui.io.merge import merge_tap
+from mcptui.io.reading import MAX_BYTES
+from mcptui.io.recording import Loaded
+from mcptui.sources.session import Session
+
+
+def open_session(
+    path: str,
+    *,
+    speed: float = 1.0,
+    instant: bool = False,
+    max_bytes: int = MAX_BYTES,
+    tap: str | None = None,
+    whole: bool = False,
+) -> Session:
+    """Load `path` (any accepted format) as a session positioned at step 0; with `tap`, a
+    tap recording made apart merged into it (tui/mcptui/io/merge.py). A recording is read a piece
+    at a time (`Session.loading`: the app reads the rest between frames) unless `whole`."""
+    reader = recording_reader(path, max_bytes) if tap is None and path != "-" else None
+    if reader is not None:
+        session = Session.reading(reader, speed=speed, instant=instant)
+        if whole:
+            session.load_all()
+        return session
+    return Session.from_loaded(load_merged(path, tap, max_bytes), speed=speed, instant=instant)
+
+
+def load_merged(path: str, tap: str | None, max_bytes: int = MAX_BYTES) -> Loaded:
+    loaded = load_path(path, max_bytes)
+    if tap is None or not loaded.usable:
+        return loaded
+    return merge_tap(loaded, load_path(tap, max_bytes))

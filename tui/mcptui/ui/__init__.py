@@ -1,0 +1,1 @@
+"""The Textual app: screens, widgets and what only a terminal UI needs."""

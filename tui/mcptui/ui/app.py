@@ -1,0 +1,210 @@
+"""The Textual app: one inspector screen per session, plus command palette entries."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from textual.app import SystemCommand
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input
+from textual.worker import Worker, WorkerState
+
+from mcptui.model.redaction import hide_known, merge_secrets, redact_text, request_secrets
+from mcptui.model.summary import unfinished
+from mcptui.share.inspect_output import EXIT_CLEAN, EXIT_FAILURE
+from mcptui.sources.session import Session
+from mcptui.ui.safe_app import SafeApp
+from mcptui.ui.screens.inspector import InspectorScreen, OpenAt
+from mcptui.ui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
+from mcptui.ui.screens.share_actions import share_folder, share_stem, write_beside
+
+if TYPE_CHECKING:
+    from mcptui.sources.live import LiveRun
+
+
+class CaptureService(Protocol):
+    """A relay beside the app (`mcptui proxy`, `mcptui tap`): started once the screen is up
+    (its entries cross to the app's loop), stopped on quit."""
+
+    def start(self, session: Session, loop: asyncio.AbstractEventLoop) -> None: ...
+    def stop(self) -> None: ...
+
+
+class McptuiApp(SafeApp):
+    """Shows a session; `open_path` replaces it with another file's.
+
+    With a `live` run, the first request is sent from a worker once the screen is up, and the
+    events stream into the session as they arrive.
+    """
+
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere too
+    TITLE = "mcptui"
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Keys", id="help", key_display="?"),
+        # Priority, like the inspector's `s` and `o`, so that `q` followed at once by another
+        # key quits rather than letting that key act first; in a dialog or a text box it is
+        # text (check_action).
+        Binding("q", "quit", "Quit", priority=True, id="quit"),
+        # Ctrl+C quits as in any terminal program (Textual only hints at ctrl+q), from
+        # anywhere. A live recording is flushed per event and closed on unmount: nothing is lost.
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True, id="interrupt"),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        paused: bool = False,
+        live: LiveRun | None = None,
+        request: dict[str, Any] | None = None,
+        attach: tuple[str, int | None] | None = None,
+        proxy: CaptureService | None = None,
+        open_at: OpenAt = None,
+    ) -> None:
+        super().__init__()
+        self.open_at = open_at
+        """Where a replay opens (paused): a step number, or "failure" for the first one."""
+        self.proxy = proxy
+        """With `mcptui proxy` or `mcptui tap`: started once the screen is up, stopped on
+        quit."""
+        self.session = session
+        self.start_paused = paused
+        self.live = live
+        self.first_request = request
+        self.attach_to = attach
+
+    def on_mount(self) -> None:
+        self.push_screen(
+            InspectorScreen(self.session, paused=self.start_paused, open_at=self.open_at)
+        )
+        if self.proxy is not None:
+            self.proxy.start(self.session, asyncio.get_running_loop())
+        if self.live is not None and self.first_request is not None:
+            self.send(self.first_request)
+        elif self.live is not None and self.attach_to is not None:
+            self.run_live(self.live.attach(*self.attach_to), "attach")
+
+    def send(self, request: dict[str, Any]) -> None:
+        """Send a request from a worker; its events stream into the session as they come.
+        Sends queue behind each other (LiveRun serialises them), so responses never mix."""
+        assert self.live is not None
+        self.run_live(self.live.send(request), "send")
+
+    def run_live(self, work: Awaitable[Any], name: str) -> None:
+        self.run_worker(work, name=name, group="live", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "live":
+            return
+        if event.state == WorkerState.ERROR:
+            self.notify(f"The request failed: {event.worker.error!r}", severity="error", timeout=30)
+        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and isinstance(
+            self.screen, InspectorScreen
+        ):
+            self.screen.diagnose(force=True)  # the run ended: "no terminal event" may apply
+            self.screen.land_on_failure()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # In a dialog or a text box `q` is theirs (text, or close); Ctrl+C still quits.
+        return not (
+            action == "quit"
+            and (isinstance(self.screen, ModalScreen) or isinstance(self.focused, Input))
+        )
+
+    async def action_interrupt(self) -> None:
+        await self.action_quit()
+
+    async def action_quit(self) -> None:
+        """Quit with the code `inspect` gives (README): 1 when what was shown holds a failure,
+        0 when not; `proxy` and `tap` exit 0, what they relayed being data."""
+        failed = self.proxy is None and bool(self.session.timeline.failure_indexes)
+        if not failed and self.proxy is None:
+            failed = self._unfinished_at_end()
+        self.exit(return_code=EXIT_FAILURE if failed else EXIT_CLEAN)
+
+    def _unfinished_at_end(self) -> bool:
+        """A whole file whose response never finished (a stream cut off): `inspect` counts
+        that as a failure, so quitting says so too, wherever the replay stands (the view is
+        folded to its end first: about 2 s for a million events, once, on the way out). Not
+        while a file is still read or a live run goes on: that is not all there is."""
+        session = self.session
+        timeline = session.timeline
+        if session.live or session.loading is not None:
+            return False
+        if not timeline.at_end:
+            timeline.seek_end()
+        return bool(unfinished(timeline.state, timeline.events))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(self.screen))
+
+    async def on_unmount(self) -> None:
+        if self.live is not None:
+            await self.live.aclose()
+        if self.proxy is not None:
+            self.proxy.stop()
+
+    def open_path(self, path: str) -> None:
+        from mcptui.sources.replay import open_session
+
+        session = open_session(path)
+        if not session.usable:
+            problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
+            self.notify(f"Could not open {path}: {problems}", severity="error")
+            return
+        # Shown whole at once, as `replay --instant` does: the cursor lands on its first
+        # failure (an empty tree at step 0 would say nothing about the file just opened).
+        session.player.instant = True
+        self.session = session
+        self.switch_screen(InspectorScreen(session))
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's Screenshot: an SVG saved beside the session's recording or file
+        (else in the recordings folder; not ~/Downloads, which may not exist), redacted as a
+        recording is, and never over another file."""
+        folder = Path(path) if path else share_folder(self.session)
+        name = filename or f"{share_stem(self.session)}-screenshot.svg"
+        svg = self.redacted_screenshot()
+        try:
+            target = write_beside(folder, name, svg)
+        except OSError as exc:
+            self.notify(
+                f"Could not save the screenshot in {folder}: {exc.strerror or exc}",
+                severity="error",
+            )
+            return None
+        self.notify(f"Screenshot saved to {target}")
+        return str(target)
+
+    def redacted_screenshot(self) -> str:
+        """The screen as SVG with anything secret-looking hidden, as in a recording, and the
+        request's own secrets (tokens in its server URLs) wherever they show."""
+        return hide_known(redact_text(self.export_screenshot()), self.session_secrets())
+
+    def session_secrets(self) -> list[str]:
+        session = getattr(self, "session", None)
+        header = session.header if session is not None else None
+        request = header.get("request") if isinstance(header, dict) else None
+        known = request_secrets(request) if request else []
+        live = getattr(self, "live", None)
+        return merge_secrets(
+            known,
+            session.secrets if session is not None else [],
+            live.secrets if live is not None else [],
+        )
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, InspectorScreen):
+            for action in PALETTE_ACTIONS:
+                title, help_text = ACTION_HELP[action]
+                yield SystemCommand(
+                    title, help_text, lambda action=action: screen.run_palette_action(action)
+                )

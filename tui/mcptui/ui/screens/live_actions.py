@@ -1,0 +1,93 @@
+"""The inspector's live-run keys: approve or deny an approval request, cancel a background
+run, re-run the request. Shown in the footer only when they apply."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcptui.model.state import ItemState, ResponseState
+from mcptui.model.status import APPROVAL_REQUEST
+from mcptui.model.textsafe import visible
+
+if TYPE_CHECKING:
+    from mcptui.sources.live import LiveRun
+    from mcptui.ui.screens.inspector import InspectorScreen
+
+
+class LiveActionsMixin:
+    """Live actions of the InspectorScreen (which this is mixed into)."""
+
+    LIVE_ACTIONS = frozenset({"approve", "deny", "cancel_run", "rerun"})
+
+    @property
+    def live(self: InspectorScreen) -> LiveRun | None:
+        return getattr(self.app, "live", None)
+
+    def _live_keys(self: InspectorScreen) -> frozenset[str]:
+        """Live actions that make sense now: the footer shows only these."""
+        live = self.live
+        if live is None:
+            return frozenset()
+        keys = {"rerun"}
+        if self.pending_approval() is not None:
+            keys |= {"approve", "deny"}
+        if live.current.background and live.current.id and not live.current.terminal:
+            keys.add("cancel_run")
+        return frozenset(keys)
+
+    def pending_approval(self: InspectorScreen) -> tuple[ResponseState, ItemState] | None:
+        """The selected approval request, else the newest one not answered yet."""
+        state = self.session.timeline.state
+        node = self.tree.cursor_node
+        ref = node.data if node is not None else None
+        if ref is not None and ref.item is not None and ref.response < len(state.responses):
+            resp = state.responses[ref.response]
+            item = resp.items[ref.item] if ref.item < len(resp.items) else None
+            if item is not None and self._unanswered(item):
+                return resp, item
+        for resp in reversed(state.responses):
+            for item in reversed(resp.items):
+                if self._unanswered(item):
+                    return resp, item
+        return None
+
+    def _unanswered(self: InspectorScreen, item: ItemState) -> bool:
+        """An approval request neither answered here nor by a request in the recording."""
+        return (
+            item.type == APPROVAL_REQUEST
+            and item.answer is None
+            and item.item_id not in self.answered
+        )
+
+    def _answer(self: InspectorScreen, approve: bool) -> None:
+        live, pending = self.live, self.pending_approval()
+        if live is None:
+            return
+        if pending is None or pending[0].id is None or pending[1].item_id is None:
+            self.notify("No approval request to answer.", severity="warning")
+            return
+        resp, item = pending
+        self.answered.add(item.item_id)
+        self.follow = True
+        self.app.send(live.approval_request(resp.id, item.item_id, approve))
+        verb = "Approved" if approve else "Denied"
+        self.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
+
+    def action_approve(self: InspectorScreen) -> None:
+        self._answer(True)
+
+    def action_deny(self: InspectorScreen) -> None:
+        self._answer(False)
+
+    def action_cancel_run(self: InspectorScreen) -> None:
+        if self.live is not None:
+            self.app.run_live(self.live.cancel(), "cancel")
+
+    def action_rerun(self: InspectorScreen) -> None:
+        live = self.live
+        if live is None or live.first_request is None:
+            self.notify("Nothing to re-run.", severity="warning")
+            return
+        self.follow = True
+        self.app.send(live.first_request)
+        self.notify("Sending the request again: a new response root.")

@@ -1,0 +1,114 @@
+"""The wheel installs beside another package that ships a top-level `tui/` and mcptui still runs.
+
+A PyPI package named `tui` exists (and 400+ public repositories ship a `tui/__init__.py`): when
+mcptui's import name was `tui`, installing it broke `mcptui` with the other package's
+SyntaxError. The import name is `mcptui` now and `tui/` only the source root; this builds the
+real wheel, installs it with a stand-in for that package in a fresh venv, and runs the command.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PY2_INIT = 'print "tui 1.1.1"\n'
+"""What `pip install tui==1.1.1` puts in `tui/__init__.py`, in effect: code Python 3 rejects."""
+
+
+def record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+
+def other_tui_wheel(folder: Path) -> Path:
+    """A minimal wheel of a distribution `tui` whose top-level package is `tui`."""
+    files = {
+        "tui/__init__.py": PY2_INIT.encode(),
+        "tui-1.1.1.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tui\nVersion: 1.1.1\n",
+        "tui-1.1.1.dist-info/WHEEL": (
+            b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
+    }
+    record = [record_line(name, data) for name, data in files.items()]
+    record.append("tui-1.1.1.dist-info/RECORD,,")
+    path = folder / "tui-1.1.1-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, data in files.items():
+            wheel.writestr(name, data)
+        wheel.writestr("tui-1.1.1.dist-info/RECORD", "\n".join(record) + "\n")
+    return path
+
+
+def run(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=180, check=False
+    )
+
+
+def test_the_wheel_beside_a_package_named_tui_still_runs(tmp_path: Path):
+    built = run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "-q",
+        "-w",
+        tmp_path / "dist",
+        REPO,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("mcptui-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/", 1)[0] for name in archive.namelist()}
+    assert "mcptui" in tops and "tui" not in tops, tops
+
+    env = tmp_path / "env"
+    assert run(sys.executable, "-m", "venv", "--without-pip", env).returncode == 0
+    python = env / "bin" / "python"
+    site = Path(
+        run(
+            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+        ).stdout.strip()
+    )
+    # mcptui's dependencies come from the test venv's site-packages (a path line, so the
+    # editable install's own .pth there is not processed: only the wheel provides mcptui).
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    for whl in (other_tui_wheel(tmp_path), wheel):
+        done = run(
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "-q",
+            "--no-index",
+            "--no-deps",
+            whl,
+        )
+        assert done.returncode == 0, done.stderr
+
+    broken = run(python, "-c", "import tui")
+    assert "SyntaxError" in broken.stderr  # the other package is there, and as broken as it was
+
+    version = run(env / "bin" / "mcptui", "--version", cwd=tmp_path)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.startswith("mcptui ")
+    where = run(python, "-c", "import mcptui; print(mcptui.__file__)", cwd=tmp_path)
+    assert where.stdout.strip().startswith(str(site)), where.stdout
+
+    sample = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
+    inspected = run(env / "bin" / "mcptui", "inspect", "--json", sample, cwd=tmp_path)
+    assert inspected.returncode == 1, inspected.stderr  # a failure in the recording: exit 1
+    assert "unhandled errors in a TaskGroup" in inspected.stdout
+
+    module = run(python, "-m", "mcptui", "--version", cwd=tmp_path)
+    assert module.returncode == 0 and module.stdout.startswith("mcptui "), module.stderr

@@ -22,7 +22,7 @@ from _app_support import (
     toasts,
     wait_until,
 )
-from mcptui.cli.main import run_app
+from mcptui.cli.common import run_app
 from mcptui.io.formats import load_path
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp

@@ -20,13 +20,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from mcptui.cli.export import run as run_export
 from mcptui.share.export import (
     SDK_PARAMETERS,
     base_url,
     export_texts,
     header_texts,
     render,
-    run_export,
     sdk_create_parameters,
 )
 from mcptui.share.export_template import (

@@ -581,7 +581,7 @@ def test_a_missing_file_beside_a_good_one_exits_2_and_both_are_reported(tmp_path
 def test_an_internal_error_exits_3_with_one_line_and_a_log(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ):
-    from mcptui import report
+    from mcptui.share import inspect_output as report
 
     monkeypatch.chdir(tmp_path)
 

@@ -33,13 +33,12 @@ sequences in a stream never take effect.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from mcptui.io.reading import MAX_BYTES
@@ -58,44 +57,6 @@ from mcptui.model.textsafe import json_safe, one_line, visible
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_UNUSABLE = 0, 1, 2
 MARK_STYLE = {"=": "dim", "≠": "bold red", "~": "yellow", "+": "green", "−": "red"}
-
-
-def run_diff(args: argparse.Namespace) -> int:
-    """Load both files (2 when one cannot be used), compare, and show the comparison."""
-    if args.a == "-" and args.b == "-":
-        print(
-            "mcptui: A and B cannot both be - (standard input): give one of them as a file",
-            file=sys.stderr,
-        )
-        return EXIT_UNUSABLE
-    loaded, comparison = compare_files(args.a, args.b, args.max_bytes)
-    if comparison is None:
-        for one in loaded:
-            if not one.usable:
-                print(
-                    visible(redact_text(f"mcptui: cannot compare: {unusable_reason(one)}")),
-                    file=sys.stderr,
-                )
-        return EXIT_UNUSABLE
-    code = EXIT_SAME if comparison.same else EXIT_DIFFERENT
-    if sys.stdout.isatty() and not args.no_tui and not args.json:
-        from mcptui.cli.main import run_app
-        from mcptui.ui.screens.diff_screen import DiffApp
-
-        return run_app(DiffApp(comparison, (loaded[0].source, loaded[1].source)))
-    try:
-        if args.json:
-            print_json(comparison, loaded)
-        else:
-            Console(highlight=False, width=None if sys.stdout.isatty() else 1000).print(
-                render(comparison, loaded)
-            )
-        sys.stdout.flush()
-    except BrokenPipeError:  # `| head`: the reader has seen enough; the answer stands
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return code
 
 
 def compare_files(

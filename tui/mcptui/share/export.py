@@ -14,7 +14,6 @@ Pure: no Textual.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import inspect
 import json
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mcptui.io.formats import load_bytes
-from mcptui.io.reading import MAX_BYTES, InputError, output_problem, overwrites_input
+from mcptui.io.reading import MAX_BYTES, InputError
 from mcptui.model.redaction import REDACTED, redact
 from mcptui.model.textsafe import json_safe, shown_path, visible
 from mcptui.share.export_template import (
@@ -139,37 +138,6 @@ def request_as_sent(request: dict[str, Any], kind: str | None) -> dict[str, Any]
     if kind in ("live", "request file") and streams(request) and request.get("stream") is not True:
         return {**request, "stream": True}
     return request
-
-
-def run_export(args: argparse.Namespace) -> int:
-    """`mcptui export FILE [--format F] [-o OUT]`: 0 written, 2 the file cannot be exported
-    (or OUT is FILE itself, or cannot be written)."""
-    output = args.output if args.output != "-" else None
-    fmt = export_format(args.format, output)
-    try:
-        problem = output_problem(output, "-o") if output is not None else None
-        if problem is not None:
-            raise ExportError(f"cannot write {output or repr('')}: {problem}")
-        clobbered = overwrites_input(output, [args.file])
-        if clobbered is not None:
-            raise ExportError(
-                f"-o {output} is FILE itself: writing the export there would "
-                f"destroy {clobbered}; give another OUT (or -o - for standard "
-                "output)"
-            )
-        exportable = load_exportable(args.file)
-        text = render(exportable.template, fmt, exportable.endpoint, exportable.source)
-        if output:
-            write_file(Path(output), text, executable=fmt == "curl")
-        else:
-            write_stdout(text)
-    except ExportError as exc:
-        print(f"mcptui: {_comment(str(exc))}", file=sys.stderr)
-        return 2
-    note = _after_note(exportable, fmt, output)
-    if note:
-        print(f"mcptui: {note}", file=sys.stderr)
-    return 0
 
 
 def export_format(given: str | None, output: str | None) -> str:

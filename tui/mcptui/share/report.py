@@ -13,10 +13,8 @@ into one file with inline CSS: no script, no external asset.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
-import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import metadata
@@ -39,9 +37,9 @@ from mcptui.model.reducer import TERMINAL_TYPES
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import item_status
 from mcptui.model.summary import response_notes
-from mcptui.model.textsafe import one_line, shown_path
+from mcptui.model.textsafe import one_line
 from mcptui.share import markdown as md
-from mcptui.share.inspect_output import Inspection, exit_code, folded_findings, token_count
+from mcptui.share.inspect_output import Inspection, folded_findings, token_count
 from mcptui.share.status_marks import FINDING_MARK, STATUS_MARK, note_text
 from mcptui.sources.session import request_id_in
 
@@ -50,52 +48,6 @@ MAX_BLOCK_EVENTS = 60
 """Events shown in one collapsed block (deltas are many): the first ones, then a count."""
 MAX_JSON_CHARS = 20_000
 MAX_FINDING_ROWS = 40
-
-
-def run_report(args: argparse.Namespace) -> int:
-    """Exit codes as inspect's: 0 no failure, 1 a failure, 2 a file unusable (reported)."""
-    from mcptui.cli.main import refuse_line as refuse
-    from mcptui.io.reading import output_problem, overwrites_input
-    from mcptui.sources.replay import load_merged
-
-    if args.tap and len(args.files) > 1:
-        return refuse("--tap merges a tap recording into one stream: give one FILE")
-    output = None if args.output in (None, "-") else Path(args.output)
-    problem = output_problem(args.output, "-o") if output is not None or args.output == "" else None
-    if problem is not None:
-        return refuse(f"cannot write {shown_path(args.output) or repr('')}: {problem}")
-    clobbered = overwrites_input(args.output, [*args.files, *([args.tap] if args.tap else [])])
-    if clobbered is not None:
-        return refuse(
-            f"-o {args.output} is {clobbered} itself: the report would replace what "
-            "it reports on; name another file"
-        )
-    output_format = args.format or (
-        "html" if output is not None and output.suffix.lower() in (".html", ".htm") else "md"
-    )
-    inspections = [
-        Inspection.of(load_merged(path, args.tap, args.max_bytes)) for path in args.files
-    ]
-    for inspection in inspections:
-        if not inspection.loaded.usable:
-            problems = "; ".join(str(p) for p in inspection.loaded.problems[:3]) or "no events"
-            source = inspection.loaded.source or "<input>"
-            shown = problems if problems.startswith(source) else f"{source}: {problems}"
-            print(f"mcptui: {one_line(shown, 400)}", file=sys.stderr)
-    if not any(i.loaded.usable for i in inspections):
-        return 2  # nothing to report: no file saying so
-    document = markdown_report(inspections)
-    if output_format == "html":
-        document = html_report(document, title=report_title(inspections))
-    if output is None:
-        sys.stdout.write(document)
-    else:
-        try:
-            output.write_text(document, encoding="utf-8", errors="backslashreplace")
-        except OSError as exc:
-            return refuse(f"cannot write {output}: {exc.strerror or exc}")
-        print(f"mcptui: report written to {shown_path(output)}", file=sys.stderr)
-    return exit_code(inspections)
 
 
 def report_title(inspections: Sequence[Inspection]) -> str:

@@ -7,14 +7,15 @@ A picture for an issue or a forum post that shows what the app shows, made witho
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
-from pathlib import Path
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.pilot import Pilot
 
-from mcptui.model.textsafe import shown_path
+if TYPE_CHECKING:
+    from mcptui.sources.session import Session
+    from mcptui.ui.app import OpenAt
 
 SIZE = re.compile(r"(\d+)[xX×](\d+)")
 SETTLE_SECONDS = 10.0
@@ -31,24 +32,20 @@ def parse_size(text: str) -> tuple[int, int] | None:
     return (columns, rows) if 20 <= columns <= 1000 and 8 <= rows <= 500 else None
 
 
-def take_screenshot(args: argparse.Namespace) -> int:
-    """Exit 0 with the SVG written, 2 when the file, the size or OUT cannot be used, 3 on an
-    internal error (as any command)."""
-    from mcptui.cli.main import open_replay, refuse_line
+@dataclass(frozen=True)
+class Shot:
+    """What a headless run gave: the SVG, or the app's crash line and exit code."""
+
+    svg: str | None
+    crash: str | None = None
+    return_code: int | None = None
+
+
+def take_screenshot(session: Session, *, size: tuple[int, int], open_at: OpenAt) -> Shot:
+    """Run the app headless at `size`, opened at `open_at`, and take its redacted picture
+    once the screen has settled."""
     from mcptui.ui.app import McptuiApp
 
-    size = parse_size(args.size)
-    if size is None:
-        return refuse_line(f"--size {args.size!r}: give COLUMNSxROWS, e.g. 120x40 (at least 20x8)")
-    out = Path(args.screenshot)
-    if out.is_dir():
-        return refuse_line(f"--screenshot {out}: is a folder; name the .svg file to write")
-    session = open_replay(
-        args.file, instant=True, max_bytes=args.max_bytes, tap=args.tap, whole=True
-    )
-    if session is None:
-        return 2
-    open_at = "failure" if args.failure else args.step if args.step is not None else "end"
     app = McptuiApp(session, open_at=open_at)  # opening somewhere is opening paused
     saved: list[str] = []
 
@@ -59,17 +56,8 @@ def take_screenshot(args: argparse.Namespace) -> int:
 
     app.run(headless=True, size=size, auto_pilot=shoot)
     if app.crash is not None:
-        print(app.crash, file=sys.stderr)
-        return app.return_code or 3
-    if not saved:
-        return refuse_line("the screenshot could not be taken")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(saved[0], encoding="utf-8")
-    except OSError as exc:
-        return refuse_line(f"cannot write {out}: {exc.strerror or exc}")
-    print(f"mcptui: screenshot saved to {shown_path(out)}", file=sys.stderr)
-    return 0
+        return Shot(None, app.crash, app.return_code)
+    return Shot(saved[0] if saved else None)
 
 
 async def settle(pilot: Pilot[None]) -> None:

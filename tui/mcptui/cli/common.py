@@ -1,0 +1,182 @@
+"""What the commands share: the parser that hides secrets, option groups, one-line
+refusals (exit 2), and running an app."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+
+from mcptui.io.reading import MAX_BYTES
+from mcptui.model.textsafe import visible
+
+if TYPE_CHECKING:
+    from mcptui.sources.session import Session
+    from mcptui.ui.safe_app import SafeApp
+
+
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What a command's `add_parser` adds its sub-parser to."""
+
+EMULATOR_PORT = 8787
+PROXY_PORT = 8788
+TAP_PORT = 8790
+DEMO_SERVER_PORT = 8765
+EXIT_BROKEN_PIPE = 141
+"""As a shell reports a command killed by SIGPIPE: the reader of the output went away."""
+
+
+class RedactingParser(argparse.ArgumentParser):
+    """argparse whose usage errors hide the command line's secrets: `unrecognized arguments`
+    and `invalid value` repeat what was typed, a mistyped `--hedaer X-Api-Key=…` included."""
+
+    def __init__(self, *args: Any, known: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.known = list(known)
+
+    def error(self, message: str) -> NoReturn:
+        from mcptui.model.redaction import hide_known, redact_text
+
+        super().error(hide_known(redact_text(message, strict_urls=True), self.known))
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535, for argparse: anything else is a usage error (exit 2), not an
+    OverflowError from the socket (exit 3)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
+    return port
+
+
+def add_server_options(parser: argparse.ArgumentParser, port: int) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument("--port", type=port_number, default=port, help=f"port (default {port})")
+
+
+def add_tap_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tap",
+        metavar="TAPFILE",
+        default=None,
+        help="a recording of `mcptui tap` made beside this stream: its MCP "
+        "messages are merged in (aligned on the first tools/call with the "
+        "same tool and arguments, else on the listing)",
+    )
+
+
+def add_max_bytes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-bytes",
+        type=int,
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"read at most N bytes of a file (default {MAX_BYTES}, 256 MiB); "
+        "a pipe or FIFO that sends nothing for 10 s is given up",
+    )
+
+
+def add_live_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="API base URL, e.g. http://127.0.0.1:8787/v1 (default: "
+        "OPENAI_BASE_URL, else the OpenAI API)",
+    )
+    parser.add_argument(
+        "--record",
+        metavar="PATH",
+        help="recording file (default: mcptui-recordings/<time>-<response id>.jsonl)",
+    )
+    parser.add_argument(
+        "--no-tui",
+        action="store_true",
+        help="print progress lines and a summary instead of the terminal UI",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="give up on a stream that sends nothing for S seconds (a "
+        "background stream is resumed instead)",
+    )
+
+
+def refuse_line(message: str) -> int:
+    """One line on stderr, exit 2: a file name in `message` can not act on the terminal."""
+    print(f"mcptui: {visible(message)}", file=sys.stderr)
+    return 2
+
+
+def record_refused(record: str | None) -> int | None:
+    """Exit 2 with one line, before anything is sent, for a --record path no recording can be
+    written to (its folder is a file, it is a folder or a pipe)."""
+    from mcptui.io.reading import output_problem
+    from mcptui.model.textsafe import shown_path
+
+    problem = output_problem(record, "--record") if record is not None else None
+    if problem is None:
+        return None
+    return refuse_line(f"cannot record to {shown_path(record) or repr('')}: {problem}")
+
+
+def terminal_missing(instead: str) -> int | None:
+    """Exit 2 with one line when the terminal UI has no terminal to draw on (standard input
+    or output redirected): it would never end, and fill the output with escape codes."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return None
+    which = "standard output" if not sys.stdout.isatty() else "standard input"
+    return refuse_line(f"the terminal UI needs a terminal, and {which} is not one: {instead}")
+
+
+def open_replay(
+    path: str,
+    *,
+    speed: float = 1.0,
+    instant: bool = False,
+    max_bytes: int = MAX_BYTES,
+    tap: str | None = None,
+    whole: bool = False,
+) -> Session | None:
+    """The file as a session, or None once its problems are printed (exit 2); a recording
+    is read on in the app, after its first screen, unless `whole`."""
+    from mcptui.sources.replay import open_session
+
+    if speed <= 0:
+        refuse_line("--speed must be greater than 0")
+        return None
+    session = open_session(
+        path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap, whole=whole
+    )
+    if not session.usable:
+        for problem in session.problems:
+            shown = str(problem)
+            shown = shown if shown.startswith(path) else f"{path}: {shown}"
+            print(f"mcptui: {visible(shown)}", file=sys.stderr)
+        return None
+    return session
+
+
+def run_app(app: SafeApp) -> int:
+    """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0."""
+    app.run()
+    if app.crash is not None:
+        print(app.crash, file=sys.stderr)
+    return app.return_code or 0
+
+
+def safe_streams() -> None:
+    """A text that cannot be encoded (a lone surrogate, from a file name that is not UTF-8 or
+    a value no reader cleaned) is written as a visible `\\udcff` escape, never raised."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")

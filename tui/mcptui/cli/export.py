@@ -1,0 +1,90 @@
+"""`mcptui export FILE`: a recording's request as curl, a Python snippet or a
+request file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mcptui.cli.common import (
+    Commands,
+)
+from mcptui.io.reading import output_problem, overwrites_input
+
+if TYPE_CHECKING:
+    pass
+from mcptui.share.export import (
+    ExportError,
+    _after_note,
+    _comment,
+    export_format,
+    load_exportable,
+    render,
+    write_file,
+    write_stdout,
+)
+
+
+def add_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "export",
+        help="the recorded request as a curl command or a Python (openai SDK) "
+        "snippet, to reproduce it",
+        description="Print the request a recording (or a request file) holds as a command "
+        "anyone can run: curl, a Python snippet with the openai SDK, or a request "
+        "file for `mcptui run`. The API key is $OPENAI_API_KEY and every redacted "
+        "value (MCP headers, tokens in server URLs) a ${VAR} placeholder, listed "
+        "at the top; OPENAI_BASE_URL, when set, points it elsewhere. Exit 0: "
+        "written; 2: FILE holds no request or cannot be read, or OUT cannot be "
+        "written.",
+    )
+    parser.add_argument(
+        "file", metavar="FILE", help="a recording with a request, or a request file"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("curl", "python", "request"),
+        default=None,
+        help="curl (default), python, or request (JSON for `mcptui run`); "
+        "with -o, taken from OUT's extension (.sh, .py, .json) unless given",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write it here (default, or -: standard output); never over FILE",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mcptui export FILE [--format F] [-o OUT]`: 0 written, 2 the file cannot be exported
+    (or OUT is FILE itself, or cannot be written)."""
+    output = args.output if args.output != "-" else None
+    fmt = export_format(args.format, output)
+    try:
+        problem = output_problem(output, "-o") if output is not None else None
+        if problem is not None:
+            raise ExportError(f"cannot write {output or repr('')}: {problem}")
+        clobbered = overwrites_input(output, [args.file])
+        if clobbered is not None:
+            raise ExportError(
+                f"-o {output} is FILE itself: writing the export there would "
+                f"destroy {clobbered}; give another OUT (or -o - for standard "
+                "output)"
+            )
+        exportable = load_exportable(args.file)
+        text = render(exportable.template, fmt, exportable.endpoint, exportable.source)
+        if output:
+            write_file(Path(output), text, executable=fmt == "curl")
+        else:
+            write_stdout(text)
+    except ExportError as exc:
+        print(f"mcptui: {_comment(str(exc))}", file=sys.stderr)
+        return 2
+    note = _after_note(exportable, fmt, output)
+    if note:
+        print(f"mcptui: {note}", file=sys.stderr)
+    return 0

@@ -211,7 +211,7 @@ async def app_run(url: str, events: int, folder: Path) -> dict[str, Any]:
         # painted once the screen's tick has seen the run end and stopped its clock (the
         # header says where it stopped; a frame painted before that tick still shows the
         # clock running on, as it does while a run waits for more).
-        while screen._was_receiving or screen.clock_running():
+        while screen.playback._was_receiving or screen.header_clock.clock_running():
             if now() > deadline:
                 raise TimeoutError("the clock never stopped")
             await asyncio.sleep(0.005)

@@ -34,7 +34,7 @@ First paint, best of `--repeat` runs per mode, each a fresh app in this process:
 
 Step latency: one app opened with `--step` (GC on). At three places (the middle of the stream,
 50 events before the first item boundary after the middle, 100 events before the end) the
-cursor is put with `screen.go_to(start)`, then `--steps-per-block` `right` keys and as many
+cursor is put with `screen.playback.go_to(start)`, then `--steps-per-block` `right` keys and as many
 `left` keys follow. Each is timed from posting the `Key` event to the app (as the terminal
 driver does) to painted at the new step: binding, `go_to`, tree sync, header, the follow
 callback and the repaint, frame pacing included; the app is then let settle, untimed. Reported
@@ -243,10 +243,10 @@ class PaintProbe:
         if (
             step
             and tree.cursor_node is not tree.node_for_event(step - 1)
-            and (screen.follow or tree.cursor_node is not screen._placed)
+            and (screen.playback.follow or tree.cursor_node is not screen.playback._placed)
         ):
             return False
-        if step and screen.detail_step != step:
+        if step and screen.detail_view.detail_step != step:
             return False  # the detail pane still shows an earlier step
         header = str(screen.query_one(StatusHeader).content)
         if f"step {step} / {timeline.total}" not in header:
@@ -537,7 +537,7 @@ async def stepping(
             assert isinstance(screen, InspectorScreen), screen
             timeline = session.timeline
             for name, start in block_starts(screen, per_block):
-                screen.go_to(start)
+                screen.playback.go_to(start)
                 await pilot.pause()
                 await pilot.pause()
                 for direction, key, delta in (("forward", "right", 1), ("back", "left", -1)):
@@ -566,7 +566,7 @@ async def stepping(
                 assert timeline.position == start, (timeline.position, start)
                 blocks.append({"name": name, "start": start})
 
-            screen.go_to(0)
+            screen.playback.go_to(0)
             await pilot.pause()
             await pilot.pause()
             failure_step = timeline.failure_indexes[0] + 1 if timeline.failure_indexes else None

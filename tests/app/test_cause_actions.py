@@ -122,8 +122,8 @@ async def test_u_re_runs_a_bare_background_failure_in_the_foreground(tmp_path: P
         call = find_node(screen, lambda t: t.startswith("✗ mcp_call broken_schema @demo"))
         assert "424: unhandled errors in a TaskGroup" in (error_line(call) or "")
         # What the emulator stored for the new response.
-        assert screen.live is not None
-        stored = await screen.live.client.responses.retrieve(second.id)
+        assert screen.live_actions.live is not None
+        stored = await screen.live_actions.live.client.responses.retrieve(second.id)
         assert stored.background is False
         assert sent == original  # the run's own request is untouched
         assert "rerun_foreground" not in footer_actions(screen)  # this one did not fail
@@ -190,7 +190,7 @@ async def test_a_replay_says_what_to_run_instead_and_offers_no_key():
         assert await wait_until(
             pilot,
             lambda: (
-                screen.diagnosis is not None
+                screen.diagnosing.diagnosis is not None
                 and "likely cause: Background run failed" in detail_text(screen)
             ),
         )

@@ -2,7 +2,7 @@
 list, the waterfall, and probing a failed call from the tree (against the real demo servers).
 
 Sessions open paused at step 0 and are driven with keys; the checks run in a thread, so tests
-wait for `screen.diagnosis` before asserting on what it shows.
+wait for `screen.diagnosing.diagnosis` before asserting on what it shows.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from mcptui.emulator.demo import demo_servers
 from mcptui.sources.live import Recorder, live_session
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.diagnosing import Diagnosing
 from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.widgets.findings import FindingsList
 from mcptui.ui.widgets.waterfall import Waterfall
@@ -48,7 +49,7 @@ def app_for(path: Path | str) -> McptuiApp:
 async def at_end_diagnosed(pilot: Pilot[Any]) -> InspectorScreen:
     screen = screen_of(pilot)
     await pilot.press("end")
-    assert await wait_until(pilot, lambda: screen.diagnosis is not None)
+    assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
     await pilot.pause()
     return screen
 
@@ -214,7 +215,10 @@ async def test_probe_a_failed_call_from_the_tree(tmp_path: Path, start: str):
             assert await wait_until(pilot, completed, timeout=20)
             assert await wait_until(
                 pilot,
-                lambda: screen.diagnosis is not None and screen.diagnosis.item_causes != {},
+                lambda: (
+                    screen.diagnosing.diagnosis is not None
+                    and screen.diagnosing.diagnosis.item_causes != {}
+                ),
                 timeout=5,
             )
             item = find_node(screen, failed_call, kind="item")
@@ -258,7 +262,7 @@ async def test_a_live_stream_cut_short_is_found_unterminated_once_the_run_ends(t
             screen = screen_of(pilot)
 
             def unterminated() -> bool:
-                found = screen.diagnosis.findings if screen.diagnosis else []
+                found = screen.diagnosing.diagnosis.findings if screen.diagnosing.diagnosis else []
                 return any(f.code == "no_terminal_event" for f in found)
 
             assert await wait_until(pilot, unterminated, timeout=15)
@@ -315,21 +319,21 @@ async def test_an_instant_replay_checks_the_events_once_it_has_jumped_to_the_end
     session = open_session(str(long_recording(tmp_path / "long.jsonl", 5000)), instant=True)
     assert session.loading is not None  # read a piece at a time, after the first screen
     checked_at: list[int] = []
-    diagnose = InspectorScreen.diagnose
+    diagnose = Diagnosing.diagnose
 
-    def recording_diagnose(screen: InspectorScreen, *, force: bool = False) -> None:
-        if screen.session.loading is None:
-            checked_at.append(screen.session.timeline.position)
-        diagnose(screen, force=force)
+    def recording_diagnose(diagnosing: Diagnosing, *, force: bool = False) -> None:
+        if diagnosing.screen.session.loading is None:
+            checked_at.append(diagnosing.screen.session.timeline.position)
+        diagnose(diagnosing, force=force)
 
-    monkeypatch.setattr(InspectorScreen, "diagnose", recording_diagnose)
+    monkeypatch.setattr(Diagnosing, "diagnose", recording_diagnose)
     app = McptuiApp(session)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
-        assert await wait_until(pilot, lambda: screen.diagnosis is not None, 30)
+        assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None, 30)
         total = screen.session.timeline.total
         assert checked_at and checked_at[0] == total  # not before the jump
         assert f"step {total} / {total}" in header_text(screen)
         assert "mcp_call search_files" in label_of(screen.tree.cursor_node)  # the failure
-        causes = screen.diagnosis.causes(0, 2)
+        causes = screen.diagnosing.diagnosis.causes(0, 2)
         assert causes and "structuredContent" in causes[0].cause.title

@@ -480,7 +480,7 @@ async def test_save_to_writes_a_recording_of_the_sessions_events(tmp_path: Path)
     app = app_for(SAMPLE_424)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
-        written = screen.save_to(tmp_path / "saved.jsonl")
+        written = screen.files.save_to(tmp_path / "saved.jsonl")
     loaded = load_path(str(written))
     assert loaded.problems == []
     assert [e.raw for e in loaded.events] == EVENTS_424
@@ -590,7 +590,8 @@ async def test_every_shown_binding_is_in_the_footer():
         contextual = [
             b
             for b in InspectorScreen.BINDINGS
-            if b.action in screen.LIVE_ACTIONS | screen.CAUSE_ACTIONS | {"probe"}
+            if b.action
+            in screen.live_actions.LIVE_ACTIONS | screen.cause_actions.CAUSE_ACTIONS | {"probe"}
         ]
         assert contextual and not {b.action for b in contextual} & {a for a, _ in in_footer}
         shown = [b for b in InspectorScreen.BINDINGS if b.show and b not in contextual]

@@ -221,7 +221,8 @@ async def test_header_detail_and_waterfall_share_one_zero_and_one_end(frozen_clo
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         assert await wait_until(
-            pilot, lambda: screen.session.timeline.at_end and screen.diagnosis is not None
+            pilot,
+            lambda: screen.session.timeline.at_end and screen.diagnosing.diagnosis is not None,
         )
         await pilot.press("home", *["right"] * 14)  # mcp_call.failed, after the silence
         await pilot.pause()

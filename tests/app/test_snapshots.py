@@ -18,7 +18,7 @@ async def _at_end(pilot: Pilot[Any]) -> None:
     """At the last step, with the (threaded) checks done: the photo shows their results."""
     screen = screen_of(pilot)
     await pilot.press("end")
-    assert await wait_until(pilot, lambda: screen.diagnosis is not None)
+    assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
     await pilot.pause()
 
 

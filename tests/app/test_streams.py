@@ -126,7 +126,7 @@ async def test_unknown_and_misnamed_event_types_are_shown_not_dropped(
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         await pilot.press("end")
-        assert await wait_until(pilot, lambda: screen.diagnosis is not None)
+        assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
         await pilot.pause()
         assert f"step {len(edited)} / {len(edited)}" in header_text(screen)
         notice = find_node(screen, lambda t: t.startswith("response.brand_new.notice"))

@@ -57,7 +57,7 @@ async def test_the_wire_under_the_failed_call(tmp_path: Path):
                 lambda: (
                     screen.session.timeline.at_end
                     and [r.status for r in screen.session.timeline.state.responses] == ["completed"]
-                    and screen.diagnosis is not None
+                    and screen.diagnosing.diagnosis is not None
                 ),
                 15,
             )

@@ -105,8 +105,10 @@ class McptuiApp(SafeApp):
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and isinstance(
             self.screen, InspectorScreen
         ):
-            self.screen.diagnose(force=True)  # the run ended: "no terminal event" may apply
-            self.screen.land_on_failure()
+            self.screen.diagnosing.diagnose(
+                force=True
+            )  # the run ended: "no terminal event" may apply
+            self.screen.playback.land_on_failure()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In a dialog or a text box `q` is theirs (text, or close); Ctrl+C still quits.
@@ -206,5 +208,7 @@ class McptuiApp(SafeApp):
             for action in PALETTE_ACTIONS:
                 title, help_text = ACTION_HELP[action]
                 yield SystemCommand(
-                    title, help_text, lambda action=action: screen.run_palette_action(action)
+                    title,
+                    help_text,
+                    lambda action=action: screen.cause_actions.run_palette_action(action),
                 )

@@ -72,8 +72,8 @@ async def settle(pilot: Pilot[None]) -> None:
         screen = app.screen
         if (
             isinstance(screen, InspectorScreen)
-            and screen.diagnosis is not None
-            and screen._diagnosed_total == screen.session.timeline.total
+            and screen.diagnosing.diagnosis is not None
+            and screen.diagnosing._diagnosed_total == screen.session.timeline.total
             and not any(w.group == "diagnose" and w.is_running for w in screen.workers)
         ):
             break

@@ -79,8 +79,11 @@ class Blocked(NamedTuple):
         return f"{self.instead} ({self.why})" if self.instead else self.why
 
 
-class CauseActionsMixin:
-    """Cause actions of the InspectorScreen (which this is mixed into)."""
+class CauseActions:
+    """Cause actions of the inspector screen, which holds this and hands it itself."""
+
+    def __init__(self, screen: InspectorScreen) -> None:
+        self.screen = screen
 
     CAUSE_ACTIONS = frozenset({"rerun_foreground", "rerun_only_tool"})
     _cause_keys: frozenset[str] = frozenset()
@@ -88,40 +91,47 @@ class CauseActionsMixin:
 
     # -- what applies ------------------------------------------------------------------------
 
-    def _bare_background(self: InspectorScreen) -> ResponseState | None:
+    def _bare_background(self) -> ResponseState | None:
         """The selected node's response, when it failed and a bare background failure is one
         of its likely causes."""
-        node = self.tree.cursor_node
+        node = self.screen.tree.cursor_node
         ref = node.data if node is not None else None
-        state = self.session.timeline.state
-        if ref is None or self.diagnosis is None or not 0 <= ref.response < len(state.responses):
+        state = self.screen.session.timeline.state
+        if (
+            ref is None
+            or self.screen.diagnosing.diagnosis is None
+            or not 0 <= ref.response < len(state.responses)
+        ):
             return None
         resp = state.responses[ref.response]
-        causes = self.diagnosis.causes(resp.key) if resp.failed else []
+        causes = self.screen.diagnosing.diagnosis.causes(resp.key) if resp.failed else []
         return resp if any(c.cause.key == BARE_BACKGROUND for c in causes) else None
 
-    def _request_of(self: InspectorScreen, resp: ResponseState) -> dict[str, Any] | None:
+    def _request_of(self, resp: ResponseState) -> dict[str, Any] | None:
         """The request, as sent (secrets and all), that started `resp` (else the run's first):
         what a cause action changes a copy of, so that `t` on a call of a `u` re-run stays in
         the foreground. None in a replay (no client) or an attach (no request)."""
-        live = self.live
+        live = self.screen.live_actions.live
         if live is None or live.first_request is None:
             return None
         return live.request_for(resp.id) or live.first_request
 
-    def _no_request(self: InspectorScreen, change: str) -> Blocked | None:
+    def _no_request(self, change: str) -> Blocked | None:
         """Why this session cannot send the changed request, and how to send it instead."""
-        if self.live is not None and self.live.first_request is not None:
+        if (
+            self.screen.live_actions.live is not None
+            and self.screen.live_actions.live.first_request is not None
+        ):
             return None
-        if self.session.receiving is not None:
+        if self.screen.session.receiving is not None:
             why = "the proxy records your app's requests; it sends none of its own"
-        elif self.live is None:
+        elif self.screen.live_actions.live is None:
             why = "a replay cannot send requests"
         else:
             why = "attached to a response this session did not send: no request to re-send"
         return Blocked(why, f"run `mcptui run REQUEST.json` with {change}")
 
-    def _cannot_foreground(self: InspectorScreen) -> Blocked | None:
+    def _cannot_foreground(self) -> Blocked | None:
         """Why `u` cannot run now; None when it can."""
         if self._bare_background() is None:
             return Blocked(
@@ -130,9 +140,9 @@ class CauseActionsMixin:
             )
         return self._no_request('"background": false')
 
-    def _cannot_only_tool(self: InspectorScreen) -> Blocked | None:
+    def _cannot_only_tool(self) -> Blocked | None:
         """Why `t` cannot run now; None when it can."""
-        found = self._failed_call()
+        found = self.screen.diagnosing._failed_call()
         if found is None:
             return Blocked("select a failed mcp_call to re-run with only its tool allowed")
         item = found[1]
@@ -152,7 +162,7 @@ class CauseActionsMixin:
             )
         return None
 
-    def _update_cause_keys(self: InspectorScreen) -> None:
+    def _update_cause_keys(self) -> None:
         """Offer in the footer just the cause actions that can run for the selection."""
         keys = frozenset(
             action
@@ -164,11 +174,11 @@ class CauseActionsMixin:
         )
         if keys != self._cause_keys:
             self._cause_keys = keys
-            self.refresh_bindings()
+            self.screen.refresh_bindings()
 
     # -- the detail pane ---------------------------------------------------------------------
 
-    def response_actions(self: InspectorScreen) -> dict[str, Text]:
+    def response_actions(self) -> dict[str, Text]:
         """For a bare background failure's "try": the key that does it, or what to run."""
         if self._bare_background() is None:
             return {}
@@ -186,9 +196,9 @@ class CauseActionsMixin:
             }
         return {BARE_BACKGROUND: Text(blocked.note(), "dim")}
 
-    def item_actions(self: InspectorScreen) -> list[Text]:
+    def item_actions(self) -> list[Text]:
         """For a failed mcp_call: the key that isolates it, or what to run instead."""
-        found = self._failed_call()
+        found = self.screen.diagnosing._failed_call()
         if found is None:
             return []
         blocked = self._cannot_only_tool()
@@ -209,41 +219,45 @@ class CauseActionsMixin:
 
     # -- the keys ----------------------------------------------------------------------------
 
-    def action_rerun_foreground(self: InspectorScreen) -> None:
+    def action_rerun_foreground(self) -> None:
         blocked, resp = self._cannot_foreground(), self._bare_background()
         request = self._request_of(resp) if resp is not None else None
         if blocked is not None or request is None:
-            self.notify((blocked or Blocked("nothing to re-run")).sentence(), severity="warning")
+            self.screen.notify(
+                (blocked or Blocked("nothing to re-run")).sentence(), severity="warning"
+            )
             return
         self._send_changed(
             foreground_request(request),
             "Re-running in the foreground (background off): a new response.",
         )
 
-    def action_rerun_only_tool(self: InspectorScreen) -> None:
-        blocked, found = self._cannot_only_tool(), self._failed_call()
+    def action_rerun_only_tool(self) -> None:
+        blocked, found = self._cannot_only_tool(), self.screen.diagnosing._failed_call()
         request = self._request_of(found[0]) if found is not None else None
         changed = None
         if blocked is None and found is not None and request is not None:
             changed = only_tool_request(request, found[1].server_label, found[1].name or "")
         if changed is None or found is None:
-            self.notify((blocked or Blocked("nothing to re-run")).sentence(), severity="warning")
+            self.screen.notify(
+                (blocked or Blocked("nothing to re-run")).sentence(), severity="warning"
+            )
             return
         name, label = visible(found[1].name or "?"), visible(found[1].server_label or "?")
         self._send_changed(
             changed, f"Re-running with only {name!r} allowed on {label!r}: a new response."
         )
 
-    def _send_changed(self: InspectorScreen, request: dict[str, Any], message: str) -> None:
+    def _send_changed(self, request: dict[str, Any], message: str) -> None:
         """Like `r`: a new response root in this session and its recording."""
-        self.follow = True
-        self.app.send(request)  # type: ignore[attr-defined]
-        self.notify(message)
+        self.screen.playback.follow = True
+        self.screen.app.send(request)  # type: ignore[attr-defined]
+        self.screen.notify(message)
 
-    async def run_palette_action(self: InspectorScreen, action: str) -> None:
+    async def run_palette_action(self, action: str) -> None:
         """An action chosen in the command palette. A cause action runs even where its key is
         hidden, so that it says why it cannot (Textual would drop it without a word)."""
         if action in self.CAUSE_ACTIONS:
             getattr(self, f"action_{action}")()
         else:
-            await self.run_action(action)
+            await self.screen.run_action(action)

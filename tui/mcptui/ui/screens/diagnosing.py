@@ -40,20 +40,35 @@ def probe_evidence(report: object) -> ProbeEvidence | None:
     return evidence_of(report)  # type: ignore[arg-type]
 
 
-class DiagnosisMixin:
-    """Checks and probes of the InspectorScreen (which this is mixed into)."""
+class Diagnosing:
+    """Checks and probes of the inspector screen, which holds this and hands it itself."""
 
-    def diagnose(self: InspectorScreen, *, force: bool = False) -> None:
+    def __init__(self, screen: InspectorScreen) -> None:
+        self.screen = screen
+        self.diagnosis: Diagnosis | None = None
+        """Findings, timing and likely causes of the events so far; None until checked."""
+        self._diagnosed_total = -1
+        self._diagnose_again = False
+        self.probes: dict[ItemKey, object] = {}
+        """Probe reports (mcptui.probe.ServerReport) of failed calls, by (response, item) key."""
+        self.probing: set[ItemKey] = set()
+        self._can_probe = False
+
+    def diagnose(self, *, force: bool = False) -> None:
         """Check the events so far, when there are new ones (or `force`): in a thread, or in a
         child process for a big replay."""
-        timeline = self.session.timeline
-        if self.session.loading is not None:
-            return  # checked once all is read (LoadingMixin.all_read)
+        timeline = self.screen.session.timeline
+        if self.screen.session.loading is not None:
+            return  # checked once all is read (Loading.all_read)
         if timeline.total == self._diagnosed_total and not force:
             return
-        if not force and self.live is not None and self.live.behind:
+        if (
+            not force
+            and self.screen.live_actions.live is not None
+            and self.screen.live_actions.live.behind
+        ):
             return  # a flood: checking all events so far each second would halve reading
-        if any(w.group == "diagnose" and w.is_running for w in self.workers):
+        if any(w.group == "diagnose" and w.is_running for w in self.screen.workers):
             self._diagnose_again = True  # when the running check ends: nothing is dropped
             return
         self._diagnose_again = False
@@ -67,13 +82,13 @@ class DiagnosisMixin:
         options = {
             "complete": not self._live_running(),
             "probes": probes,
-            **header_options(self.session.header),
+            **header_options(self.screen.session.header),
         }
-        source = self.session.source
-        if not self.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():
+        source = self.screen.session.source
+        if not self.screen.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():
             from mcptui.io.child_process import in_child
 
-            self.run_worker(
+            self.screen.run_worker(
                 in_child(diagnose_path, source, **options), group="diagnose", exit_on_error=False
             )
             return
@@ -81,44 +96,44 @@ class DiagnosisMixin:
         def work() -> Diagnosis:
             return diagnose_events(events, timeline.snapshots, **options)
 
-        self.run_worker(work, thread=True, group="diagnose", exit_on_error=False)
+        self.screen.run_worker(work, thread=True, group="diagnose", exit_on_error=False)
 
-    def _live_running(self: InspectorScreen) -> bool:
-        if self.session.receiving is not None:
-            return self.session.receiving()
-        return self.live is not None and any(
-            w.group == "live" and w.is_running for w in self.app.workers
+    def _live_running(self) -> bool:
+        if self.screen.session.receiving is not None:
+            return self.screen.session.receiving()
+        return self.screen.live_actions.live is not None and any(
+            w.group == "live" and w.is_running for w in self.screen.app.workers
         )
 
-    def on_worker_state_changed(self: InspectorScreen, event: Worker.StateChanged) -> None:
+    def worker_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if worker.group == "probe" and event.state == WorkerState.ERROR:
-            self.notify(f"The probe failed: {worker.error!r}", severity="error")
-            self.show_detail(self.tree.cursor_node)
+            self.screen.notify(f"The probe failed: {worker.error!r}", severity="error")
+            self.screen.detail_view.show_detail(self.screen.tree.cursor_node)
         if worker.group != "diagnose":
             return
         if event.state == WorkerState.SUCCESS:
             self.diagnosed(worker.result)  # type: ignore[arg-type]
         elif event.state == WorkerState.ERROR:
-            self.notify(f"Checking the stream failed: {worker.error!r}", severity="error")
+            self.screen.notify(f"Checking the stream failed: {worker.error!r}", severity="error")
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR) and self._diagnose_again:
             self.diagnose(force=True)
 
-    def diagnosed(self: InspectorScreen, diagnosis: Diagnosis) -> None:
+    def diagnosed(self, diagnosis: Diagnosis) -> None:
         self.diagnosis = diagnosis
-        self.tree.set_diagnosis(diagnosis)
-        self.query_one(FindingsList).show(diagnosis.findings)
-        self.refresh_header()
-        self.show_detail(self.tree.cursor_node)
+        self.screen.tree.set_diagnosis(diagnosis)
+        self.screen.query_one(FindingsList).show(diagnosis.findings)
+        self.screen.header_clock.refresh_header()
+        self.screen.detail_view.show_detail(self.screen.tree.cursor_node)
 
-    def probing_note(self: InspectorScreen, name: str | None) -> Text:
+    def probing_note(self, name: str | None) -> Text:
         return Text(
             f"probing {visible(name or 'the tool')}… (up to {PROBE_TIMEOUT:g} s, as "
             "long as OpenAI waits)",
             "cyan",
         )
 
-    def _probe_target(self: InspectorScreen) -> tuple[ResponseState, ItemState] | None:
+    def _probe_target(self) -> tuple[ResponseState, ItemState] | None:
         """The selected node's item when it is a failed mcp_call whose server URL is known
         (from the request, a recording's header, or the tools the response echoed)."""
         found = self._failed_call()
@@ -126,7 +141,7 @@ class DiagnosisMixin:
             return None
         return found
 
-    def no_probe_reason(self: InspectorScreen) -> str | None:
+    def no_probe_reason(self) -> str | None:
         """Why `p` cannot probe the selected failed call (None when it can, or when nothing
         probeable is selected): said in the detail pane instead of offering the key."""
         found = self._failed_call()
@@ -139,11 +154,11 @@ class DiagnosisMixin:
             "--recording FILE` takes it from your request"
         )
 
-    def _failed_call(self: InspectorScreen) -> tuple[ResponseState, ItemState] | None:
+    def _failed_call(self) -> tuple[ResponseState, ItemState] | None:
         """The selected node's item when it is a failed mcp_call."""
-        node = self.tree.cursor_node
+        node = self.screen.tree.cursor_node
         ref = node.data if node is not None else None
-        state = self.session.timeline.state
+        state = self.screen.session.timeline.state
         if ref is None or ref.item is None or ref.response >= len(state.responses):
             return None
         resp = state.responses[ref.response]
@@ -152,23 +167,23 @@ class DiagnosisMixin:
             return None
         return resp, item
 
-    def _update_probe_key(self: InspectorScreen) -> None:
+    def _update_probe_key(self) -> None:
         can_probe = self._probe_target() is not None
         if can_probe != self._can_probe:
             self._can_probe = can_probe
-            self.refresh_bindings()
+            self.screen.refresh_bindings()
 
     def tool_entry(
-        self: InspectorScreen, server_label: str | None, resp: ResponseState | None = None
+        self, server_label: str | None, resp: ResponseState | None = None
     ) -> tuple[dict[str, object], bool] | None:
         """The `mcp` tool entry for a server, and whether its secrets were redacted: from a
         live run's real request, else a recording's (redacted) request, else the tools the
         response echoed (any file with a `response.created`: a paste, an archive)."""
-        live = self.live
+        live = self.screen.live_actions.live
         sources: list[tuple[object, bool]] = []
         if live is not None and live.first_request is not None:
             sources.append((live.first_request, False))
-        sources.append(((self.session.header or {}).get("request"), True))
+        sources.append(((self.screen.session.header or {}).get("request"), True))
         if resp is not None:
             sources.append(({"tools": resp.tools}, True))
         for request, redacted in sources:
@@ -177,10 +192,10 @@ class DiagnosisMixin:
                     return tool, redacted
         return None
 
-    def action_probe(self: InspectorScreen) -> None:
+    def action_probe(self) -> None:
         target = self._probe_target()
         if target is None:
-            self.notify(
+            self.screen.notify(
                 self.no_probe_reason() or "Select a failed mcp_call to probe it.",
                 severity="warning",
             )
@@ -191,7 +206,7 @@ class DiagnosisMixin:
             return
         found = self.tool_entry(item.server_label, resp)
         if found is None:
-            self.notify(
+            self.screen.notify(
                 f"The request has no mcp tool for server "
                 f"{visible(item.server_label or '?')!r}: nothing to probe.",
                 severity="warning",
@@ -201,19 +216,21 @@ class DiagnosisMixin:
         arguments = parse_json_text(item.arguments or "{}")
         self.probing.add(key)
         self.probes.pop(key, None)
-        node = self.tree.item_node(resp.key, item.key)
-        if node is not None and node is not self.tree.cursor_node:
-            self.follow = False  # from one of its events: the item's detail shows the result
-            self.move_cursor(node)
-        self.show_detail(self.tree.cursor_node)
-        self.run_worker(
+        node = self.screen.tree.item_node(resp.key, item.key)
+        if node is not None and node is not self.screen.tree.cursor_node:
+            self.screen.playback.follow = (
+                False  # from one of its events: the item's detail shows the result
+            )
+            self.screen.playback.move_cursor(node)
+        self.screen.detail_view.show_detail(self.screen.tree.cursor_node)
+        self.screen.run_worker(
             self._probe(key, entry, item.name or "", arguments, redacted),
             group="probe",
             exit_on_error=False,
         )
 
     async def _probe(
-        self: InspectorScreen,
+        self,
         key: ItemKey,
         entry: dict[str, object],
         name: str,
@@ -230,4 +247,4 @@ class DiagnosisMixin:
             self.probing.discard(key)
         self.probes[key] = report
         self.diagnose(force=True)  # the probe's evidence may confirm a cause
-        self.show_detail(self.tree.cursor_node)
+        self.screen.detail_view.show_detail(self.screen.tree.cursor_node)

@@ -1,50 +1,38 @@
-"""The inspector screen: tree, detail, header; views, filter, copy, save and open.
-
-Its other jobs are mixed in from their own modules: playback and failure stops
-(tui/mcptui/ui/screens/playback.py), diagnosis and probes (diagnosing.py), live-run keys
-(live_actions.py), re-runs that act on a likely cause (cause_actions.py).
+"""The inspector screen: the header, the event tree, the right pane's views and the footer,
+and the collaborators that do its jobs (playback.py, clock.py, diagnosing.py, loading.py,
+detail_view.py, tree_filter.py, file_actions.py, live_actions.py, cause_actions.py,
+share_actions.py), each owning its state. The screen composes them and routes to them the keys
+(from the action table, ui/actions.py) and the messages that reach a screen.
 """
 
 from __future__ import annotations
 
 import time
-from datetime import datetime
-from pathlib import Path
-from typing import Literal
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Tree
-from textual.widgets.tree import TreeNode
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker
 
-from mcptui.io.recording import (
-    DEFAULT_RECORD_DIR,
-    make_header,
-    recording_name,
-    save_recording,
-    unused_path,
-)
-from mcptui.model.diagnosis import Diagnosis, ItemKey
-from mcptui.model.reducer import is_failure_event
-from mcptui.model.state import ItemState, ResponseState
-from mcptui.model.status import item_status
-from mcptui.model.textsafe import visible
-from mcptui.model.timing import item_timing
 from mcptui.sources.session import Session
+from mcptui.ui.actions import ACTIONS, bindings
 from mcptui.ui.gc_pacing import CHECK_SECONDS, CollectorPacer
-from mcptui.ui.screens.cause_actions import CAUSE_BINDINGS, CauseActionsMixin
-from mcptui.ui.screens.clock import CLOCK_SECONDS, ClockMixin
-from mcptui.ui.screens.diagnosing import DIAGNOSE_EVERY, DiagnosisMixin
-from mcptui.ui.screens.live_actions import LiveActionsMixin
-from mcptui.ui.screens.loading import LoadingMixin
-from mcptui.ui.screens.playback import TICK_SECONDS, PlaybackMixin
-from mcptui.ui.screens.share_actions import SHARE_BINDINGS, ShareActionsMixin
-from mcptui.ui.widgets.detail import MAX_JSON_CHARS, DetailPane, pretty_json
+from mcptui.ui.screens.cause_actions import CauseActions
+from mcptui.ui.screens.clock import CLOCK_SECONDS, HeaderClock
+from mcptui.ui.screens.detail_view import DetailView
+from mcptui.ui.screens.diagnosing import DIAGNOSE_EVERY, Diagnosing
+from mcptui.ui.screens.file_actions import FileActions
+from mcptui.ui.screens.live_actions import LiveActions
+from mcptui.ui.screens.loading import Loading
+from mcptui.ui.screens.playback import TICK_SECONDS, Playback
+from mcptui.ui.screens.share_actions import ShareActions
+from mcptui.ui.screens.tree_filter import TreeFilter
+from mcptui.ui.widgets.detail import DetailPane
 from mcptui.ui.widgets.event_tree import EventTree, NodeRef
 from mcptui.ui.widgets.findings import FindingsList
 from mcptui.ui.widgets.footer import FittingFooter
@@ -59,59 +47,24 @@ SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfal
 """The right pane's views, in the order `v` cycles through them."""
 
 
-class InspectorScreen(
-    PlaybackMixin,
-    ClockMixin,
-    DiagnosisMixin,
-    LiveActionsMixin,
-    CauseActionsMixin,
-    ShareActionsMixin,
-    LoadingMixin,
-    Screen[None],
-):
-    """One session, shown as it stood at the current step."""
+class InspectorScreen(Screen[None]):
+    """One session, shown as it stood at the current step.
 
-    BINDINGS = [
-        # Short footer texts; the footer shows what fits, essentials first (widgets/footer.py).
-        Binding("space", "toggle_play", "Play", priority=True, id="toggle_play", key_display="␣"),
-        Binding(
-            "right,n", "step_forward", "Step", priority=True, id="step_forward", key_display="→"
-        ),
-        Binding("left,b", "step_back", "Back", priority=True, id="step_back", key_display="←"),
-        Binding("home,g", "first", "First", priority=True, id="first", key_display="⇤"),
-        Binding("end,G", "last", "Last", priority=True, id="last", key_display="⇥"),
-        Binding("f", "next_failure", "Fail▸", id="next_failure"),
-        Binding("F", "previous_failure", "◂Fail", id="previous_failure"),
-        Binding("plus,equals_sign", "faster", "Fast", id="faster", key_display="+"),
-        Binding("minus", "slower", "Slow", id="slower", key_display="-"),
-        Binding("i", "instant", "Instant", id="instant"),
-        # Priority, so `/` opens the box before the keys typed after it are routed: a burst
-        # like `/search` is the filter's text, not `s`ave (action_filter focuses at once).
-        Binding("slash", "filter", "Filter", priority=True, id="filter", key_display="/"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
-        Binding("v", "cycle_view", "View", id="cycle_view"),
-        Binding("p", "probe", "Probe", id="probe"),
-        Binding("c", "copy", "Copy", id="copy"),
-        Binding("m", "more", "More", show=False, id="more"),
-        # Priority for the same reason: a path pasted right after `s` / `o` goes to the prompt.
-        Binding("s", "save", "Save", priority=True, id="save"),
-        Binding("o", "open", "Open", priority=True, id="open"),
-        *SHARE_BINDINGS,
-        # Live runs only (hidden otherwise):
-        Binding("a", "approve", "Approve", id="approve"),
-        Binding("d", "deny", "Deny", id="deny"),
-        Binding("x", "cancel_run", "Cancel run", id="cancel_run"),
-        Binding("r", "rerun", "Re-run", id="rerun"),
-        # Where a failure's likely cause can be acted on from a live run (hidden otherwise):
-        *CAUSE_BINDINGS,
-    ]
+    The screen lays out the widgets and routes keys and messages; each job is a collaborator
+    that owns its state: `playback` (stepping, following, failure stops), `header_clock`,
+    `diagnosing` (checks and probes), `rest_reader` (a recording's rest), `detail_view`,
+    `tree_filter`, `files` (copy, save, open), `live_actions`, `cause_actions` and
+    `share_actions`. Which one runs a key is said once, in the action table (ui/actions.py).
+    """
+
+    BINDINGS = bindings(app=False)
 
     def __init__(
         self,
         session: Session,
         *,
         paused: bool = False,
-        clock: type[time.monotonic] | None = None,  # type: ignore[valid-type]
+        clock: Callable[[], float] | None = None,
         open_at: OpenAt = None,
     ) -> None:
         super().__init__()
@@ -122,32 +75,18 @@ class InspectorScreen(
         self.opened_at = 0
         """The step shown at mount: a step taken since means the user has moved on."""
         self.clock = clock or time.monotonic
-        self.follow = True
-        """Keep the cursor on the newest event; off once the user moves it in the tree."""
-        self._placed: TreeNode[NodeRef] | None = None
-        """The node the cursor was last put on by following (its highlight is not the user's)."""
-        self._moves_seen = 0
-        """The tree's count of user moves, as of the last UserMoved message handled."""
-        self.filter_text = ""
-        self.answered: set[str] = set()
-        """Approval requests answered from this screen (each is answered once)."""
-        self._shown_live_keys: frozenset[str] = frozenset()
-        self.diagnosis: Diagnosis | None = None
-        """Findings, timing and likely causes of the events so far; None until checked."""
-        self._diagnosed_total = -1
-        self._diagnose_again = False
-        self.probes: dict[ItemKey, object] = {}
-        """Probe reports (mcptui.probe.ServerReport) of failed calls, by (response, item) key."""
-        self.probing: set[ItemKey] = set()
-        self._can_probe = False
-        self._detail_ref: NodeRef | None = None
-        """What the detail pane shows (`m` shows more of it until the selection changes)."""
-        self.detail_step: int | None = None
-        """The step the detail pane was last drawn at (None: not yet drawn)."""
-        self.land_from = 0
-        """Failures from this event on are landed on when the run ends (see playback)."""
         self.collector = CollectorPacer()
         """Keeps the collector's full pass out of steps (tui/mcptui/ui/gc_pacing.py)."""
+        self.playback = Playback(self)
+        self.header_clock = HeaderClock(self)
+        self.diagnosing = Diagnosing(self)
+        self.rest_reader = Loading(self)
+        self.detail_view = DetailView(self)
+        self.tree_filter = TreeFilter(self)
+        self.files = FileActions(self)
+        self.live_actions = LiveActions(self)
+        self.cause_actions = CauseActions(self)
+        self.share_actions = ShareActions(self)
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -168,9 +107,9 @@ class InspectorScreen(
 
     def _open_at(self, where: OpenAt) -> None:
         if where in ("failure", "end"):
-            self.open_on_failure(whole=where == "end")
+            self.playback.open_on_failure(whole=where == "end")
         elif isinstance(where, int):
-            self.go_to(where)
+            self.playback.go_to(where)
 
     @property
     def tree(self) -> EventTree:
@@ -184,7 +123,7 @@ class InspectorScreen(
         self.query_one("#filter", Input).display = False
         self.tree.rebuild()
         self.tree.focus()
-        reading = self.start_loading()  # a recording's rest, read between frames
+        reading = self.rest_reader.start_loading()  # a recording's rest, read between frames
         where = self.open_at
         if not self.start_paused:
             self.session.player.play(self.session.timeline.position, self.clock())
@@ -194,13 +133,13 @@ class InspectorScreen(
             self.open_at = None  # there now, not again once all is read
             self.call_after_refresh(self._open_at, where)  # once laid out
         self.opened_at = self.session.timeline.position
-        self.refresh_header()
-        self.set_interval(TICK_SECONDS, self._tick, name="playback")
-        self.set_interval(CLOCK_SECONDS, self.advance_clock, name="clock")
+        self.header_clock.refresh_header()
+        self.set_interval(TICK_SECONDS, self.playback._tick, name="playback")
+        self.set_interval(CLOCK_SECONDS, self.header_clock.advance_clock, name="clock")
         self.query_one(FindingsList).show([], pending=True)
         self.show_view("detail")
-        self.diagnose()
-        self.set_interval(DIAGNOSE_EVERY, self.diagnose, name="diagnose")
+        self.diagnosing.diagnose()
+        self.set_interval(DIAGNOSE_EVERY, self.diagnosing.diagnose, name="diagnose")
         self.collector.hold()
         self.set_interval(CHECK_SECONDS, self.collector.check, name="collector")
 
@@ -214,126 +153,31 @@ class InspectorScreen(
         self.collector.stepped()
         # Our own moves are shown already; a highlight the cursor has left since is stale (it
         # came after a failure stop had put the cursor and detail elsewhere: a CI flake).
-        if event.node is not self._placed and event.node is self.tree.cursor_node:
-            self.show_detail(event.node)
+        if event.node is not self.playback._placed and event.node is self.tree.cursor_node:
+            self.detail_view.show_detail(event.node)
 
     @on(EventTree.UserMoved)
     def _user_moved(self) -> None:
-        self.follow = False
-        self._placed = None
-        self._moves_seen = self.tree.user_moves
-
-    def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
-        ref = node.data if node is not None else None
-        self.detail_step = self.session.timeline.position
-        self.detail.zero = self.session.player.zero or 0.0
-        if ref != self._detail_ref:  # a new selection starts with the first screenfuls
-            self._detail_ref = ref
-            self.detail.limit = MAX_JSON_CHARS
-            self.detail.scroll_home(animate=False, immediate=True)
-        if ref is None:
-            self.detail.show_nothing()
-            return
-        state = self.session.timeline.state
-        if ref.response >= len(state.responses):
-            return
-        resp = state.responses[ref.response]
-        group = self.tree.group_of(ref)
-        index = self._event_index(ref)
-        diagnosis = self.diagnosis
-        self._update_probe_key()
-        self._update_cause_keys()
-        if ref.kind == "response" or (ref.kind == "error" and ref.item is None):
-            self.detail.show_response(
-                resp,
-                causes=diagnosis.causes(resp.key) if diagnosis and resp.failed else [],
-                actions=self.response_actions(),
-            )
-        elif index is not None and (group is None or group.count == 1):
-            events = self.session.timeline.events
-            event = events[index]
-            self.detail.show_event(
-                event,
-                events[index - 1] if index else None,
-                is_failure_event(event),
-                diagnosis.by_event.get(index, []) if diagnosis else [],
-            )
-        elif ref.item is not None and ref.item < len(resp.items):
-            item = resp.items[ref.item]
-            if group is not None:
-                self.detail.show_group(group, self.session.timeline.events, item)
-            else:
-                self.show_item(resp, item)
-
-    def show_item(self, resp: ResponseState, item: ItemState) -> None:
-        """An item with, for a failure, its likely causes and the probe's result."""
-        key = (resp.key, item.key)
-        diagnosis = self.diagnosis
-        shown = item_status(resp, item)
-        # As of this step (the checks' timing is the whole stream's), running on with the clock.
-        timing = item_timing(item, self.session.timeline.events, shown.word).until(self.tree.now)
-        probe = None
-        if key in self.probes:
-            # Imported only once there is a report: it loads the mcp SDK (measured 1.4 s),
-            # which showing the first failed item must not wait for.
-            from mcptui.probe.view import render as render_probe
-
-            probe = render_probe(self.probes[key])  # type: ignore[arg-type]
-        elif key in self.probing:
-            probe = self.probing_note(item.name)
-        self.detail.show_item(
-            item,
-            shown,
-            causes=diagnosis.causes(*key) if diagnosis and item.failed else [],
-            timing=timing,
-            probe=probe,
-            can_probe=self._probe_target() is not None,
-            no_probe=self.no_probe_reason(),
-            actions=self.item_actions() if item.failed else [],
-        )
-
-    def _event_index(self, ref: NodeRef) -> int | None:
-        """The timeline event a node stands for: itself, or the first of its group."""
-        if ref.kind == "group":
-            group = self.tree.group_of(ref)
-            return group.first if group is not None else None
-        return ref.event
-
-    def selected_event_json(self) -> str | None:
-        node = self.tree.cursor_node
-        ref = node.data if node is not None else None
-        if ref is None:
-            return None
-        index = self._event_index(ref)
-        if index is not None:
-            return pretty_json(self.session.timeline.events[index].raw)
-        resp = self.session.timeline.state.responses[ref.response]
-        if ref.kind == "response":  # the Response object as last sent (created → completed)
-            events = self.session.timeline.events
-            bodies = [
-                events[i].raw["response"]
-                for i in resp.events
-                if isinstance(events[i].raw.get("response"), dict)
-            ]
-            return pretty_json(bodies[-1]) if bodies else None
-        if ref.kind == "error":
-            error = resp.items[ref.item].error if ref.item is not None else resp.error
-            return pretty_json(error)
-        if ref.kind == "item" and ref.item is not None:
-            item = resp.items[ref.item]
-            return pretty_json(item.final or item.added or {})
-        return None
+        self.playback.follow = False
+        self.playback._placed = None
+        self.playback._moves_seen = self.tree.user_moves
 
     # -- actions -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys typed into the filter box are text, not commands; live keys need a live run;
         probing needs a failed MCP call selected; cause actions, a request they can change."""
-        if action in self.LIVE_ACTIONS and action not in self._live_keys():
+        if (
+            action in self.live_actions.LIVE_ACTIONS
+            and action not in self.live_actions._live_keys()
+        ):
             return False
-        if action in self.CAUSE_ACTIONS and action not in self._cause_keys:
+        if (
+            action in self.cause_actions.CAUSE_ACTIONS
+            and action not in self.cause_actions._cause_keys
+        ):
             return False
-        if action == "probe" and not self._can_probe:
+        if action == "probe" and not self.diagnosing._can_probe:
             return False
         focused = self.focused  # (asked for every key at every refresh of the footer: no query)
         return not (focused is not None and focused.id == "filter" and action != "clear_filter")
@@ -352,7 +196,7 @@ class InspectorScreen(
         for key, label in SIDE_VIEWS.items():
             title.append(f" {label} ", "reverse bold" if key == name else "dim")
         side.border_title = title
-        self.refresh_waterfall()
+        self.header_clock.refresh_waterfall()
 
     def action_cycle_view(self) -> None:
         """Detail → Findings → Waterfall → Detail."""
@@ -364,129 +208,35 @@ class InspectorScreen(
         index = event.finding.event_index
         if index is None:
             return
-        self._manual()
-        self.go_to(index + 1)
-        self.follow = False  # the cursor goes to the finding's event, not the newest node
+        self.playback._manual()
+        self.playback.go_to(index + 1)
+        self.playback.follow = False  # the cursor goes to the finding's event, not the newest node
         self.show_view("detail")
         self.tree.focus()
-        self.move_cursor(self.tree.reveal(index))
-
-    def action_more(self) -> None:
-        """Five times as much of the long texts and JSON of the selection."""
-        self.detail.limit *= 5
-        self.show_detail(self.tree.cursor_node)
-
-    def action_copy(self) -> None:
-        text = self.selected_event_json()
-        if text is None:
-            self.notify("Select an event, item or response to copy its JSON.", severity="warning")
-            return
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {len(text):,} characters of JSON.")
-
-    def default_save_path(self) -> Path:
-        """Named as automatic recordings are, in the same folder; never an existing file."""
-        resp = self.session.timeline.state.current
-        name = recording_name(resp.id if resp else None, datetime.now())
-        return unused_path(DEFAULT_RECORD_DIR / name)
-
-    def save_to(self, path: Path, *, overwrite: bool = False) -> Path:
-        header = make_header("saved", original=self.session.source)
-        if self.session.header:
-            for key in ("request", "endpoint", "http"):
-                if key in self.session.header:
-                    header[key] = self.session.header[key]
-        return save_recording(path, header, self.session.timeline.events, overwrite=overwrite)
-
-    def action_save(self) -> None:
-        from mcptui.ui.screens.prompt import ConfirmScreen, PromptScreen
-
-        def write(path: Path, overwrite: bool = False) -> None:
-            try:
-                written = self.save_to(path, overwrite=overwrite)
-            except OSError as exc:
-                self.notify(f"Could not save: {exc}", severity="error")
-                return
-            self.notify(f"Saved {self.session.timeline.total:,} events to {written}")
-
-        def answered(answer: str | None) -> None:
-            if not answer:
-                return
-            path = Path(answer).expanduser()
-            if not path.exists():
-                write(path)
-                return
-            question = f"{visible(str(path))} exists. Overwrite it?"
-            self.app.push_screen(
-                ConfirmScreen(question),
-                lambda yes: (
-                    write(path, overwrite=True)
-                    if yes
-                    else self.notify(f"Not saved: {path} is unchanged.", severity="warning")
-                ),
-            )
-
-        self.app.push_screen(
-            PromptScreen("Save recording as", str(self.default_save_path())), answered
-        )
-
-    def action_open(self) -> None:
-        from mcptui.ui.screens.prompt import PromptScreen
-
-        def done(answer: str | None) -> None:
-            if answer:
-                self.app.open_path(answer)  # type: ignore[attr-defined]
-
-        self.app.push_screen(PromptScreen("Open recording or stream dump", ""), done)
+        self.playback.move_cursor(self.tree.reveal(index))
 
     # -- filter ------------------------------------------------------------------------------
 
-    def action_filter(self) -> None:
-        box = self.query_one("#filter", Input)
-        box.display = True
-        box.value = self.filter_text
-        # Now, not after the next refresh (box.focus() is deferred): keys typed in the same
-        # burst as `/` (a fast typist, a paste) belong to the filter, not to `s`ave or `c`opy.
-        self.set_focus(box)
-
-    def action_clear_filter(self) -> None:
-        box = self.query_one("#filter", Input)
-        box.display = False
-        if self.filter_text:
-            self.filter_text = ""
-            self.tree.set_filter("")
-            self.refresh_header()
-        self.tree.focus()
+    # -- routing -----------------------------------------------------------------------------
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
-        self.filter_text = event.value.strip()
-        event.input.display = False
-        self.tree.focus()
-        if not self.filter_text:
-            self._apply_filter("")
-            return
-        # The events' texts are written in a thread: the app answers keys (q) meanwhile.
-        wanted = self.filter_text
-        tree = self.tree
+        self.tree_filter.submitted(event)
 
-        def prepare() -> str | None:
-            worker = get_current_worker()
-            return wanted if tree.prepare_filter(lambda: worker.is_cancelled) else None
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.diagnosing.worker_changed(event)
+        self.tree_filter.prepared(event)
 
-        self.run_worker(prepare, thread=True, group="filter", exclusive=True, exit_on_error=False)
 
-    @on(Worker.StateChanged)
-    def _filter_prepared(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != "filter" or event.state != WorkerState.SUCCESS:
-            return
-        if worker.result is not None and worker.result == self.filter_text:
-            self._apply_filter(worker.result)
+def _routed(owner: str, name: str) -> Callable[[InspectorScreen], Awaitable[Any] | Any]:
+    def action(screen: InspectorScreen) -> Awaitable[Any] | Any:
+        return getattr(getattr(screen, owner), f"action_{name}")()
 
-    def _apply_filter(self, text: str) -> None:
-        self.tree.set_filter(text)
-        self.refresh_header()
-        if text:
-            shown = self.tree.filter_matches
-            self.notify(Text(f"{shown:,} events match {visible(text)!r}"))
+    action.__name__ = action.__qualname__ = f"action_{name}"
+    action.__doc__ = f"The `{name}` key, run by the screen's `{owner}`."
+    return action
+
+
+for _action in ACTIONS:  # each key's `action_…` runs on the collaborator the table names
+    if _action.owner not in ("app", "screen"):
+        setattr(InspectorScreen, f"action_{_action.name}", _routed(_action.owner, _action.name))

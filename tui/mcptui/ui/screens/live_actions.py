@@ -14,16 +14,21 @@ if TYPE_CHECKING:
     from mcptui.ui.screens.inspector import InspectorScreen
 
 
-class LiveActionsMixin:
-    """Live actions of the InspectorScreen (which this is mixed into)."""
+class LiveActions:
+    """Live actions of the inspector screen, which holds this and hands it itself."""
+
+    def __init__(self, screen: InspectorScreen) -> None:
+        self.screen = screen
+        self.answered: set[str] = set()
+        """Approval requests answered from this screen (each is answered once)."""
 
     LIVE_ACTIONS = frozenset({"approve", "deny", "cancel_run", "rerun"})
 
     @property
-    def live(self: InspectorScreen) -> LiveRun | None:
-        return getattr(self.app, "live", None)
+    def live(self) -> LiveRun | None:
+        return getattr(self.screen.app, "live", None)
 
-    def _live_keys(self: InspectorScreen) -> frozenset[str]:
+    def _live_keys(self) -> frozenset[str]:
         """Live actions that make sense now: the footer shows only these."""
         live = self.live
         if live is None:
@@ -35,10 +40,10 @@ class LiveActionsMixin:
             keys.add("cancel_run")
         return frozenset(keys)
 
-    def pending_approval(self: InspectorScreen) -> tuple[ResponseState, ItemState] | None:
+    def pending_approval(self) -> tuple[ResponseState, ItemState] | None:
         """The selected approval request, else the newest one not answered yet."""
-        state = self.session.timeline.state
-        node = self.tree.cursor_node
+        state = self.screen.session.timeline.state
+        node = self.screen.tree.cursor_node
         ref = node.data if node is not None else None
         if ref is not None and ref.item is not None and ref.response < len(state.responses):
             resp = state.responses[ref.response]
@@ -51,7 +56,7 @@ class LiveActionsMixin:
                     return resp, item
         return None
 
-    def _unanswered(self: InspectorScreen, item: ItemState) -> bool:
+    def _unanswered(self, item: ItemState) -> bool:
         """An approval request neither answered here nor by a request in the recording."""
         return (
             item.type == APPROVAL_REQUEST
@@ -59,35 +64,35 @@ class LiveActionsMixin:
             and item.item_id not in self.answered
         )
 
-    def _answer(self: InspectorScreen, approve: bool) -> None:
+    def _answer(self, approve: bool) -> None:
         live, pending = self.live, self.pending_approval()
         if live is None:
             return
         if pending is None or pending[0].id is None or pending[1].item_id is None:
-            self.notify("No approval request to answer.", severity="warning")
+            self.screen.notify("No approval request to answer.", severity="warning")
             return
         resp, item = pending
         self.answered.add(item.item_id)
-        self.follow = True
-        self.app.send(live.approval_request(resp.id, item.item_id, approve))
+        self.screen.playback.follow = True
+        self.screen.app.send(live.approval_request(resp.id, item.item_id, approve))
         verb = "Approved" if approve else "Denied"
-        self.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
+        self.screen.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
 
-    def action_approve(self: InspectorScreen) -> None:
+    def action_approve(self) -> None:
         self._answer(True)
 
-    def action_deny(self: InspectorScreen) -> None:
+    def action_deny(self) -> None:
         self._answer(False)
 
-    def action_cancel_run(self: InspectorScreen) -> None:
+    def action_cancel_run(self) -> None:
         if self.live is not None:
-            self.app.run_live(self.live.cancel(), "cancel")
+            self.screen.app.run_live(self.live.cancel(), "cancel")
 
-    def action_rerun(self: InspectorScreen) -> None:
+    def action_rerun(self) -> None:
         live = self.live
         if live is None or live.first_request is None:
-            self.notify("Nothing to re-run.", severity="warning")
+            self.screen.notify("Nothing to re-run.", severity="warning")
             return
-        self.follow = True
-        self.app.send(live.first_request)
-        self.notify("Sending the request again: a new response root.")
+        self.screen.playback.follow = True
+        self.screen.app.send(live.first_request)
+        self.screen.notify("Sending the request again: a new response root.")

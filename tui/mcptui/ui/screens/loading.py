@@ -35,27 +35,30 @@ HELPER_POLL = 0.002
 """Seconds between looks for the reading helper's next piece (mcptui/io/read_ahead.py) meanwhile."""
 
 
-class LoadingMixin:
-    """Background reading of the InspectorScreen's session (which this is mixed into)."""
+class Loading:
+    """Background reading of the inspector screen's session."""
+
+    def __init__(self, screen: InspectorScreen) -> None:
+        self.screen = screen
 
     diagnose_after_jump = False
     """All is read and an instant replay is to jump to the end: check the events after it."""
 
-    def start_loading(self: InspectorScreen) -> bool:
+    def start_loading(self) -> bool:
         """Read the rest of the file in the background; False when it is all read."""
-        if self.session.loading is None:
+        if self.screen.session.loading is None:
             return False
-        self.run_worker(self._read_rest(), group="load", exit_on_error=False)
+        self.screen.run_worker(self._read_rest(), group="load", exit_on_error=False)
         return True
 
     @property
-    def reading(self: InspectorScreen) -> float | None:
+    def reading(self) -> float | None:
         """How much of the file is read (0..1) while it is being read, else None."""
-        loading = self.session.loading
+        loading = self.screen.session.loading
         return None if loading is None else loading.fraction
 
-    async def _read_rest(self: InspectorScreen) -> None:
-        session = self.session
+    async def _read_rest(self) -> None:
+        session = self.screen.session
         # An instant replay shows nothing but progress until all is read: bigger pieces, and
         # the header's progress redrawn a few times a second, not after every piece.
         player = session.player
@@ -65,24 +68,27 @@ class LoadingMixin:
         while session.load_more(size, ahead=player.instant and player.playing, wait=False):
             if (now := time.monotonic()) - shown >= PROGRESS_SECONDS:
                 shown = now
-                self.refresh_header()
+                self.screen.header_clock.refresh_header()
             # a frame, a key, a tick between pieces; a nap while the helper reads the next
             loading = session.loading
             await asyncio.sleep(HELPER_POLL if loading is not None and loading.waiting else 0)
         self.all_read()
 
-    def all_read(self: InspectorScreen) -> None:
+    def all_read(self) -> None:
         """The whole file is in: keep the collector off it, then do what waited for it."""
         gc.freeze()
-        self.refresh_header()
-        if self.open_at is not None and self.session.timeline.position == self.opened_at:
-            self._open_at(self.open_at)  # unless the user has stepped meanwhile
-        player = self.session.player
+        self.screen.header_clock.refresh_header()
+        if (
+            self.screen.open_at is not None
+            and self.screen.session.timeline.position == self.screen.opened_at
+        ):
+            self.screen._open_at(self.screen.open_at)  # unless the user has stepped meanwhile
+        player = self.screen.session.player
         if player.instant and player.playing:
             # The jump to the end is what the user waits for: the checks (in a child process
             # reading the file again) start after the tick that makes it (`call_after_refresh`
             # there, which may still come before the frame is written), not beside it.
             self.diagnose_after_jump = True
-            self._tick()  # the jump now, not at the next tick (up to 33 ms on)
+            self.screen.playback._tick()  # the jump now, not at the next tick (up to 33 ms on)
         else:
-            self.diagnose(force=True)
+            self.screen.diagnosing.diagnose(force=True)

@@ -29,52 +29,65 @@ StopKey = tuple[object, ...]
 ("event", index)."""
 
 
-class PlaybackMixin:
-    """Stepping and failure stops of the InspectorScreen (which this is mixed into)."""
+class Playback:
+    """Stepping and failure stops of the inspector screen, which holds this and hands it itself."""
+
+    def __init__(self, screen: InspectorScreen) -> None:
+        self.screen = screen
+        self.follow = True
+        """Keep the cursor on the newest event; off once the user moves it in the tree."""
+        self._placed: TreeNode[NodeRef] | None = None
+        """The node the cursor was last put on by following (its highlight is not the user's)."""
+        self._moves_seen = 0
+        """The tree's count of user moves, as of the last UserMoved message handled."""
+        self._shown_live_keys: frozenset[str] = frozenset()
+        self.land_from = 0
+        """Failures from this event on are landed on when the run ends."""
 
     _busy_tick = 0.0
     """When a live run that is behind was last shown (see `_tick`)."""
     _was_receiving = False
 
-    def _tick(self: InspectorScreen) -> None:
-        player = self.session.player
-        timeline = self.session.timeline
-        live = self.live
+    def _tick(self) -> None:
+        player = self.screen.session.player
+        timeline = self.screen.session.timeline
+        live = self.screen.live_actions.live
         if live is not None:
-            receiving = self._live_running()
+            receiving = self.screen.diagnosing._live_running()
             if self._was_receiving and not receiving:
-                self.refresh_clock()  # the run is over: the clock stops at its last event
+                # the run is over: the clock stops at its last event
+                self.screen.header_clock.refresh_clock()
             self._was_receiving = receiving
             if live.behind:
                 # A live stream sends faster than the app takes it in: show it a batch at a
                 # time, a few times a second, so that reading and parsing get the time that
                 # redrawing the tree, header and detail 30 times a second would take.
-                wall = self.clock()
+                wall = self.screen.clock()
                 if wall - self._busy_tick < BUSY_TICK_SECONDS:
                     return
                 self._busy_tick = wall
         player.extend(timeline.events)
-        if not player.playing or (player.instant and self.session.loading is not None):
+        if not player.playing or (player.instant and self.screen.session.loading is not None):
             return  # an instant replay jumps once, to the end of all of it
-        target = min(player.target(timeline.position, self.clock()), timeline.total)
+        target = min(player.target(timeline.position, self.screen.clock()), timeline.total)
         if target > timeline.position:
             self.go_to(target, land=True)
-            if timeline.at_end and self.diagnose_after_jump:
-                self.diagnose_after_jump = False
-                self.call_after_refresh(self.diagnose, force=True)
-        elif timeline.at_end and not player.instant and self.session.loading is None:
+            if timeline.at_end and self.screen.rest_reader.diagnose_after_jump:
+                self.screen.rest_reader.diagnose_after_jump = False
+                self.screen.call_after_refresh(self.screen.diagnosing.diagnose, force=True)
+        elif timeline.at_end and not player.instant and self.screen.session.loading is None:
             player.pause()
-            self.refresh_header()
+            self.screen.header_clock.refresh_header()
             self.land_on_failure()
 
-    def go_to(self: InspectorScreen, target: int, *, land: bool = False) -> None:
+    def go_to(self, target: int, *, land: bool = False) -> None:
         """Move to step `target`, updating only what changed (or rebuilding after a jump);
         with `land`, on the run's first failure if that step ends it (`land_on_failure`)."""
-        timeline = self.session.timeline
+        timeline = self.screen.session.timeline
         target = max(0, min(target, timeline.total))
         if abs(target - timeline.position) > REBUILD_AFTER:
             timeline.seek(target)
-            self.tree.rebuild()
+            self.screen.tree.rebuild()
         else:
             responses: set[ResponseState] = set()
             items: set[ItemState] = set()
@@ -88,106 +101,113 @@ class PlaybackMixin:
                     responses.add(resp)
                 if item is not None:
                     items.add(item)
-            self.tree.sync(responses, items)
+            self.screen.tree.sync(responses, items)
         self.after_step(land=land)
 
-    def after_step(self: InspectorScreen, *, land: bool = False) -> None:
+    def after_step(self, *, land: bool = False) -> None:
         """Header, cursor and detail for the new step, all now: one step is one frame (the
         cursor used to follow after the next refresh, so each step painted twice)."""
-        self.refresh_clock()
-        if self.live is not None and self._live_keys() != self._shown_live_keys:
-            self._shown_live_keys = self._live_keys()
-            self.refresh_bindings()
+        self.screen.header_clock.refresh_clock()
+        if (
+            self.screen.live_actions.live is not None
+            and self.screen.live_actions._live_keys() != self._shown_live_keys
+        ):
+            self._shown_live_keys = self.screen.live_actions._live_keys()
+            self.screen.refresh_bindings()
         if land and self.land_on_failure():
             return  # the failure is shown, not the newest event first (for a whole run's
             # end that is its response: tens of milliseconds to read and lay out)
         if self.follow:
             self._follow_newest()
         else:
-            self.show_detail(self.tree.cursor_node)
+            self.screen.detail_view.show_detail(self.screen.tree.cursor_node)
 
-    def _follow_newest(self: InspectorScreen) -> None:
+    def _follow_newest(self) -> None:
         """Put the cursor on the newest event's node (the deepest one shown); not when the
         user has just moved it (their move's message, which stops following, is on its way)."""
-        if self.tree.user_moves != self._moves_seen:
+        if self.screen.tree.user_moves != self._moves_seen:
             return
-        timeline = self.session.timeline
-        node = self.tree.node_for_event(timeline.position - 1) if timeline.position else None
+        timeline = self.screen.session.timeline
+        node = self.screen.tree.node_for_event(timeline.position - 1) if timeline.position else None
         self.move_cursor(node)
 
-    def move_cursor(self: InspectorScreen, node: TreeNode[NodeRef] | None) -> None:
-        tree = self.tree
+    def move_cursor(self, node: TreeNode[NodeRef] | None) -> None:
+        tree = self.screen.tree
         tree._tree_lines  # noqa: B018 -- build line numbers for freshly added nodes
         if node is not None:
             self._placed = node
             tree.move_cursor(node)
-        self.show_detail(node or tree.cursor_node)
+        self.screen.detail_view.show_detail(node or tree.cursor_node)
 
     # -- keys ---------------------------------------------------------------------------------
 
-    def action_toggle_play(self: InspectorScreen) -> None:
-        player = self.session.player
-        timeline = self.session.timeline
+    def action_toggle_play(self) -> None:
+        player = self.screen.session.player
+        timeline = self.screen.session.timeline
         if player.playing:
             player.pause()
         else:
-            if timeline.at_end and not self.session.live:
+            if timeline.at_end and not self.screen.session.live:
                 self.go_to(0)
             self.follow = True
-            player.play(timeline.position, self.clock())
-        self.refresh_clock()
+            player.play(timeline.position, self.screen.clock())
+        self.screen.header_clock.refresh_clock()
 
-    def _manual(self: InspectorScreen) -> None:
-        self.session.player.pause()
+    def _manual(self) -> None:
+        self.screen.session.player.pause()
         self.follow = True
-        self.collector.stepped()
+        self.screen.collector.stepped()
 
-    def action_step_forward(self: InspectorScreen) -> None:
+    def action_step_forward(self) -> None:
         self._manual()
-        self.go_to(self.session.timeline.position + 1)
+        self.go_to(self.screen.session.timeline.position + 1)
 
-    def action_step_back(self: InspectorScreen) -> None:
+    def action_step_back(self) -> None:
         self._manual()
-        self.go_to(self.session.timeline.position - 1)
+        self.go_to(self.screen.session.timeline.position - 1)
 
-    def action_first(self: InspectorScreen) -> None:
+    def action_first(self) -> None:
         self._manual()
         self.go_to(0)
 
-    def action_last(self: InspectorScreen) -> None:
+    def action_last(self) -> None:
         self._manual()
-        self.go_to(self.session.timeline.total)
+        self.go_to(self.screen.session.timeline.total)
 
-    def action_faster(self: InspectorScreen) -> None:
-        self.session.player.faster(self.session.timeline.position, self.clock())
-        self.refresh_clock()
+    def action_faster(self) -> None:
+        self.screen.session.player.faster(
+            self.screen.session.timeline.position, self.screen.clock()
+        )
+        self.screen.header_clock.refresh_clock()
 
-    def action_slower(self: InspectorScreen) -> None:
-        self.session.player.slower(self.session.timeline.position, self.clock())
-        self.refresh_clock()
+    def action_slower(self) -> None:
+        self.screen.session.player.slower(
+            self.screen.session.timeline.position, self.screen.clock()
+        )
+        self.screen.header_clock.refresh_clock()
 
-    def action_instant(self: InspectorScreen) -> None:
-        player = self.session.player
+    def action_instant(self) -> None:
+        player = self.screen.session.player
         player.instant = True
-        player.play(self.session.timeline.position, self.clock())
+        player.play(self.screen.session.timeline.position, self.screen.clock())
         self.follow = True
-        self.refresh_clock()
+        self.screen.header_clock.refresh_clock()
 
     # -- failure stops ------------------------------------------------------------------------
 
-    def action_next_failure(self: InspectorScreen) -> None:
+    def action_next_failure(self) -> None:
         self._to_failure(forward=True)
 
-    def action_previous_failure(self: InspectorScreen) -> None:
+    def action_previous_failure(self) -> None:
         self._to_failure(forward=False)
 
-    def _to_failure(self: InspectorScreen, *, forward: bool) -> None:
+    def _to_failure(self, *, forward: bool) -> None:
         """Select the next (or previous) failure after the selected one, wrapping around; a
         failure not reached yet is stepped to first."""
-        timeline = self.session.timeline
+        timeline = self.screen.session.timeline
         stops = timeline.failure_indexes
         if not stops:
-            self.notify("No failure in this stream.", severity="warning")
+            self.screen.notify("No failure in this stream.", severity="warning")
             return
         current = self._current_stop()
         anchor = current if current is not None else timeline.position - 0.5
@@ -200,15 +220,15 @@ class PlaybackMixin:
             self.go_to(target + 1)
         self.select_failure(target)
         if not ahead and len(stops) > 1:
-            self.notify(
+            self.screen.notify(
                 "Wrapped around to the first failure."
                 if forward
                 else "Wrapped around to the last failure."
             )
 
-    def _stop_key(self: InspectorScreen, index: int) -> StopKey:
+    def _stop_key(self, index: int) -> StopKey:
         """What the failure at (applied) event `index` is about."""
-        timeline = self.session.timeline
+        timeline = self.screen.session.timeline
         resp, item = timeline.reducer.touched(index)
         if item is not None:
             return ("item", resp.key, item.key)
@@ -216,9 +236,9 @@ class PlaybackMixin:
             return ("response", resp.key)
         return ("event", index)
 
-    def _current_stop(self: InspectorScreen) -> int | None:
+    def _current_stop(self) -> int | None:
         """The failure stop the cursor is on (its item, its error line, any of its events)."""
-        node = self.tree.cursor_node
+        node = self.screen.tree.cursor_node
         ref = node.data if node is not None else None
         if ref is None:
             return None
@@ -228,7 +248,7 @@ class PlaybackMixin:
             key = ("response", ref.response)
         else:
             key = ("event", ref.event)
-        timeline = self.session.timeline
+        timeline = self.screen.session.timeline
         for index in timeline.failure_indexes:
             if index >= timeline.position:
                 break
@@ -236,11 +256,11 @@ class PlaybackMixin:
                 return index
         return None
 
-    def select_failure(self: InspectorScreen, index: int) -> None:
+    def select_failure(self, index: int) -> None:
         """Put the cursor on the node a failure is about: the failed item (its detail has the
         error, likely cause and what to try), the failed response, or the error event."""
         key = self._stop_key(index)
-        tree = self.tree
+        tree = self.screen.tree
         if key[0] == "item":
             node = tree.item_node(key[1], key[2])  # type: ignore[arg-type]
         elif key[0] == "response":
@@ -250,26 +270,28 @@ class PlaybackMixin:
         self.follow = False
         self.move_cursor(node)
 
-    def open_on_failure(self: InspectorScreen, *, whole: bool = False) -> None:
+    def open_on_failure(self, *, whole: bool = False) -> None:
         """`replay --failure`: the file up to its first failure (`whole`: all of it), that
         failure selected (its detail has the error and likely cause); a file without one is
         shown to its end."""
-        timeline = self.session.timeline
+        timeline = self.screen.session.timeline
         stops = timeline.failure_indexes
         if not stops:
             self.go_to(timeline.total)
             if not whole:
-                self.notify("No failure in this stream: showing its end.", severity="warning")
+                self.screen.notify(
+                    "No failure in this stream: showing its end.", severity="warning"
+                )
             return
         self.go_to(timeline.total if whole else timeline.item_done(stops[0]) + 1)
         self.select_failure(stops[0])
 
-    def land_on_failure(self: InspectorScreen) -> bool:
+    def land_on_failure(self) -> bool:
         """When a run has ended (replay played to the end, live run finished) with a failure
         and the cursor is still following, select the first failure of that run: it is what
         the user came to see. Whether it did."""
-        timeline = self.session.timeline
-        if not self.follow or not timeline.at_end or self._live_running():
+        timeline = self.screen.session.timeline
+        if not self.follow or not timeline.at_end or self.screen.diagnosing._live_running():
             return False
         stops = [i for i in timeline.failure_indexes if i >= self.land_from]
         if not stops:

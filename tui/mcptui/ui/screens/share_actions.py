@@ -51,16 +51,19 @@ def write_beside(folder: Path, name: str, text: str) -> Path:
     return target
 
 
-class ShareActionsMixin:
-    """Report and export of the InspectorScreen (which this is mixed into)."""
+class ShareActions:
+    """Report and export of the inspector screen, which holds this and hands it itself."""
 
-    def action_report(self: InspectorScreen) -> None:
+    def __init__(self, screen: InspectorScreen) -> None:
+        self.screen = screen
+
+    def action_report(self) -> None:
         """The report of everything in the session (not only up to the cursor), with the
         probes run from here as evidence; built in a thread (a big session takes a while)."""
         from mcptui.share.report import markdown_report
         from mcptui.ui.screens.diagnosing import probe_evidence
 
-        session = self.session
+        session = self.screen.session
         loaded = Loaded(
             list(session.timeline.events),
             list(session.timeline.snapshots),
@@ -70,10 +73,10 @@ class ShareActionsMixin:
         )
         probes = {
             key: evidence
-            for key, report in self.probes.items()
+            for key, report in self.screen.diagnosing.probes.items()
             if (evidence := probe_evidence(report)) is not None
         }
-        secrets = self.app.session_secrets()  # type: ignore[attr-defined]
+        secrets = self.screen.app.session_secrets()  # type: ignore[attr-defined]
         folder, stem = share_folder(session), share_stem(session)
 
         def work() -> Path:
@@ -84,21 +87,22 @@ class ShareActionsMixin:
 
         self._write_in_thread(work, "report", lambda path: f"Report saved to {path}")
 
-    def action_export(self: InspectorScreen) -> None:
+    def action_export(self) -> None:
         from mcptui.share.export import header_export
 
         exported = header_export(
-            self.session.header or {}, source=self.session.recording_path or self.session.source
+            self.screen.session.header or {},
+            source=self.screen.session.recording_path or self.screen.session.source,
         )
         if exported is None:
-            self.notify(
+            self.screen.notify(
                 "Nothing to export: this file holds no request (a stream dump). A "
                 "recording made by `mcptui run`, `proxy` or `demo` has one.",
                 severity="warning",
             )
             return
         texts, variables = exported
-        folder, stem = share_folder(self.session), share_stem(self.session)
+        folder, stem = share_folder(self.screen.session), share_stem(self.screen.session)
         suffixes = {"curl": ".sh", "python": ".py", "request": ".json"}
         try:
             written = [
@@ -107,33 +111,37 @@ class ShareActionsMixin:
             ]
             written[0].chmod(0o755)  # the curl script runs as it is
         except OSError as exc:
-            self.notify(f"Could not export to {folder}: {exc.strerror or exc}", severity="error")
+            self.screen.notify(
+                f"Could not export to {folder}: {exc.strerror or exc}", severity="error"
+            )
             return
         needed = ", ".join(variables)
-        self.notify(
+        self.screen.notify(
             f"Exported the request to {written[0].with_suffix('')}.sh, .py and .json "
             f"(curl, openai SDK, mcptui run). Set first: {needed}",
             timeout=12,
         )
 
     def _write_in_thread(
-        self: InspectorScreen, work: Callable[[], Path], name: str, done: Callable[[Path], str]
+        self, work: Callable[[], Path], name: str, done: Callable[[Path], str]
     ) -> None:
-        app = self.app
+        app = self.screen.app
 
         def run() -> None:
             try:
                 path = work()
             except OSError as exc:
                 app.call_from_thread(
-                    self.notify,
+                    self.screen.notify,
                     f"Could not write the {name}: {exc.strerror or exc}",
                     severity="error",
                 )
                 return
             except Exception as exc:  # a bug: said, never a silent no-op
-                app.call_from_thread(self.notify, f"The {name} failed: {exc!r}", severity="error")
+                app.call_from_thread(
+                    self.screen.notify, f"The {name} failed: {exc!r}", severity="error"
+                )
                 return
-            app.call_from_thread(self.notify, done(path), timeout=10)
+            app.call_from_thread(self.screen.notify, done(path), timeout=10)
 
-        self.run_worker(run, thread=True, group="share", name=name, exit_on_error=False)
+        self.screen.run_worker(run, thread=True, group="share", name=name, exit_on_error=False)

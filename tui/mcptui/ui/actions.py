@@ -266,8 +266,8 @@ ACTIONS: tuple[Action, ...] = (
         "Report",
         "Write report",
         "Write a redacted Markdown report of the "
-        "session (as `mcptui report` makes it, with the probes run here as evidence) next "
-        "to the recording",
+        "session (`<recording>-report.md`, as `mcptui report` makes it, with the probes run "
+        "here as evidence) next to the recording",
         "share_actions",
         rank=24,
     ),
@@ -276,9 +276,9 @@ ACTIONS: tuple[Action, ...] = (
         "E",
         "Export",
         "Export request",
-        "Write the request next to the "
-        "recording as a curl command, a Python (openai SDK) snippet and a request file, "
-        "secrets as ${VAR} placeholders",
+        "Write the request next to the recording as a curl command (`<recording>-request.sh`), "
+        "a Python (openai SDK) snippet (`.py`) and a request file (`.json`), secrets as "
+        "${VAR} placeholders",
         "share_actions",
     ),
     # Live runs only (hidden otherwise).

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.app import SystemCommand
-from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
@@ -17,9 +16,10 @@ from mcptui.model.redaction import hide_known, merge_secrets, redact_text, reque
 from mcptui.model.summary import unfinished
 from mcptui.share.inspect_output import EXIT_CLEAN, EXIT_FAILURE
 from mcptui.sources.session import Session
+from mcptui.ui.actions import ACTIONS, bindings
 from mcptui.ui.safe_app import SafeApp
 from mcptui.ui.screens.inspector import InspectorScreen, OpenAt
-from mcptui.ui.screens.keys import ACTION_HELP, PALETTE_ACTIONS, KeysScreen
+from mcptui.ui.screens.keys import KeysScreen
 from mcptui.ui.screens.share_actions import share_folder, share_stem, write_beside
 
 if TYPE_CHECKING:
@@ -43,16 +43,7 @@ class McptuiApp(SafeApp):
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere too
     TITLE = "mcptui"
-    BINDINGS = [
-        Binding("question_mark,f1", "help", "Keys", id="help", key_display="?"),
-        # Priority, like the inspector's `s` and `o`, so that `q` followed at once by another
-        # key quits rather than letting that key act first; in a dialog or a text box it is
-        # text (check_action).
-        Binding("q", "quit", "Quit", priority=True, id="quit"),
-        # Ctrl+C quits as in any terminal program (Textual only hints at ctrl+q), from
-        # anywhere. A live recording is flushed per event and closed on unmount: nothing is lost.
-        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True, id="interrupt"),
-    ]
+    BINDINGS = bindings(app=True)  # help and quitting: ui/actions.py says why priority
 
     def __init__(
         self,
@@ -205,10 +196,10 @@ class McptuiApp(SafeApp):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if isinstance(screen, InspectorScreen):
-            for action in PALETTE_ACTIONS:
-                title, help_text = ACTION_HELP[action]
-                yield SystemCommand(
-                    title,
-                    help_text,
-                    lambda action=action: screen.cause_actions.run_palette_action(action),
-                )
+            for action in ACTIONS:
+                if action.palette and action.owner != "app":
+                    yield SystemCommand(
+                        action.title,
+                        action.does,
+                        lambda name=action.name: screen.cause_actions.run_palette_action(name),
+                    )

@@ -20,25 +20,19 @@ import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.text import Text
-from textual.binding import Binding
 
 from mcptui.model.causes import mcp_entries
 from mcptui.model.state import ResponseState
 from mcptui.model.textsafe import visible
+from mcptui.ui.actions import BY_NAME
 
 if TYPE_CHECKING:
     from mcptui.ui.screens.inspector import InspectorScreen
 
-FOREGROUND_KEY = "u"
-ONLY_TOOL_KEY = "t"
+FOREGROUND_KEY = BY_NAME["rerun_foreground"].keys
+ONLY_TOOL_KEY = BY_NAME["rerun_only_tool"].keys
 BARE_BACKGROUND = "background_bare_failure"
 """The cause (tui/mcptui/model/causes.py) whose "try" `u` does."""
-
-CAUSE_BINDINGS = [
-    Binding(FOREGROUND_KEY, "rerun_foreground", "Foreground", id="rerun_foreground"),
-    Binding(ONLY_TOOL_KEY, "rerun_only_tool", "Only tool", id="rerun_only_tool"),
-]
-"""The InspectorScreen's bindings for these actions (hidden where they cannot run)."""
 
 
 def foreground_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +74,7 @@ class Blocked(NamedTuple):
 
 
 class CauseActions:
-    """Cause actions of the inspector screen, which holds this and hands it itself."""
+    """Cause actions of the inspector screen (which holds this)."""
 
     def __init__(self, screen: InspectorScreen) -> None:
         self.screen = screen

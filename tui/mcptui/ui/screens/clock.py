@@ -28,7 +28,7 @@ WAITING_SHOWN = 2.0
 
 
 class HeaderClock:
-    """The header and the running clock of the inspector screen, which holds this and hands it itself."""
+    """The header and the running clock of the inspector screen (which holds this)."""
 
     def __init__(self, screen: InspectorScreen) -> None:
         self.screen = screen

@@ -41,7 +41,7 @@ def probe_evidence(report: object) -> ProbeEvidence | None:
 
 
 class Diagnosing:
-    """Checks and probes of the inspector screen, which holds this and hands it itself."""
+    """Checks and probes of the inspector screen (which holds this)."""
 
     def __init__(self, screen: InspectorScreen) -> None:
         self.screen = screen

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 class LiveActions:
-    """Live actions of the inspector screen, which holds this and hands it itself."""
+    """Live actions of the inspector screen (which holds this)."""
 
     def __init__(self, screen: InspectorScreen) -> None:
         self.screen = screen

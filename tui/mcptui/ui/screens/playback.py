@@ -30,7 +30,7 @@ StopKey = tuple[object, ...]
 
 
 class Playback:
-    """Stepping and failure stops of the inspector screen, which holds this and hands it itself."""
+    """Stepping and failure stops of the inspector screen (which holds this)."""
 
     def __init__(self, screen: InspectorScreen) -> None:
         self.screen = screen

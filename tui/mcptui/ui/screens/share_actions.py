@@ -10,18 +10,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
-
 from mcptui.io.recording import DEFAULT_RECORD_DIR, Loaded, unused_path
 
 if TYPE_CHECKING:
     from mcptui.sources.session import Session
     from mcptui.ui.screens.inspector import InspectorScreen
-
-SHARE_BINDINGS = [
-    Binding("R", "report", "Report", id="report"),
-    Binding("E", "export", "Export", show=False, id="export"),  # ? and the palette list it
-]
 
 
 def session_file(session: Session) -> Path | None:
@@ -52,7 +45,7 @@ def write_beside(folder: Path, name: str, text: str) -> Path:
 
 
 class ShareActions:
-    """Report and export of the inspector screen, which holds this and hands it itself."""
+    """Report and export of the inspector screen (which holds this)."""
 
     def __init__(self, screen: InspectorScreen) -> None:
         self.screen = screen

@@ -12,35 +12,11 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
-PRIORITY = (
-    "help",
-    "quit",
-    "step_forward",
-    "next_failure",
-    "cycle_view",
-    "approve",
-    "deny",
-    "cancel_run",
-    "probe",
-    "rerun_foreground",
-    "rerun_only_tool",
-    "rerun",
-    "step_back",
-    "previous_failure",
-    "filter",
-    "toggle_play",
-    "save",
-    "open",
-    "copy",
-    "first",
-    "last",
-    "instant",
-    "faster",
-    "slower",
-    "report",
-    "export",
-)
-"""Which bindings stay when the line is short: help, quit, step, failure and view first."""
+from mcptui.ui.actions import footer_ranks
+
+PRIORITY = footer_ranks()
+"""Which bindings stay when the line is short (the action table's ranks): help, quit, step,
+failure and view first."""
 GAP = 1
 """Columns between two keys."""
 
@@ -52,7 +28,7 @@ def key_width(key_display: str, description: str) -> int:
 
 def fitting(entries: list[tuple[str, int]], width: int) -> set[str]:
     """The actions, from (action, columns) pairs, that fit in `width` taken by PRIORITY."""
-    rank = {action: position for position, action in enumerate(PRIORITY)}
+    rank = PRIORITY
     kept: set[str] = set()
     used = 0
     for action, columns in sorted(entries, key=lambda e: rank.get(e[0], len(rank))):

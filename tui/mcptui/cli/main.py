@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from difflib import get_close_matches
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from mcptui import __version__
 from mcptui.cli import (
@@ -59,7 +60,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcptui {__version__}")
     commands = parser.add_subparsers(
-        dest="command", metavar="COMMAND", parser_class=partial(RedactingParser, known=known)
+        dest="command",
+        metavar="COMMAND",
+        # a parser class that knows the secrets: argparse only calls it
+        parser_class=cast("type[argparse.ArgumentParser]", partial(RedactingParser, known=known)),
     )
     for add in PARSERS:
         add(commands)

@@ -21,7 +21,7 @@ from mcptui.io.reading import MAX_BYTES
 from mcptui.model.textsafe import shown_path
 
 if TYPE_CHECKING:
-    pass
+    from mcptui.ui.app import OpenAt
 
 
 def add_parser(commands: Commands) -> None:
@@ -113,7 +113,7 @@ def screenshot(args: argparse.Namespace) -> int:
     )
     if session is None:
         return 2
-    open_at = "failure" if args.failure else args.step if args.step is not None else "end"
+    open_at: OpenAt = "failure" if args.failure else args.step if args.step is not None else "end"
     shot = take_screenshot(session, size=size, open_at=open_at)
     if shot.crash is not None:
         print(shot.crash, file=sys.stderr)

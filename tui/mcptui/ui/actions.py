@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +357,7 @@ ACTIONS: tuple[Action, ...] = (
 BY_NAME = {action.name: action for action in ACTIONS}
 
 
-def bindings(*, app: bool) -> list[Binding]:
+def bindings(*, app: bool) -> list[BindingType]:
     """The app's bindings, or the inspector screen's."""
     return [a.binding() for a in ACTIONS if (a.owner == "app") == app]
 

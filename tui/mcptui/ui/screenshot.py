@@ -49,7 +49,7 @@ def take_screenshot(session: Session, *, size: tuple[int, int], open_at: OpenAt)
     app = McptuiApp(session, open_at=open_at)  # opening somewhere is opening paused
     saved: list[str] = []
 
-    async def shoot(pilot: Pilot[None]) -> None:
+    async def shoot(pilot: Pilot[object]) -> None:
         await settle(pilot)
         saved.append(app.redacted_screenshot())
         app.exit()
@@ -60,7 +60,7 @@ def take_screenshot(session: Session, *, size: tuple[int, int], open_at: OpenAt)
     return Shot(saved[0] if saved else None)
 
 
-async def settle(pilot: Pilot[None]) -> None:
+async def settle(pilot: Pilot[object]) -> None:
     """Wait until the screen shows its final state: the checks of every event done (the
     detail pane then has the likely cause), and the layout refreshed after it."""
     from mcptui.ui.screens.inspector import InspectorScreen

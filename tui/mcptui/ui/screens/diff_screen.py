@@ -164,7 +164,7 @@ class DiffScreen(Screen[None]):
         return text
 
     @property
-    def tree(self) -> Tree[RowRef]:
+    def tree(self) -> Tree[RowRef]:  # type: ignore[override]  # DOMNode.tree: a debug view
         return self.query_one("#diff-tree", Tree)
 
     @property

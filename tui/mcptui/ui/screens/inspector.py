@@ -112,7 +112,7 @@ class InspectorScreen(Screen[None]):
             self.playback.go_to(where)
 
     @property
-    def tree(self) -> EventTree:
+    def tree(self) -> EventTree:  # type: ignore[override]  # DOMNode.tree: a debug view
         return self.query_one(EventTree)
 
     @property

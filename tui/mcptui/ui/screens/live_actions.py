@@ -3,7 +3,7 @@ run, re-run the request. Shown in the footer only when they apply."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import APPROVAL_REQUEST
@@ -11,6 +11,7 @@ from mcptui.model.textsafe import visible
 
 if TYPE_CHECKING:
     from mcptui.sources.live import LiveRun
+    from mcptui.ui.app import McptuiApp
     from mcptui.ui.screens.inspector import InspectorScreen
 
 
@@ -64,17 +65,21 @@ class LiveActions:
             and item.item_id not in self.answered
         )
 
+    @property
+    def app(self) -> McptuiApp:
+        return cast("McptuiApp", self.screen.app)
+
     def _answer(self, approve: bool) -> None:
         live, pending = self.live, self.pending_approval()
         if live is None:
             return
-        if pending is None or pending[0].id is None or pending[1].item_id is None:
+        resp, item = pending if pending is not None else (None, None)
+        if resp is None or item is None or resp.id is None or item.item_id is None:
             self.screen.notify("No approval request to answer.", severity="warning")
             return
-        resp, item = pending
         self.answered.add(item.item_id)
         self.screen.playback.follow = True
-        self.screen.app.send(live.approval_request(resp.id, item.item_id, approve))
+        self.app.send(live.approval_request(resp.id, item.item_id, approve))
         verb = "Approved" if approve else "Denied"
         self.screen.notify(f"{verb} {visible(item.name or 'the call')}: sending the follow-up.")
 
@@ -86,7 +91,7 @@ class LiveActions:
 
     def action_cancel_run(self) -> None:
         if self.live is not None:
-            self.screen.app.run_live(self.live.cancel(), "cancel")
+            self.app.run_live(self.live.cancel(), "cancel")
 
     def action_rerun(self) -> None:
         live = self.live
@@ -94,5 +99,5 @@ class LiveActions:
             self.screen.notify("Nothing to re-run.", severity="warning")
             return
         self.screen.playback.follow = True
-        self.screen.app.send(live.first_request)
+        self.app.send(live.first_request)
         self.screen.notify("Sending the request again: a new response root.")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -69,4 +68,4 @@ class TreeFilter:
         self.screen.header_clock.refresh_header()
         if text:
             shown = self.screen.tree.filter_matches
-            self.screen.notify(Text(f"{shown:,} events match {visible(text)!r}"))
+            self.screen.notify(f"{shown:,} events match {visible(text)!r}", markup=False)

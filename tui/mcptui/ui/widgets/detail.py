@@ -303,7 +303,7 @@ class DetailPane(ScrollView, can_focus=True):
         self.show(Text("Nothing at this step yet: step forward or press space to play.", "dim"))
 
     def show_event(
-        self, event: Event, previous: Event | None, failing: bool, findings: list[Finding] = ()
+        self, event: Event, previous: Event | None, failing: bool, findings: Sequence[Finding] = ()
     ) -> None:
         # Read once: an event read fast is decoded (and checked for secrets) on each `raw`,
         # which for a run's last event (its whole response) is tens of milliseconds.
@@ -406,7 +406,7 @@ class DetailPane(ScrollView, can_focus=True):
         item: ItemState,
         shown: ShownStatus,
         *,
-        causes: list[LikelyCause] = (),
+        causes: Sequence[LikelyCause] = (),
         timing: ItemTiming | None = None,
         probe: RenderableType | None = None,
         can_probe: bool = False,
@@ -500,7 +500,7 @@ class DetailPane(ScrollView, can_focus=True):
         self,
         resp: ResponseState,
         *,
-        causes: list[LikelyCause] = (),
+        causes: Sequence[LikelyCause] = (),
         actions: Mapping[str, Text] | None = None,
     ) -> None:
         """A response's summary; for a failure its error and likely causes first, with how to
@@ -535,7 +535,7 @@ class DetailPane(ScrollView, can_focus=True):
         self.show(Group(*parts))
 
 
-def causes_tree(causes: list[LikelyCause], actions: Mapping[str, Text] | None = None) -> Tree:
+def causes_tree(causes: Sequence[LikelyCause], actions: Mapping[str, Text] | None = None) -> Tree:
     """Likely causes, best first, each with its evidence and what to try (and, by cause key,
     how to do it from here)."""
     tree = Tree(Text("diagnosis", "bold yellow"), guide_style="yellow")

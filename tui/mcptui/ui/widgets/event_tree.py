@@ -15,16 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
-from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.cache import LRUCache
-from textual.geometry import Region, Size
 from textual.message import Message
-from textual.strip import Strip
 from textual.widgets import Tree
-from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 from mcptui.model.diagnosis import Diagnosis
@@ -36,6 +30,7 @@ from mcptui.model.state import TERMINAL_STATUSES, ItemState, ResponseState
 from mcptui.model.status import is_open
 from mcptui.model.timeline import Timeline
 from mcptui.model.wire import NO_LINKS, WireLinks, in_causal_order, link, link_inputs
+from mcptui.ui.widgets.fast_tree import FastTree
 from mcptui.ui.widgets.labels import (
     error_label,
     event_label,
@@ -128,21 +123,14 @@ class _ResponseView:
         self.error_node: TreeNode[NodeRef] | None = None
 
 
-class EventTree(Tree[NodeRef]):
+class EventTree(FastTree[NodeRef]):
     """The left pane. Call `sync` after stepping; `rebuild` after a jump or a new session."""
 
     class UserMoved(Message):
         """The user moved the cursor (keys or mouse): stop following the newest event."""
 
     def __init__(self, timeline: Timeline, **kwargs: object) -> None:
-        # Before Textual's own init, which measures and draws the root already.
-        self._drawn: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
-        """Drawn lines by what they are drawn from (`_render_line`)."""
-        self._style_updates = 0
-        self._label_widths: dict[int, tuple[int, int]] = {}
-        """Label widths by node id, with the node's update count they were measured at."""
-        self._pass_style: Style | None = None
-        super().__init__(Text("session"), **kwargs)  # type: ignore[arg-type]
+        super().__init__(Text("session"), **kwargs)
         self.show_root = False
         self.guide_depth = 3
         self.timeline = timeline
@@ -158,151 +146,6 @@ class EventTree(Tree[NodeRef]):
         self.now: float | None = None
         """The recorded clock now, while it runs on through a silence (a live run waiting, a
         replay playing through a gap): open items' durations count up to it."""
-        self._sized: tuple[Size, Size, Size, int, int] | None = None
-
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        """Textual's ScrollView compares the virtual size the layout passes in (the visible
-        area) with its own (all the tree's lines): never equal, so every layout of the screen
-        repainted both scrollbars (measured 2-3 ms a step). Pass on only real changes; else
-        only set the bars' window sizes as that update does (the arrangement sets them too,
-        ignoring a stable gutter), which repaints a bar only if one changed."""
-        sized = (
-            size,
-            self.virtual_size,
-            container_size,
-            self.scrollbar_size_vertical,
-            self.scrollbar_size_horizontal,
-        )
-        if sized == self._sized:
-            width, height = self.container_size
-            if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
-                self.vertical_scrollbar.window_size = height - self.scrollbar_size_horizontal
-            if self.show_horizontal_scrollbar and self.styles.scrollbar_size_horizontal:
-                self.horizontal_scrollbar.window_size = width - self.scrollbar_size_vertical
-            return False
-        self._sized = sized
-        return super()._size_updated(size, virtual_size, container_size, layout)
-
-    def _refresh_node(self, node: TreeNode[NodeRef]) -> None:
-        """Textual repaints a node's line and every line below it: the cursor or the mouse
-        on a node highlights its children's guides, but a new label shows on its own line
-        only. A step relabels the response (and its item), so every step repainted the whole
-        visible tree (measured 70-90 lines, 4 ms a step)."""
-        if self._subtree_refresh:
-            super()._refresh_node(node)
-        elif node.line >= 0:
-            self._refresh_line(node.line)
-
-    def get_label_width(self, node: TreeNode[NodeRef]) -> int:
-        """What Textual's `render_label` would measure, without building the label, and kept
-        until the node changes: the tree measures every line whenever a node is added (an
-        item boundary), 10 ms at 650 lines."""
-        known = self._label_widths.get(node.id)
-        if known is not None and known[0] == node._updates:
-            return known[1]
-        icon = ""
-        if node.allow_expand:
-            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
-        width = cell_len(icon) + node.label.cell_len
-        self._label_widths[node.id] = (node._updates, width)
-        return width
-
-    def _build(self) -> None:
-        """Textual's, with a tuple per line's path instead of a list and a generator, and
-        each label measured once (`get_label_width`): a node added anywhere builds every line
-        again (3,500 lines at a million events: 7 ms and 20 young collections a step)."""
-        lines: list[_TreeLine[NodeRef]] = []
-        append = lines.append
-        depth = self.guide_depth
-        label_width = self.get_label_width
-        widest = 0
-
-        def add(parent: tuple[TreeNode[NodeRef], ...], children: list[TreeNode[NodeRef]]) -> None:
-            nonlocal widest
-            last = len(children) - 1
-            guides = len(parent) * depth
-            for number, node in enumerate(children):
-                path = (*parent, node)
-                node._line = len(lines)
-                append(_TreeLine(path, number == last))  # type: ignore[arg-type]
-                widest = max(widest, guides + label_width(node))
-                if node._expanded:
-                    add(path, node._children)
-
-        add((), [self.root] if self.show_root else self.root._children)
-        self._tree_lines_cached = lines
-        self.virtual_size = Size(widest if lines else self.size.width, len(lines))
-        if self.cursor_line != -1:
-            if self.cursor_node is not None:
-                self.cursor_line = self.cursor_node._line
-            if self.cursor_line >= len(lines):
-                self.cursor_line = -1
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        self._pass_style = None
-        return super().render_lines(crop)
-
-    def render_line(self, y: int) -> Strip:
-        """As Textual's, with the widget's style looked up once a repaint, not once a line
-        (it walks the ancestors' backgrounds: 40 us a line)."""
-        if self._pass_style is None:
-            self._pass_style = self.rich_style
-        scroll_x, scroll_y = self.scroll_offset
-        return self._render_line(
-            y + scroll_y, scroll_x, scroll_x + self.size.width, self._pass_style
-        )
-
-    def notify_style_update(self) -> None:
-        self._style_updates += 1
-        super().notify_style_update()
-
-    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
-        """Textual keeps drawn lines until any node is added or removed, then draws every
-        visible line again (an item boundary: 47 lines, 12 ms). A line is kept here by all it
-        is drawn from (its row, its nodes, their state, the widths and styles), so only the
-        lines that changed are drawn again."""
-        lines = self._tree_lines
-        if y >= len(lines):
-            return super()._render_line(y, x1, x2, base_style)
-        line = lines[y]
-        key = (
-            y,
-            x1,
-            x2,
-            self.virtual_size.width,
-            self._style_updates,
-            self._pseudo_class_state,
-            base_style,
-            self.hover_line == y,
-            self.cursor_line == y,
-            line.last,
-            *[(node._id, node._updates, node.is_last) for node in line.path],
-        )
-        strip = self._drawn.get(key)
-        if strip is None:
-            strip = self._drawn[key] = super()._render_line(y, x1, x2, base_style)
-        return strip
-
-    _subtree_refresh = False
-    """Set while the cursor or the mouse moves, whose repaint covers the node's children."""
-
-    @contextmanager
-    def _children_repainted(self) -> Iterator[None]:
-        self._subtree_refresh = True
-        try:
-            yield
-        finally:
-            self._subtree_refresh = False
-
-    def watch_cursor_line(self, previous_line: int, line: int) -> None:
-        with self._children_repainted():
-            super().watch_cursor_line(previous_line, line)
-
-    def watch_hover_line(self, previous_hover_line: int, hover_line: int) -> None:
-        with self._children_repainted():
-            super().watch_hover_line(previous_hover_line, hover_line)
 
     @contextmanager
     def _layout_once(self) -> Iterator[None]:

@@ -11,6 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey  # what Footer composes; no public name
 
 from mcptui.ui.actions import footer_ranks
 
@@ -90,7 +91,7 @@ class FittingFooter(Footer):
             [
                 (key.action, key_width(key.key_display, key.description))
                 for key in keys
-                if hasattr(key, "action")
+                if isinstance(key, FooterKey)
             ],
             width,
         )

@@ -6,6 +6,8 @@ Every string from the stream passes through `visible()` into a `Text` (never mar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 
 from mcptui.model.errors import describe_error
@@ -65,7 +67,7 @@ def findings_mark(findings: list[Finding]) -> Text:
 
 
 def item_label(
-    resp: ResponseState, item: ItemState, findings: list[Finding] = (), now: float | None = None
+    resp: ResponseState, item: ItemState, findings: Sequence[Finding] = (), now: float | None = None
 ) -> Text:
     """`✓ mcp_call search @demo  completed  #2 · 1.20s · 9 ev`; a running item's duration
     counts up to `now` (the recorded clock, while it runs on through a silence)."""
@@ -99,7 +101,7 @@ def item_label(
     return label
 
 
-def event_label(event: Event, failing: bool, findings: list[Finding] = ()) -> Text:
+def event_label(event: Event, failing: bool, findings: Sequence[Finding] = ()) -> Text:
     """A single event (response-level, or a group of one)."""
     style = ERROR_STYLE if failing else ""
     if event.is_note and is_wire_note(event.raw) and event.raw.get("level") == "info":
@@ -132,7 +134,7 @@ def event_label(event: Event, failing: bool, findings: list[Finding] = ()) -> Te
 
 
 def group_label(
-    group: EventGroup, first: Event, failing: bool, findings: list[Finding] = ()
+    group: EventGroup, first: Event, failing: bool, findings: Sequence[Finding] = ()
 ) -> Text:
     if group.count == 1 and not group.coalesced:
         return event_label(first, failing, findings)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -223,7 +224,7 @@ class Waterfall(VerticalScroll):
         # Made here, not in compose, so `show` works before the pane is mounted.
         self._chart = Static(Text("Nothing to show yet.", style="dim"))
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield self._chart
 
     def show(

@@ -9,6 +9,7 @@ filled) tree instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.widgets.tree import TreeNode
@@ -27,6 +28,16 @@ BUSY_TICK_SECONDS = 0.25
 StopKey = tuple[object, ...]
 """What a failure stop lands on: ("item", response, item), ("response", response) or
 ("event", index)."""
+
+
+def next_stop(stops: Sequence[int], anchor: float, *, forward: bool) -> tuple[int, bool]:
+    """The failure stop after (`forward`) or before `anchor`, and whether it wrapped around
+    to the other end: past the last failure `f` goes to the first, before the first `F` to the
+    last."""
+    ahead = [i for i in stops if i > anchor] if forward else [i for i in stops if i < anchor]
+    if ahead:
+        return (ahead[0] if forward else ahead[-1]), False
+    return (stops[0] if forward else stops[-1]), True
 
 
 class Playback:
@@ -211,15 +222,12 @@ class Playback:
             return
         current = self._current_stop()
         anchor = current if current is not None else timeline.position - 0.5
-        ahead = [i for i in stops if i > anchor] if forward else [i for i in stops if i < anchor]
-        target = (
-            (ahead[0] if forward else ahead[-1]) if ahead else (stops[0] if forward else stops[-1])
-        )
+        target, wrapped = next_stop(stops, anchor, forward=forward)
         self._manual()
         if target >= timeline.position:
             self.go_to(target + 1)
         self.select_failure(target)
-        if not ahead and len(stops) > 1:
+        if wrapped and len(stops) > 1:
             self.screen.notify(
                 "Wrapped around to the first failure."
                 if forward

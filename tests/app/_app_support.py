@@ -230,6 +230,30 @@ async def wait_until(
     return predicate()
 
 
+async def wait_ticks(pilot: Pilot[Any], screen: InspectorScreen, ticks: int = 5) -> None:
+    """Let the playback timer run `ticks` more times: what would happen on its own, has."""
+    until = screen.playback.ticks + ticks
+    assert await wait_until(pilot, lambda: screen.playback.ticks >= until, 5)
+
+
+async def palette_offers(pilot: Pilot[Any], title: str) -> None:
+    """Wait until the command palette, open with a search typed, lists `title` first."""
+    from textual.command import CommandPalette
+    from textual.widgets import OptionList
+
+    def listed() -> bool:
+        palette = pilot.app.screen
+        if not isinstance(palette, CommandPalette):
+            return False
+        options = palette.query_one(OptionList)
+        if not options.option_count:
+            return False
+        first = options.get_option_at_index(0).prompt
+        return title.lower() in str(getattr(first, "plain", first)).lower()
+
+    assert await wait_until(pilot, listed, 5), f"the palette does not offer {title!r}"
+
+
 def footer_keys(screen: InspectorScreen) -> list[Any]:
     """The Footer's key widgets (FooterKey, selected by type name: it is not exported)."""
     from textual.widgets import Footer

@@ -17,6 +17,7 @@ from _app_support import (
     error_line,
     find_node,
     footer_actions,
+    palette_offers,
     rendered_lines,
     screen_of,
     select,
@@ -203,7 +204,7 @@ async def test_a_replay_says_what_to_run_instead_and_offers_no_key():
         await pilot.press("u")  # hidden: nothing is sent (there is nothing to send with)
         # From the palette it says why.
         await pilot.press("ctrl+p", *"foreground")
-        await pilot.pause(0.3)
+        await palette_offers(pilot, "foreground")
         await pilot.press("enter")
         assert await wait_until(
             pilot,

@@ -25,6 +25,7 @@ from _app_support import (
     label_of,
     labels,
     nodes_of_kind,
+    palette_offers,
     recorded,
     recorded_events,
     rendered_lines,
@@ -33,6 +34,7 @@ from _app_support import (
     step_to,
     styles_of,
     toasts,
+    wait_ticks,
     wait_until,
     write_chunks,
 )
@@ -82,7 +84,7 @@ async def test_opens_paused_at_step_zero_with_nothing_shown():
         assert f"step 0 / {len(EVENTS_424)}" in header
         assert "0 failures" in header
         assert "paused" in header
-        await pilot.pause(0.2)  # the playback timer runs, but paused means paused
+        await wait_ticks(pilot, screen)  # the playback timer runs, but paused means paused
         assert screen.session.timeline.position == 0
 
 
@@ -681,7 +683,7 @@ async def test_an_imported_files_secrets_are_redacted_on_screen_in_copies_and_sc
         assert copied and "<redacted>" in copied[0]
 
         await pilot.press("ctrl+p", *"Screenshot")
-        await pilot.pause(0.3)
+        await palette_offers(pilot, "Screenshot")
         await pilot.press("enter")
         assert await wait_until(
             pilot, lambda: any("Screenshot saved to" in t for t in toasts(pilot)), 5

@@ -21,6 +21,7 @@ from _app_support import (
     footer_actions,
     header_text,
     labels,
+    palette_offers,
     screen_of,
     select,
     toasts,
@@ -280,8 +281,7 @@ async def test_the_clock_runs_while_a_slow_tool_keeps_the_stream_silent(tmp_path
         last_t = screen.session.timeline.events[-1].t - screen.session.player.zero
         assert clock - last_t >= 2.0
         assert await wait_until(pilot, settled(screen, lambda s: s == ["completed"]), 15)
-        await pilot.pause(0.3)
-        assert "waiting" not in header_text(screen)
+        assert await wait_until(pilot, lambda: "waiting" not in header_text(screen))
 
     await run_app(
         tmp_path, lambda mcp: request(mcp, 'call slow_search {"query": "x", "delay_s": 4}'), script
@@ -307,7 +307,7 @@ async def test_a_screenshot_of_a_run_with_a_secret_server_url_holds_none_of_it(
             line = next(n for n, text in enumerate(shown.splitlines()) if "server_url" in text)
             screen.detail.scroll_to(y=max(0, line - 5), animate=False)
             await pilot.press("ctrl+p", *"Screenshot")
-            await pilot.pause(0.3)
+            await palette_offers(pilot, "Screenshot")
             await pilot.press("enter")
             assert await wait_until(
                 pilot, lambda: any("Screenshot saved to" in t for t in toasts(pilot)), 5

@@ -27,6 +27,7 @@ from _app_support import (
     screen_of,
     select,
     stream_times,
+    wait_ticks,
     wait_until,
 )
 from mcptui.sources.replay import open_session
@@ -54,7 +55,7 @@ async def settle_at(pilot: Pilot[Any], expected: int) -> None:
     """Wait for playback to reach `expected`, then check it stays there (the clock is still)."""
     timeline = screen_of(pilot).session.timeline
     await wait_until(pilot, lambda: timeline.position >= expected)
-    await pilot.pause(0.15)  # several more ticks
+    await wait_ticks(pilot, screen_of(pilot))  # several more ticks: none moved it
     assert timeline.position == expected
 
 

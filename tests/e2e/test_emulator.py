@@ -767,7 +767,9 @@ def test_cancel_a_background_run(client: OpenAI, servers: Servers):
         tools=[servers.tool()],
         input=calls("q", ("slow_search", {"query": "x", "delay_s": 1.0})),
     )
-    time.sleep(0.3)
+    deadline = time.monotonic() + 10  # running: the slow call is under way
+    while client.responses.retrieve(created.id).status == "queued" and time.monotonic() < deadline:
+        time.sleep(0.02)
     cancelled = client.responses.cancel(created.id)
     assert cancelled.status == "cancelled"
     assert client.responses.cancel(created.id).status == "cancelled"  # idempotent

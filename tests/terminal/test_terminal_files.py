@@ -81,7 +81,7 @@ def test_save_over_an_existing_file_asks_first(
         )
         term.send(no)
         term.wait_gone(re.compile(r"(?i)overwrite"))
-        time.sleep(0.3)
+        term.wait_for("Not saved")  # the answer is taken: nothing was written
         assert target.read_text() == SENTINEL, f"{no!r} overwrote the file"
         term.assert_healthy()
 

@@ -256,8 +256,7 @@ def test_help_lists_the_keys_and_escape_closes_it(
 
 def test_copy_selected_event(terminal_factory: MakeTerminal) -> None:
     term = replay(terminal_factory, BROKEN)
-    term.send("Up")  # select an event (the row above the newest)
-    time.sleep(0.3)
+    term.send("Up")  # select an event (the row above the newest); keys are taken in order
     term.send("c")
     copied = re.compile(r"Copied ([\d,]+) characters of JSON")
     screen = term.wait_for(copied)

@@ -8,7 +8,6 @@ in-process tests were green; this is the sequence the issue's acceptance names.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -34,12 +33,12 @@ def test_ordinary_keys_on_every_recording(
     term.wait_for(re.compile(r"[\d,]+ events? match 'mcp'"))
     for key in ("Escape", "f", "F", "v", "v", "v"):
         term.send(key)
-        time.sleep(SETTLE)
+        term.settled(quiet=SETTLE)
         term.assert_healthy()
     term.send("?")
     term.wait_for("Keys", "Esc closes")
     term.send("Escape")
-    time.sleep(SETTLE)
+    term.wait_gone("Esc closes")
     term.assert_healthy()
 
     target = tmp_path / "tour [b]x[/b].jsonl"

@@ -53,6 +53,8 @@ class Playback:
         """The tree's count of user moves, as of the last UserMoved message handled."""
         self._shown_live_keys: frozenset[str] = frozenset()
         self.land_from = 0
+        self.ticks = 0
+        """Playback timer ticks so far: a wait for several to have run (tests, benches)."""
         """Failures from this event on are landed on when the run ends."""
 
     _busy_tick = 0.0
@@ -60,6 +62,7 @@ class Playback:
     _was_receiving = False
 
     def _tick(self) -> None:
+        self.ticks += 1
         player = self.screen.session.player
         timeline = self.screen.session.timeline
         live = self.screen.live_actions.live

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from rich.text import Text
 from textual.app import App
@@ -10,6 +11,7 @@ from textual.notifications import SeverityLevel
 
 from mcptui.model.redaction import hide_known, redact_text
 from mcptui.model.textsafe import visible
+from mcptui.ui.theme_colours import terminal_theme
 
 
 class SafeApp(App[None]):
@@ -17,6 +19,23 @@ class SafeApp(App[None]):
 
     crash: str | None = None
     """After an internal error: the one line to print once the terminal is restored."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._follow_theme(refresh=False)
+
+    def watch_theme(self) -> None:
+        self._follow_theme(refresh=True)
+
+    def _follow_theme(self, *, refresh: bool) -> None:
+        """Named colours in the app's Rich text take the theme's colours (ui/theme_colours.py)."""
+        palette = terminal_theme(self.current_theme)
+        which = App.ansi_theme_dark if self.current_theme.dark else App.ansi_theme_light
+        if refresh:
+            setattr(self, which.name, palette)  # its watcher redraws
+        else:  # in __init__: no watcher may run yet, the filter is set up from it below
+            self.set_reactive(which, palette)
+            self._refresh_truecolor_filter(palette)
 
     def _fatal_error(self) -> None:
         """An unhandled exception (Textual's hook; its own prints a traceback with local

@@ -77,16 +77,16 @@ def pretty_json_start(value: Any, limit: int) -> tuple[str, bool]:
 class JsonSyntax(Syntax):
     """Highlighted JSON; the pane keeps its lines by the text."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__(
-            text, "json", theme="ansi_dark", word_wrap=True, background_color="default"
-        )
-        self.detail_key = ("json", text)
+    def __init__(self, text: str, *, dark: bool = True) -> None:
+        # ANSI colours, so the theme's palette applies (ui/theme_colours.py); light on light.
+        theme = "ansi_dark" if dark else "ansi_light"
+        super().__init__(text, "json", theme=theme, word_wrap=True, background_color="default")
+        self.detail_key = ("json", theme, text)
 
 
-def json_view(value: Any, limit: int = MAX_JSON_CHARS) -> RenderableType:
+def json_view(value: Any, limit: int = MAX_JSON_CHARS, *, dark: bool = True) -> RenderableType:
     text, more = pretty_json_start(value, limit)
-    syntax = JsonSyntax(text)
+    syntax = JsonSyntax(text, dark=dark)
     return Group(syntax, more_note(None)) if more else syntax
 
 
@@ -211,6 +211,11 @@ class DetailPane(ScrollView, can_focus=True):
     """The recorded time of the session's first timed event: times shown count from it, as
     the header's clock and the waterfall's axis do."""
 
+    @property
+    def dark(self) -> bool:
+        """Whether the theme is dark: the JSON view's highlighting follows it."""
+        return self.app.current_theme.dark
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._content: RenderableType = Text("Select a node to see its details.", "dim")
@@ -326,7 +331,7 @@ class DetailPane(ScrollView, can_focus=True):
         parts: list[RenderableType] = [facts(rows)]
         if findings:
             parts += [Text(""), *(finding_text(f) for f in findings)]
-        self.show(Group(*parts, Text(""), json_view(raw, self.limit)))
+        self.show(Group(*parts, Text(""), json_view(raw, self.limit, dark=self.dark)))
 
     def show_wire(self, event: Event, raw: dict[str, Any]) -> None:
         """A message a tap saw between OpenAI's servers and the MCP server (`raw`, the
@@ -358,7 +363,7 @@ class DetailPane(ScrollView, can_focus=True):
                 facts(rows),
                 Text(""),
                 Text("JSON-RPC message" if message is not None else "the tap's note", "dim"),
-                json_view(message if message is not None else raw, self.limit),
+                json_view(message if message is not None else raw, self.limit, dark=self.dark),
             )
         )
 
@@ -464,12 +469,16 @@ class DetailPane(ScrollView, can_focus=True):
         )
         parts.append(facts(rows))
         if item.error is not None:
-            parts += [Text(""), Text("error as sent", "dim"), json_view(item.error, self.limit)]
+            parts += [
+                Text(""),
+                Text("error as sent", "dim"),
+                json_view(item.error, self.limit, dark=self.dark),
+            ]
         if item.arguments:
             parts += [
                 Text(""),
                 Text("arguments", "dim"),
-                json_view(parse_json_text(item.arguments), self.limit),
+                json_view(parse_json_text(item.arguments), self.limit, dark=self.dark),
             ]
         if item.output is not None:
             output = item.output
@@ -477,7 +486,9 @@ class DetailPane(ScrollView, can_focus=True):
                 Text(""),
                 Text("output", "dim"),
                 json_view(
-                    parse_json_text(output) if isinstance(output, str) else output, self.limit
+                    parse_json_text(output) if isinstance(output, str) else output,
+                    self.limit,
+                    dark=self.dark,
                 ),
             ]
         if item.type == "mcp_list_tools":
@@ -493,7 +504,11 @@ class DetailPane(ScrollView, can_focus=True):
             parts += [Text(""), Text("reasoning", "dim"), long_text(item.reasoning, self.limit)]
         final = item.final or item.added
         if final:
-            parts += [Text(""), Text("item as last sent", "dim"), json_view(final, self.limit)]
+            parts += [
+                Text(""),
+                Text("item as last sent", "dim"),
+                json_view(final, self.limit, dark=self.dark),
+            ]
         self.show(Group(*parts))
 
     def show_response(
@@ -529,7 +544,7 @@ class DetailPane(ScrollView, can_focus=True):
             parts += [causes_tree(causes, actions), Text("")]
         parts.append(facts(rows))
         if resp.usage:
-            parts += [Text(""), Text("usage", "dim"), json_view(resp.usage)]
+            parts += [Text(""), Text("usage", "dim"), json_view(resp.usage, dark=self.dark)]
         if resp.tools:
             parts += [Text(""), Text("tools (redacted)", "dim"), json_view(resp.tools)]
         self.show(Group(*parts))

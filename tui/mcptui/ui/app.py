@@ -18,7 +18,8 @@ from mcptui.share.inspect_output import EXIT_CLEAN, EXIT_FAILURE
 from mcptui.sources.session import Session
 from mcptui.ui.actions import ACTIONS, bindings
 from mcptui.ui.safe_app import SafeApp
-from mcptui.ui.screens.inspector import InspectorScreen, OpenAt
+from mcptui.ui.screens.host import OpenAt
+from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.screens.keys import KeysScreen
 from mcptui.ui.screens.share_actions import share_folder, share_stem, write_beside
 

@@ -25,9 +25,10 @@ from mcptui.model.causes import mcp_entries
 from mcptui.model.state import ResponseState
 from mcptui.model.textsafe import visible
 from mcptui.ui.actions import BY_NAME
+from mcptui.ui.screens.host import host_app
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 FOREGROUND_KEY = BY_NAME["rerun_foreground"].keys
 ONLY_TOOL_KEY = BY_NAME["rerun_only_tool"].keys
@@ -76,7 +77,7 @@ class Blocked(NamedTuple):
 class CauseActions:
     """Cause actions of the inspector screen (which holds this)."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     CAUSE_ACTIONS = frozenset({"rerun_foreground", "rerun_only_tool"})
@@ -245,7 +246,7 @@ class CauseActions:
     def _send_changed(self, request: dict[str, Any], message: str) -> None:
         """Like `r`: a new response root in this session and its recording."""
         self.screen.playback.follow = True
-        self.screen.app.send(request)  # type: ignore[attr-defined]
+        host_app(self.screen).send(request)
         self.screen.notify(message)
 
     async def run_palette_action(self, action: str) -> None:

@@ -19,7 +19,7 @@ from mcptui.ui.widgets.status import StatusHeader
 from mcptui.ui.widgets.waterfall import Waterfall
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 CLOCK_SECONDS = 0.25
 """How often a running clock is redrawn."""
@@ -30,7 +30,7 @@ WAITING_SHOWN = 2.0
 class HeaderClock:
     """The header and the running clock of the inspector screen (which holds this)."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def clock_running(self) -> bool:

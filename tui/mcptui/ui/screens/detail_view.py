@@ -14,13 +14,13 @@ from mcptui.ui.widgets.detail import MAX_JSON_CHARS, pretty_json
 from mcptui.ui.widgets.event_tree import NodeRef
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 
 class DetailView:
     """The detail pane's content: what the selection shows, as of the step shown."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self._detail_ref: NodeRef | None = None
         """What the detail pane shows (`m` shows more of it until the selection changes)."""

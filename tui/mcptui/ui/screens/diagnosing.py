@@ -22,7 +22,7 @@ from mcptui.model.textsafe import visible
 from mcptui.ui.widgets.findings import FindingsList
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 DIAGNOSE_EVERY = 1.0
 """Seconds between re-running the checks while events keep arriving (in a thread)."""
@@ -43,7 +43,7 @@ def probe_evidence(report: object) -> ProbeEvidence | None:
 class Diagnosing:
     """Checks and probes of the inspector screen (which holds this)."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.diagnosis: Diagnosis | None = None
         """Findings, timing and likely causes of the events so far; None until checked."""

@@ -14,15 +14,16 @@ from mcptui.io.recording import (
     unused_path,
 )
 from mcptui.model.textsafe import visible
+from mcptui.ui.screens.host import host_app
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 
 class FileActions:
     """Copy the selection's JSON, save the session as a recording, open another file."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def action_copy(self) -> None:
@@ -88,6 +89,6 @@ class FileActions:
 
         def done(answer: str | None) -> None:
             if answer:
-                self.screen.app.open_path(answer)  # type: ignore[attr-defined]
+                host_app(self.screen).open_path(answer)
 
         self.screen.app.push_screen(PromptScreen("Open recording or stream dump", ""), done)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -27,6 +27,7 @@ from mcptui.ui.screens.clock import CLOCK_SECONDS, HeaderClock
 from mcptui.ui.screens.detail_view import DetailView
 from mcptui.ui.screens.diagnosing import DIAGNOSE_EVERY, Diagnosing
 from mcptui.ui.screens.file_actions import FileActions
+from mcptui.ui.screens.host import OpenAt
 from mcptui.ui.screens.live_actions import LiveActions
 from mcptui.ui.screens.loading import Loading
 from mcptui.ui.screens.playback import TICK_SECONDS, Playback
@@ -39,10 +40,6 @@ from mcptui.ui.widgets.footer import FittingFooter
 from mcptui.ui.widgets.status import StatusHeader
 from mcptui.ui.widgets.waterfall import Waterfall
 
-OpenAt = int | Literal["failure", "end"] | None
-"""Where a screen opens, paused: at a step, on the first failure, at the end with the first
-failure selected, or (None) as usual."""
-
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
 
@@ -54,7 +51,9 @@ class InspectorScreen(Screen[None]):
     that owns its state: `playback` (stepping, following, failure stops), `header_clock`,
     `diagnosing` (checks and probes), `rest_reader` (a recording's rest), `detail_view`,
     `tree_filter`, `files` (copy, save, open), `live_actions`, `cause_actions` and
-    `share_actions`. Which one runs a key is said once, in the action table (ui/actions.py).
+    `share_actions`. Each is handed the screen as a `Host` (host.py), the Protocol that says
+    what they may ask of it. Which one runs a key is said once, in the action table
+    (ui/actions.py).
     """
 
     BINDINGS = bindings(app=False)

@@ -3,22 +3,22 @@ run, re-run the request. Shown in the footer only when they apply."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import APPROVAL_REQUEST
 from mcptui.model.textsafe import visible
+from mcptui.ui.screens.host import host_app
 
 if TYPE_CHECKING:
     from mcptui.sources.live import LiveRun
-    from mcptui.ui.app import McptuiApp
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host, HostApp
 
 
 class LiveActions:
     """Live actions of the inspector screen (which holds this)."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.answered: set[str] = set()
         """Approval requests answered from this screen (each is answered once)."""
@@ -66,8 +66,8 @@ class LiveActions:
         )
 
     @property
-    def app(self) -> McptuiApp:
-        return cast("McptuiApp", self.screen.app)
+    def app(self) -> HostApp:
+        return host_app(self.screen)
 
     def _answer(self, approve: bool) -> None:
         live, pending = self.live, self.pending_approval()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from mcptui.io.indexed import PIECE
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 
 INSTANT_PIECE = 8 * PIECE
@@ -38,7 +38,7 @@ HELPER_POLL = 0.002
 class Loading:
     """Background reading of the inspector screen's session."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     diagnose_after_jump = False

@@ -18,7 +18,7 @@ from mcptui.model.state import ItemState, ResponseState
 from mcptui.ui.widgets.event_tree import NodeRef
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 REBUILD_AFTER = 400
 TICK_SECONDS = 1 / 30
@@ -43,7 +43,7 @@ def next_stop(stops: Sequence[int], anchor: float, *, forward: bool) -> tuple[in
 class Playback:
     """Stepping and failure stops of the inspector screen (which holds this)."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.follow = True
         """Keep the cursor on the newest event; off once the user moves it in the tree."""

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcptui.io.recording import DEFAULT_RECORD_DIR, Loaded, unused_path
+from mcptui.ui.screens.host import host_app
 
 if TYPE_CHECKING:
     from mcptui.sources.session import Session
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 
 def session_file(session: Session) -> Path | None:
@@ -47,7 +48,7 @@ def write_beside(folder: Path, name: str, text: str) -> Path:
 class ShareActions:
     """Report and export of the inspector screen (which holds this)."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def action_report(self) -> None:
@@ -69,7 +70,7 @@ class ShareActions:
             for key, report in self.screen.diagnosing.probes.items()
             if (evidence := probe_evidence(report)) is not None
         }
-        secrets = self.screen.app.session_secrets()  # type: ignore[attr-defined]
+        secrets = host_app(self.screen).session_secrets()
         folder, stem = share_folder(session), share_stem(session)
 
         def work() -> Path:

@@ -10,13 +10,13 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from mcptui.model.textsafe import visible
 
 if TYPE_CHECKING:
-    from mcptui.ui.screens.inspector import InspectorScreen
+    from mcptui.ui.screens.host import Host
 
 
 class TreeFilter:
     """The filter box: the tree shows only events whose type or content matches."""
 
-    def __init__(self, screen: InspectorScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.filter_text = ""
 

@@ -91,3 +91,20 @@ def test_foreground_and_only_tool_keys_are_the_tables():
 
     assert BY_NAME["rerun_foreground"].keys == FOREGROUND_KEY
     assert BY_NAME["rerun_only_tool"].keys == ONLY_TOOL_KEY
+
+
+async def test_the_table_says_which_keys_wait_for_a_condition_and_the_screen_obeys_it():
+    """In a replay with nothing selected, exactly the actions with a condition (`when`: the
+    live keys, the cause keys, probe) are refused; every other key of the screen works."""
+    app = app_for(SAMPLE_424)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        await pilot.press("home")
+        await pilot.pause()
+        refused = {
+            action.name
+            for action in ACTIONS
+            if action.owner != "app" and not screen.check_action(action.name, ())
+        }
+        assert refused == {action.name for action in ACTIONS if action.when}
+        assert {"approve", "rerun_foreground", "probe"} <= refused

@@ -10,6 +10,7 @@ README against it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from textual.binding import Binding, BindingType
 
@@ -41,6 +42,10 @@ class Action:
     """Only where a live run can act on it: README lists it with the live keys."""
     readme_keys: str = ""
     """How README names the keys (default: each key in backticks)."""
+    when: Literal["", "live", "cause", "probe"] = ""
+    """When it is available (the inspector screen's `check_action` asks its collaborators):
+    always (""), when the live run offers it now (`live`), when the selected request can be
+    sent again changed that way (`cause`), when a failed MCP call is selected (`probe`)."""
 
     def binding(self) -> Binding:
         return Binding(
@@ -220,6 +225,7 @@ ACTIONS: tuple[Action, ...] = (
         "diagnosing",
         rank=8,
         palette=False,
+        when="probe",
     ),
     Action(
         "copy",
@@ -293,6 +299,7 @@ ACTIONS: tuple[Action, ...] = (
         rank=5,
         palette=False,
         live=True,
+        when="live",
     ),
     Action(
         "deny",
@@ -304,6 +311,7 @@ ACTIONS: tuple[Action, ...] = (
         rank=6,
         palette=False,
         live=True,
+        when="live",
     ),
     Action(
         "cancel_run",
@@ -315,6 +323,7 @@ ACTIONS: tuple[Action, ...] = (
         rank=7,
         palette=False,
         live=True,
+        when="live",
     ),
     Action(
         "rerun",
@@ -326,6 +335,7 @@ ACTIONS: tuple[Action, ...] = (
         rank=11,
         palette=False,
         live=True,
+        when="live",
     ),
     # Where a failure's likely cause can be acted on from a live run (hidden otherwise).
     Action(
@@ -339,6 +349,7 @@ ACTIONS: tuple[Action, ...] = (
         "cause_actions",
         rank=9,
         live=True,
+        when="cause",
     ),
     Action(
         "rerun_only_tool",
@@ -351,10 +362,16 @@ ACTIONS: tuple[Action, ...] = (
         "cause_actions",
         rank=10,
         live=True,
+        when="cause",
     ),
 )
 
 BY_NAME = {action.name: action for action in ACTIONS}
+
+
+def available_when(when: str) -> frozenset[str]:
+    """The actions available only under the condition `when` (see `Action.when`)."""
+    return frozenset(action.name for action in ACTIONS if action.when == when)
 
 
 def bindings(*, app: bool) -> list[BindingType]:

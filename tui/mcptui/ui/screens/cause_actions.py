@@ -24,7 +24,7 @@ from rich.text import Text
 from mcptui.model.causes import mcp_entries
 from mcptui.model.state import ResponseState
 from mcptui.model.textsafe import visible
-from mcptui.ui.actions import BY_NAME
+from mcptui.ui.actions import BY_NAME, available_when
 from mcptui.ui.screens.host import host_app
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class CauseActions:
     def __init__(self, screen: Host) -> None:
         self.screen = screen
 
-    CAUSE_ACTIONS = frozenset({"rerun_foreground", "rerun_only_tool"})
+    CAUSE_ACTIONS = available_when("cause")
     _cause_keys: frozenset[str] = frozenset()
     """The cause actions the footer offers now (updated with the detail pane)."""
 

@@ -20,7 +20,7 @@ from textual.widgets import ContentSwitcher, Input, Tree
 from textual.worker import Worker
 
 from mcptui.sources.session import Session
-from mcptui.ui.actions import ACTIONS, bindings
+from mcptui.ui.actions import ACTIONS, BY_NAME, bindings
 from mcptui.ui.gc_pacing import CHECK_SECONDS, CollectorPacer
 from mcptui.ui.screens.cause_actions import CauseActions
 from mcptui.ui.screens.clock import CLOCK_SECONDS, HeaderClock
@@ -164,22 +164,21 @@ class InspectorScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys typed into the filter box are text, not commands; live keys need a live run;
-        probing needs a failed MCP call selected; cause actions, a request they can change."""
-        if (
-            action in self.live_actions.LIVE_ACTIONS
-            and action not in self.live_actions._live_keys()
-        ):
-            return False
-        if (
-            action in self.cause_actions.CAUSE_ACTIONS
-            and action not in self.cause_actions._cause_keys
-        ):
-            return False
-        if action == "probe" and not self.diagnosing._can_probe:
+        """Keys typed into the filter box are text, not commands; an action of the table with
+        a condition (`Action.when`: a live key, a cause key, probe) asks the collaborator that
+        knows whether it holds now."""
+        row = BY_NAME.get(action)
+        if row is not None and row.when and not self._available(row.when, action):
             return False
         focused = self.focused  # (asked for every key at every refresh of the footer: no query)
         return not (focused is not None and focused.id == "filter" and action != "clear_filter")
+
+    def _available(self, when: str, action: str) -> bool:
+        if when == "live":
+            return action in self.live_actions._live_keys()
+        if when == "cause":
+            return action in self.cause_actions._cause_keys
+        return self.diagnosing._can_probe  # "probe"
 
     # -- views -------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import APPROVAL_REQUEST
 from mcptui.model.textsafe import visible
+from mcptui.ui.actions import available_when
 from mcptui.ui.screens.host import host_app
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class LiveActions:
         self.answered: set[str] = set()
         """Approval requests answered from this screen (each is answered once)."""
 
-    LIVE_ACTIONS = frozenset({"approve", "deny", "cancel_run", "rerun"})
+    LIVE_ACTIONS = available_when("live")
 
     @property
     def live(self) -> LiveRun | None:

@@ -14,7 +14,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +105,9 @@ def test_broken_schema_names_the_missing_structured_content(tmp_path: Path, serv
 
 
 def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: Servers):
-    started = time.monotonic()
+    """The tool answers after 3 s; the probe's limit is 1 s. That the probe gave up at its
+    limit shows in what it reports (kind "timeout", not the answer that came 2 s later), not in
+    a wall-clock bound, which a loaded machine starting the CLI broke."""
     done = run_probe(
         tmp_path,
         request_for(servers.tool()),
@@ -118,7 +119,6 @@ def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: S
         "1",
         "--json",
     )
-    assert time.monotonic() - started < 10
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stderr == ""  # no progress lines with --json
     call = as_json(done)["servers"][0]["calls"][0]

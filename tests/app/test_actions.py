@@ -84,6 +84,11 @@ async def test_help_lists_quit_and_says_probe_is_not_available_without_a_failed_
 
         await pilot.press("question_mark")
         assert isinstance(app.screen, KeysScreen)
+        console = Console(width=200, record=True, color_system=None)
+        console.print(app.screen.table)
+        shown = console.export_text().splitlines()
+        quit_line = next(line for line in shown if line.split()[:2] == ["q", "Quit"])
+        assert "not available" not in quit_line  # q quits from the inspector, as `?` says
 
 
 def test_foreground_and_only_tool_keys_are_the_tables():

@@ -58,6 +58,12 @@ async def test_the_wire_under_the_failed_call(tmp_path: Path):
                     screen.session.timeline.at_end
                     and [r.status for r in screen.session.timeline.state.responses] == ["completed"]
                     and screen.diagnosing.diagnosis is not None
+                    # The tap's notes come on their own connection: the stream can be over
+                    # and diagnosed before the call's wire rows are in the tree.
+                    and "MCP → tools/call broken_schema" in labels(screen)
+                    and any(
+                        label.startswith("MCP ← result broken_schema") for label in labels(screen)
+                    )
                 ),
                 15,
             )

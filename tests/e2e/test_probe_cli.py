@@ -14,7 +14,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -106,27 +105,31 @@ def test_broken_schema_names_the_missing_structured_content(tmp_path: Path, serv
 
 
 def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: Servers):
-    started = time.monotonic()
+    """The tool answers after 30 s; the probe's limit is 5 s. That the probe gave up at its
+    limit shows in what it reports (kind "timeout", not the answer that comes later), not in
+    a wall-clock bound, which a loaded machine starting the CLI broke. The limit also bounds
+    connecting and listing: 1 s was too short for those on a loaded machine (no call made)."""
     done = run_probe(
         tmp_path,
         request_for(servers.tool()),
         "--tool",
         "slow_search",
         "--args",
-        '{"query": "x", "delay_s": 3}',
+        '{"query": "x", "delay_s": 30}',
         "--timeout",
-        "1",
+        "5",
         "--json",
     )
-    assert time.monotonic() - started < 10
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stderr == ""  # no progress lines with --json
-    call = as_json(done)["servers"][0]["calls"][0]
+    (server,) = as_json(done)["servers"]
+    assert server["calls"], server  # listed in time: the call was made
+    call = server["calls"][0]
     assert call["kind"] == "timeout" and call["ok"] is False
     assert call["openai_error"] == TASKGROUP_424
     assert "timed out" in call["cause"]
     assert [c["message"] for c in call["checks"]] == [
-        "no answer within 1 s, the limit given (OpenAI's is about 60 s): past the limit the "
+        "no answer within 5 s, the limit given (OpenAI's is about 60 s): past the limit the "
         "API reports the 424"
     ]
 

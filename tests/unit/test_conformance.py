@@ -190,6 +190,15 @@ def test_a_gap_in_sequence_numbers_says_how_many_events_are_missing():
     assert gap.event_index == 8 and gap.severity == "error" and gap.response_key == 0
 
 
+def test_a_single_dropped_event_is_a_gap_of_one():
+    raws = message_stream("Hello there, world")
+    del raws[8]  # the first text delta: 7 is followed by 9
+    findings = check(raws)
+    [gap] = of_code(findings, "sequence_gap")
+    assert gap.message == "sequence jumps from 7 to 9: 1 event missing"
+    assert gap.event_index == 8 and gap.severity == "error"
+
+
 def test_a_swapped_pair_is_one_out_of_order_event_not_a_gap():
     raws = message_stream("Hello there, world")
     raws[1], raws[2] = raws[2], raws[1]  # in_progress (seq 1) after output_item.added (seq 2)

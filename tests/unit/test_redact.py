@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 import pytest
-from mcptui.io import redact as redaction
 from mcptui.io.recording import event_line
+from mcptui.model import redaction
 from mcptui.model.events import Event
 from mcptui.model.redaction import (
     REDACTED,

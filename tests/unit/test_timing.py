@@ -212,6 +212,25 @@ def test_likely_timeout_on_a_61_second_failure():
     assert (timeout.response_key, timeout.item_key) == (0, 0)
 
 
+def at_tool_seconds(seconds: float) -> list[float]:
+    """Times (exact in binary) with the tool taking `seconds`: arguments done at 1 s."""
+    return [0.0, 0.0, 0.5, 0.75, 1.0, 1.0 + seconds, *(2.0 + seconds + n for n in range(7))]
+
+
+def test_a_failure_after_exactly_50_seconds_is_a_likely_timeout_and_just_under_is_not():
+    # The boundary as a literal, not LIKELY_TIMEOUT: a changed constant must fail here too.
+    _, at_limit = report_of(timed(failing(message_stream("hi")), at_tool_seconds(50.0)))
+    _, under = report_of(timed(failing(message_stream("hi")), at_tool_seconds(49.75)))
+
+    assert at_limit.items[0].tool_seconds == 50.0
+    assert [f.code for f in at_limit.findings] == ["likely_timeout"]
+    assert at_limit.findings[0].message == (
+        "lookup failed after 50.0 s: likely OpenAI's tool-call timeout (about 60 s)"
+    )
+    assert under.items[0].tool_seconds == 49.75
+    assert "likely_timeout" not in [f.code for f in under.findings]
+
+
 def test_no_likely_timeout_on_a_2_second_failure():
     _, report = report_of(timed(failing(message_stream("hi")), with_tool_time(2.0)))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcptui.capture.captures import Capture, CaptureHub
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 DEFAULT_UPSTREAM = "https://api.openai.com/v1"
-SERVER_OPTIONS = {"server_header": False, "date_header": False}
+SERVER_OPTIONS: dict[str, Any] = {"server_header": False, "date_header": False}
 """The upstream's own `server` and `date` headers pass through; uvicorn adds none."""
 
 

@@ -345,21 +345,29 @@ class _Coalesced:
     async def next(self) -> bytes | None:
         """The next bytes (None at the end); raises what broke the upstream's stream."""
         if self._ended:
-            return self._end()
-        parts = [await self._queue.get()]
-        while not self._queue.empty():
-            parts.append(self._queue.get_nowait())
-        if not isinstance(parts[-1], bytes):  # the end, or a break: after the bytes before it
-            self._ended = True
-            self._last = parts.pop()
+            self._raise_if_broken()
+            return None
+        queue = self._queue
+        part = await queue.get()
+        parts: list[bytes] = []
+        while True:
+            if not isinstance(part, bytes):  # the end, or a break: after the bytes before it
+                self._ended = True
+                self._last = part
+                break
+            parts.append(part)
+            if queue.empty():
+                break
+            part = queue.get_nowait()
         if not parts:
-            return self._end()
-        return parts[0] if len(parts) == 1 else b"".join(parts)  # type: ignore[arg-type]
+            self._raise_if_broken()
+            return None
+        return parts[0] if len(parts) == 1 else b"".join(parts)
 
-    def _end(self) -> None:
+    def _raise_if_broken(self) -> None:
+        """At the end: raise what broke the stream, if something did."""
         if isinstance(self._last, BaseException):
             raise self._last
-        return None
 
     async def aclose(self) -> None:
         self._reader.cancel()

@@ -171,8 +171,8 @@ class TapHub:
         self.labels = list(labels)
         """The request's `server_label`s for this server (`mcptui run --tap`), on every note:
         which `mcp_list_tools` item a listing belongs to."""
-        self.on_event: Callable[[Event], None] | None = None
-        self.on_problem: Callable[[str], None] | None = None
+        self.on_event: Callable[[Event], object] | None = None  # (what it returns is unused)
+        self.on_problem: Callable[[str], object] | None = None
         self.open_exchanges = 0
         self.messages = 0
         self.exchanges = 0
@@ -385,7 +385,7 @@ class TapHub:
         """A request sent: awaited in its own HTTP exchange and, in the legacy era, in its
         session (its answer may come on another exchange: the SSE transport's stream)."""
         key = _id_key(message_id)
-        keys = [("x", exchange.number, key)]
+        keys: list[tuple[str, Any, Any]] = [("x", exchange.number, key)]
         if not exchange.modern:
             keys.append(("s", exchange.session, key))
         asked["keys"] = keys
@@ -397,7 +397,7 @@ class TapHub:
         the one of the same HTTP exchange; else (legacy) the session's, or one sent before the
         session had an id (initialize)."""
         key = _id_key(message_id)
-        places = [("x", exchange.number, key)]
+        places: list[tuple[str, Any, Any]] = [("x", exchange.number, key)]
         if not exchange.modern:
             places += [("s", exchange.session, key), ("s", None, key)]
         for where in places:
@@ -543,8 +543,8 @@ class TapAnswer:
                 parsed = loads(self.body.decode("utf-8", errors="replace"))
             except ValueError:
                 parsed = None
-            for message in messages_of(parsed):
-                hub._message(exchange, "received", message, status=self.status)
+            for answer in messages_of(parsed):
+                hub._message(exchange, "received", answer, status=self.status)
         if (
             exchange.method == "DELETE"
             and exchange.session

@@ -10,7 +10,6 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -219,7 +218,7 @@ class RunTaps:
         """Serve; each message is handed to `add` on `loop`, timed on the run's clock."""
         for hub, server in zip(self.hubs, self.servers, strict=True):
             hub.clock, hub.start = clock, start
-            hub.on_event = partial(loop.call_soon_threadsafe, add)
+            hub.on_event = lambda event: loop.call_soon_threadsafe(add, event)
             hub.on_problem = lambda message: loop.call_soon_threadsafe(
                 add, note("tap", f"tap: {message}", level="warning")
             )

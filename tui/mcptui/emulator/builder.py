@@ -175,7 +175,7 @@ class ResponseBuilder:
         """The response object as it stands, with the field set (and order) the API sends."""
         req = self.request
         model = str(req.get("model", ""))
-        asked = req.get("reasoning") if isinstance(req.get("reasoning"), dict) else {}
+        asked = asked if isinstance(asked := req.get("reasoning"), dict) else {}
         reasoning = (
             {"effort": asked.get("effort") or "medium", "summary": asked.get("summary")}
             if is_reasoning_model(model)

@@ -64,8 +64,8 @@ def parse_faults(value: object) -> Faults:
             if name == "drop_after":
                 fields["drop_after"] = int(arg)
             elif name == "flood":
-                fields["flood"] = int(arg)
-                if fields["flood"] < 1:
+                fields["flood"] = flood = int(arg)
+                if flood < 1:
                     raise FaultError(f"fault {part!r}: N must be at least 1")
             elif name == "stall":
                 seconds, _, after = arg.partition("@")

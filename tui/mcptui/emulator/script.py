@@ -113,6 +113,8 @@ def example_value(spec: dict[str, Any]) -> Any:
     kind = spec.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)
+    if not isinstance(kind, str):  # absent, or not a JSON type name (a dict is unhashable)
+        return None
     if kind in ("integer", "number"):
         low = spec.get("minimum", 1)
         return int(low) if kind == "integer" else float(low)

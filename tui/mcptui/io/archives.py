@@ -74,7 +74,7 @@ _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """PyYAML's safe loader (its C version when built): never builds Python objects from a file."""
 
 
-class _CassetteLoader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
+class _CassetteLoader(_SAFE_LOADER):
     """The safe loader, with timestamps kept as the text they are (`recorded_at: 2001-13-45`
     or a UTC offset of +25:00 would raise ValueError; JSON has no date anyway)."""
 

@@ -73,11 +73,11 @@ async def in_child(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         receiver.close()
     if not ok:
         raise ChildFailed(value)
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _receive(receiver: Connection) -> tuple[bool, Any]:
     try:
-        return receiver.recv()  # type: ignore[no-any-return]
+        return receiver.recv()
     except (EOFError, OSError) as exc:
         return False, f"the child process ended without an answer ({type(exc).__name__})"

@@ -376,9 +376,10 @@ class RecordingReader:
                     index += 1
                     continue
             record = decoded(decode_record, line)
-            read = None if record is None else classified(record.event, line, known)
-            if read is not None:
-                event = Event(None, index, record.t, number, False, None, lines, *read)
+            kinded = None if record is None else classified(record.event, line, known)
+            event: Event | None
+            if record is not None and kinded is not None:
+                event = Event(None, index, record.t, number, False, None, lines, *kinded)
             elif (event := self._tolerant(number, line)) is not None:
                 event.index = index
             else:

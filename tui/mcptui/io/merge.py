@@ -180,7 +180,7 @@ def _call_key(event: Event) -> tuple[Any, str] | None:
         or event.raw.get("direction") == "received"
     ):
         return None
-    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    params = params if isinstance(params := message.get("params"), dict) else {}
     return params.get("name"), _canonical(params.get("arguments") or {})
 
 

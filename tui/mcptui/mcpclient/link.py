@@ -512,8 +512,8 @@ class McpLink:
                 )
             if exc.code == mcp.types.CONNECTION_CLOSED:
                 cause = await self._connection_lost(exc)
-                kind = "session_terminated" if ended else _lost_kind(cause)
-                return done(None, dict(TASKGROUP_424), cause, kind, exception=exc)
+                lost: CallKind = "session_terminated" if ended else _lost_kind(cause)
+                return done(None, dict(TASKGROUP_424), cause, lost, exception=exc)
             cause = describe_exception(exc)
             kind: CallKind
             if ended or _terminated(cause):
@@ -824,7 +824,7 @@ def _finite(seconds: float) -> float:
 
 def check_protocol(protocol: str) -> Protocol:
     if protocol in PROTOCOLS:
-        return protocol  # type: ignore[return-value]
+        return protocol
     raise ValueError(f"unknown MCP protocol {protocol!r} (legacy, modern or auto)")
 
 

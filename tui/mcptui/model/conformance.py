@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from mcptui.model.events import TYPE_ALIASES, Event, payloads
 from mcptui.model.fast_read import LITE_FAILURES, TEXT_DELTA, UNSET
@@ -155,7 +156,7 @@ def _mark(loc: Sequence[Any], raw: Any, missing: bool) -> _Marked:
     return tuple(out)
 
 
-def _is_other_member(after: _Marked, error: dict[str, Any]) -> bool:
+def _is_other_member(after: _Marked, error: ErrorDetails) -> bool:
     """Whether this error shows the object is not this union member at all: its `type` literal
     does not match (the discriminator), or the value is not even of the member's JSON type."""
     if not after:
@@ -175,13 +176,13 @@ class _Unmatched(NamedTuple):
 
 
 def _collapse(
-    errors: list[tuple[_Marked, dict[str, Any]]],
-) -> tuple[list[tuple[tuple[Any, ...], dict[str, Any]]], list[_Unmatched]]:
+    errors: list[tuple[_Marked, ErrorDetails]],
+) -> tuple[list[tuple[tuple[Any, ...], ErrorDetails]], list[_Unmatched]]:
     """Keep, for each union-typed value, only the errors of the member the value claims to be
     (by its `type`), with the member's name dropped from the path; nested unions likewise."""
-    kept: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    kept: list[tuple[tuple[Any, ...], ErrorDetails]] = []
     unmatched: list[_Unmatched] = []
-    groups: dict[tuple[Any, ...], dict[Any, list[tuple[_Marked, dict[str, Any], _Marked]]]] = {}
+    groups: dict[tuple[Any, ...], dict[Any, list[tuple[_Marked, ErrorDetails, _Marked]]]] = {}
     for marked, error in errors:
         pos = next((n for n, (_, is_member) in enumerate(marked) if is_member), None)
         if pos is None:
@@ -849,8 +850,8 @@ class _Check:
                         after_done.extend(run)
                     elif not added_seen:
                         before_added.extend(run)
-                    key, texts = read
-                    parts.setdefault(key, []).extend(texts)
+                    run_key, texts = read
+                    parts.setdefault(run_key, []).extend(texts)
                     position = end
                     continue
             index = indexes[position]
@@ -861,6 +862,8 @@ class _Check:
             shape = _delta_shape(event)
             key: tuple[str, Any, Any] | None = None
             delta: Any = None
+            event_item_id: object  # as the JSON has them: compared below only if well typed
+            event_output_index: object
             if shape is not None:  # most of a stream: read from its fields, no dict built
                 self.validate_delta(index, shape, resp, item.key)
                 kind, event_item_id, event_output_index = (
@@ -872,10 +875,10 @@ class _Check:
             else:
                 raw = event.raw
                 validate(index, raw, resp, item.key)
-                kind = raw.get("type")
-                if type(kind) is not str:
+                raw_kind = raw.get("type")
+                if type(raw_kind) is not str:
                     continue
-                kind = aliases.get(kind, kind)
+                kind = aliases.get(raw_kind, raw_kind)
                 event_item_id, event_output_index = raw.get("item_id"), raw.get("output_index")
                 if kind in (ADDED, DONE):
                     obj = raw.get("item")
@@ -925,11 +928,11 @@ class _Check:
             if key is None:
                 continue
             if type(delta) is str:
-                run = parts.get(key)
-                if run is None:
+                texts_so_far = parts.get(key)
+                if texts_so_far is None:
                     parts[key] = [delta]
                 else:
-                    run.append(delta)
+                    texts_so_far.append(delta)
             else:
                 broken.add(key)
 

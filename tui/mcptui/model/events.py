@@ -159,7 +159,7 @@ class Event(msgspec.Struct, gc=False, eq=False):
     def sequence_number(self) -> int | None:
         lite = self.lite
         if lite is not None:
-            return lite.sequence_number  # type: ignore[no-any-return]
+            return lite.sequence_number
         return sequence_number_in(self.raw)
 
     @property

@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Sequence
 from itertools import repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcptui.model.events import ARGUMENT_DELTA, ARGUMENT_DONE, Event, is_wire_note
 from mcptui.model.fast_read import TEXT_DELTA
@@ -29,10 +29,59 @@ from mcptui.model.status import approval_answers
 from mcptui.model.timing import TOOL_TIMEOUT_METADATA
 
 _MISSING = object()
-CONTINUED = object()
+
+
+# -- undo journal entries ---------------------------------------------------------------------
+# One small record per kind of change, told apart by type on undo. NamedTuples rather than
+# frozen slotted dataclasses: the reducer writes one or more per event, and a NamedTuple is
+# built about twice as fast as a frozen dataclass (whose __init__ goes through
+# object.__setattr__ field by field) and unpacked as fast as a tuple.
+
+
+class SetAttr(NamedTuple):
+    """`obj.attr` was `old` before the event set it (`Reducer._set`)."""
+
+    obj: Any
+    attr: str
+    old: Any
+
+
+class PutKey(NamedTuple):
+    """`target[key]` was `old` (`_MISSING`: absent) before the event put it (`Reducer._put`)."""
+
+    target: dict[Any, Any]
+    key: Any
+    old: Any
+
+
+class TextDelta(NamedTuple):
+    """What a text delta read fast changed (`Reducer._fast_delta`): the values it replaced;
+    undoing it also pops the item's last event index and text part."""
+
+    resp: ResponseState
+    item: ItemState
+    last_sequence: int | None
+    resp_first_t: float | None
+    resp_last_t: float | None
+    item_first_t: float | None
+    item_last_t: float | None
+
+
+class Continued(NamedTuple):
+    """A text delta that continued a run (`Reducer.fold`): what it replaced is what the delta
+    before it set, so nothing is kept (`Reducer._undo_continued`)."""
+
+    timed: bool
+
+
+CONTINUED = Continued(timed=True)
 """Journal entry of a timed text delta that continued a run (`Reducer.fold`)."""
-CONTINUED_UNTIMED = object()
+CONTINUED_UNTIMED = Continued(timed=False)
 """The same, untimed."""
+
+JournalEntry = SetAttr | PutKey | TextDelta | Continued | list[Any]
+"""A list is an append to that list, undone by popping it (no record: appends are the most
+frequent change, and the list itself says all there is to undo)."""
 _INDEX = attrgetter("index")
 _DELTA = attrgetter("lite.delta")
 
@@ -159,7 +208,7 @@ class Reducer:
 
     def __init__(self) -> None:
         self.state = SessionState()
-        self._journal: list[Any] = []
+        self._journal: list[JournalEntry] = []
         self._marks = array("q")
         """Where each applied event's journal entries start (8 bytes an event, no int object)."""
         self._touched: list[ResponseState | ItemState] = []
@@ -180,7 +229,7 @@ class Reducer:
         old = getattr(obj, attr)
         if old is value:
             return
-        self._journal.append((obj, attr, old))
+        self._journal.append(SetAttr(obj, attr, old))
         setattr(obj, attr, value)
 
     def _push(self, target: list[Any], value: Any) -> None:
@@ -188,7 +237,7 @@ class Reducer:
         self._journal.append(target)
 
     def _put(self, target: dict[Any, Any], key: Any, value: Any) -> None:
-        self._journal.append((target, key, target.get(key, _MISSING), None))
+        self._journal.append(PutKey(target, key, target.get(key, _MISSING)))
         target[key] = value
 
     def undo(self, events: Sequence[Event]) -> tuple[ResponseState | None, ItemState | None]:
@@ -203,16 +252,20 @@ class Reducer:
         journal = self._journal
         while len(journal) > mark:
             entry = journal.pop()
-            if entry is CONTINUED or entry is CONTINUED_UNTIMED:
-                self._undo_continued(*result, events, entry is CONTINUED)  # type: ignore[misc]
+            # `type(entry) is`, not isinstance (mypy narrows both): the commonest kinds first.
+            if type(entry) is Continued:
+                resp, item = result
+                assert item is not None  # a delta of a run always touched its item
+                self._undo_continued(resp, item, events, entry.timed)
             elif type(entry) is list:
                 entry.pop()
-            elif len(entry) == 7:
+            elif type(entry) is TextDelta:
                 self._undo_delta(entry)
-            elif len(entry) == 3:
-                setattr(entry[0], entry[1], entry[2])
-            else:
-                target, key, old, _ = entry
+            elif type(entry) is SetAttr:
+                obj, attr, old = entry  # unpacking: faster than three field reads
+                setattr(obj, attr, old)
+            elif type(entry) is PutKey:
+                target, key, old = entry
                 if old is _MISSING:
                     del target[key]
                 else:
@@ -227,14 +280,14 @@ class Reducer:
         (the event before it, on the same item) had set; untimed, it changed no time."""
         before = events[item.events.pop() - 1]
         item.text_parts.pop()
-        resp.last_sequence = before.lite.sequence_number  # type: ignore[union-attr]
+        resp.last_sequence = before.lite.sequence_number
         if timed:
             resp.last_t = item.last_t = before.t
 
     def touched(self, index: int) -> tuple[ResponseState, ItemState | None]:
         """The response and item that applied event `index` went to (for the view)."""
         touched = self._touched[index]
-        if type(touched) is ItemState:
+        if isinstance(touched, ItemState):
             return self.state.responses[touched.response_key], touched
         return touched, None
 
@@ -309,9 +362,10 @@ class Reducer:
                     by_item_id = resp.by_item_id
                 item_id = lite.item_id
                 item = by_item_id.get(item_id)
-                if item is not None and lite.sequence_number:
+                if item is not None and resp is not None and lite.sequence_number:
+                    # (`resp` is never None when `item` is not: `by_item_id` is its, or empty)
                     mark(len(journal))
-                    fast(resp, item, event, lite.delta, lite.sequence_number)  # type: ignore[arg-type]
+                    fast(resp, item, event, lite.delta, lite.sequence_number)
                     untimed = event.t is None
                     end = _run_end(events, index, count, item_id, untimed)
                     if end > index:
@@ -325,9 +379,9 @@ class Reducer:
                         item.text_parts.extend(map(_DELTA, run))
                         touched.extend(repeat(item, end - index))
                         last = run[-1]
-                        resp.last_sequence = last.lite.sequence_number  # type: ignore[union-attr]
+                        resp.last_sequence = last.lite.sequence_number
                         if not untimed:
-                            resp.last_t = item.last_t = last.t  # type: ignore[union-attr]
+                            resp.last_t = item.last_t = last.t
                         index = end
                     continue
             apply(event)
@@ -340,7 +394,9 @@ class Reducer:
         """A text delta: one journal entry for all it changes (undone by `_undo_delta`)."""
         t = event.t
         self._journal.append(
-            (resp, item, resp.last_sequence, resp.first_t, resp.last_t, item.first_t, item.last_t)
+            TextDelta(
+                resp, item, resp.last_sequence, resp.first_t, resp.last_t, item.first_t, item.last_t
+            )
         )
         resp.last_sequence = seq
         if t is not None:
@@ -355,8 +411,10 @@ class Reducer:
         self._touched.append(item)
 
     @staticmethod
-    def _undo_delta(entry: tuple[Any, ...]) -> None:
-        resp, item, resp.last_sequence, resp.first_t, resp.last_t, item.first_t, item.last_t = entry
+    def _undo_delta(entry: TextDelta) -> None:
+        resp, item, last_sequence, resp_first_t, resp_last_t, item_first_t, item_last_t = entry
+        resp.last_sequence, resp.first_t, resp.last_t = last_sequence, resp_first_t, resp_last_t
+        item.first_t, item.last_t = item_first_t, item_last_t
         item.events.pop()
         item.text_parts.pop()
 

@@ -406,7 +406,7 @@ def align_items(resp_a: ResponseState | None, resp_b: ResponseState | None) -> l
 def pair_by_place(left_a: Sequence[ItemState], left_b: Sequence[ItemState]) -> dict[int, ItemState]:
     """Leftover calls and listings at the same output index and of the same type: B called
     another tool (or listed another server) where A called this one."""
-    places = {
+    places: dict[tuple[str, int | None], ItemState] = {
         (item.type, item.output_index): item
         for item in left_a
         if (item.type in NAMED_CALLS or item.type == LISTING) and item.output_index is not None
@@ -600,7 +600,7 @@ def status_changes(
 def error_kind(error: Any) -> tuple[Any, Any]:
     """(type, code) of an error object; a string error is its own kind."""
     if isinstance(error, dict):
-        inner = error.get("error") if isinstance(error.get("error"), dict) else error
+        inner = nested if isinstance(nested := error.get("error"), dict) else error
         return inner.get("type"), inner.get("code")
     return ("text", describe_error(error))
 

@@ -93,7 +93,7 @@ def is_open(resp: ResponseState, item: ItemState) -> bool:
 def waiting_for(resp: ResponseState | None) -> str:
     """What a silence waits on: the newest running tool call's name, else the newest running
     item's type, else `the next event`."""
-    running = [item for item in (resp.items if resp is not None else []) if is_open(resp, item)]
+    running = [item for item in resp.items if is_open(resp, item)] if resp is not None else []
     calls = [item for item in running if item.name]
     if calls:
         return calls[-1].name or ""

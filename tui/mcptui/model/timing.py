@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress, islice
 from operator import sub
+from typing import cast
 
 from mcptui.model.events import ARGUMENT_DONE, Event
 from mcptui.model.findings import Finding, ordered
@@ -218,7 +219,8 @@ def timing_report(
     to its items (tui/mcptui/model/wire.py), when the caller has them already.
     """
     times: list[float | None] = [event.t for event in events]
-    known = [t for t in times if t is not None] if None in times else times
+    # No None in `times`: the same list, not a copy (`_gaps` is told by identity).
+    known = [t for t in times if t is not None] if None in times else cast("list[float]", times)
     has_timing = bool(known)
     items: list[ItemTiming] = []
     findings: list[Finding] = []
@@ -260,7 +262,7 @@ def _gaps(times: list[float | None], all_known: bool, threshold: float) -> list[
     Positions are timeline indexes: the reducer's per-item event lists use the same numbers.
     """
     if all_known:  # the usual case: no Python-level work per event, only per gap
-        diffs: list[float] = list(map(sub, islice(times, 1, None), times))  # type: ignore[arg-type]
+        diffs: list[float] = list(map(sub, islice(times, 1, None), times))
         if not diffs or max(diffs) < threshold:
             return []
         at = compress(range(len(diffs)), map(threshold.__le__, diffs))

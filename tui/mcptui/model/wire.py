@@ -137,8 +137,10 @@ def exchanges(indexes: Sequence[int], events: Sequence[Event]) -> list[WireExcha
         modern = raw.get("era") == "modern"
         message = raw.get("jsonrpc")
         if raw.get("kind") != "mcp":  # an HTTP failure or broken connection
-            ids = raw.get("ids") if isinstance(raw.get("ids"), list) else []
-            waiting = [e for e in (_take(pending, session, i, number, modern) for i in ids) if e]
+            ids = ids if isinstance(ids := raw.get("ids"), list) else []
+            waiting: list[WireExchange] = [
+                e for e in (_take(pending, session, i, number, modern) for i in ids) if e
+            ]
             if not waiting and number in bare:
                 waiting = [bare[number]]
             failure = None if _normal_end(raw) else raw
@@ -159,14 +161,14 @@ def exchanges(indexes: Sequence[int], events: Sequence[Event]) -> list[WireExcha
             continue
         method = message.get("method")
         if raw.get("direction") == "received" and not isinstance(method, str):
-            exchange = _take(pending, session, message.get("id"), number, modern)
-            if exchange is not None:
-                exchange.notes.append(index)
-                exchange.answer, exchange.answered_t = message, event.t
+            answered = _take(pending, session, message.get("id"), number, modern)
+            if answered is not None:
+                answered.notes.append(index)
+                answered.answer, answered.answered_t = message, event.t
                 continue
             found.append(_exchange(index, event, answer=message))
             continue
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        params = params if isinstance(params := message.get("params"), dict) else {}
         exchange = _exchange(
             index, event, method=method if isinstance(method, str) else None, request=message
         )
@@ -235,7 +237,7 @@ def _take(
     else (not the modern era, whose answers never leave their exchange) the session's, or one
     sent before the session had an id (`initialize`)."""
     key = _key(message_id)
-    places = [("x", number, key)] if number is not None else []
+    places: list[tuple[str, Any, Any]] = [("x", number, key)] if number is not None else []
     if not modern or number is None:
         places += [("s", session, key), ("s", None, key)]
     for place in places:

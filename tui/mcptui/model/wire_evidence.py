@@ -128,11 +128,11 @@ def call_findings(
         cancel is not None or (call.error or {}).get("code") == REQUEST_CANCELLED
     ):
         at = cancel.sent_t if cancel is not None else call.answered_t
-        waited = f" for {at - call.sent_t:.1f} s" if at is not None else ""
+        waited_for = f" for {at - call.sent_t:.1f} s" if at is not None else ""
         return [
             WireFinding(
                 "timeout",
-                f"tap: tools/call {name} got no answer{waited}, then "
+                f"tap: tools/call {name} got no answer{waited_for}, then "
                 "the caller cancelled it"
                 + (" (notifications/cancelled)" if cancel is not None else ""),
             ),

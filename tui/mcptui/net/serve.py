@@ -68,7 +68,7 @@ def make_server(
     """A uvicorn server; `own_logging=False` leaves logging to the caller (uvicorn's own
     config would attach handlers to the terminal's stderr, under a running TUI). `options`
     go to uvicorn's Config."""
-    extra = {} if own_logging else {"log_config": None}
+    extra: dict[str, Any] = {} if own_logging else {"log_config": None}
     config = uvicorn.Config(
         app,
         log_level=log_level,

@@ -449,7 +449,7 @@ def entry_headers(entry: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
     A recording keeps `<redacted>` in place of header values: those are left out (sending the
     placeholder helps no one), and the caller says that authentication may fail.
     """
-    raw = entry.get("headers") if isinstance(entry.get("headers"), dict) else {}
+    raw = raw if isinstance(raw := entry.get("headers"), dict) else {}
     redacted = [str(k) for k, v in raw.items() if v == REDACTED]
     kept = {k: v for k, v in raw.items() if v != REDACTED and v is not None}
     authorization = entry.get("authorization")
@@ -1166,10 +1166,10 @@ def revisions_summary(server: ServerReport) -> str | None:
     if (legacy is None) != (modern is None):  # one era asked (--mcp-protocol), and refused
         one = legacy or modern
         assert one is not None
-        other = ERA_METHODS["modern" if one is legacy else "legacy"]
+        other_method = ERA_METHODS["modern" if one is legacy else "legacy"]
         if one.refused and one.kind == "protocol_version":
             return (
-                f"does not speak {one.asked} ({one.method} answered {one.answer}); {other} "
+                f"does not speak {one.asked} ({one.method} answered {one.answer}); {other_method} "
                 f"not asked (--mcp-protocol {one.era})"
             )
         return None

@@ -365,7 +365,12 @@ def _json_path(path: tuple[str | int, ...]) -> str:
 
 
 def _resolved(parts: list[Any]) -> list[str | Variable]:
-    return [part.variable if isinstance(part, _Hole) else part for part in parts]
+    return [_variable_of(part) if isinstance(part, _Hole) else part for part in parts]
+
+
+def _variable_of(hole: _Hole) -> Variable:
+    assert hole.variable is not None  # `build_template` names every hole before resolving
+    return hole.variable
 
 
 def _resolve(value: Any, variables: list[Variable]) -> Any:

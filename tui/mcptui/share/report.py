@@ -215,7 +215,7 @@ def tools_table(tools: Sequence[Any]) -> str:
     for tool in tools:
         if not isinstance(tool, dict):
             continue
-        headers = tool.get("headers") if isinstance(tool.get("headers"), dict) else {}
+        headers = headers if isinstance(headers := tool.get("headers"), dict) else {}
         credentials = [f"{name}: <redacted>" for name in headers]
         if tool.get("authorization"):
             credentials.append("authorization: <redacted>")
@@ -401,7 +401,7 @@ def wire_table(indexes: Sequence[int], events: Sequence[Event], start: float | N
     zero = start or 0.0
     rows = [
         [
-            "" if events[i].t is None else f"{events[i].t - zero:.2f} s",
+            "" if (t := events[i].t) is None else f"{t - zero:.2f} s",
             md.text(note_text(events[i], 300).plain),
         ]
         for i in indexes

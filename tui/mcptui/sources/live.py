@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -134,7 +135,7 @@ class Recorder:
                 return path
             waiting, self.waiting = self.waiting, []
             for event in waiting:
-                self._guarded(lambda writer, event=event: writer.write(event, flush=False))
+                self._guarded(partial(RecordingWriter.write, event=event, flush=False))
             self._guarded(RecordingWriter.flush)
         return self.writer.path if self.writer is not None else path
 
@@ -438,7 +439,7 @@ class LiveRun:
     ) -> dict[str, Any]:
         """The follow-up request that answers an `mcp_approval_request`."""
         base = self.first_request or {}
-        request = {
+        request: dict[str, Any] = {
             key: base[key]
             for key in ("model", "tools", "metadata", "store", "background")
             if key in base
@@ -513,7 +514,7 @@ class LiveRun:
         what = f"GET /responses/{tracked.id}?stream=true" + (
             f"&starting_after={after}" if after is not None else ""
         )
-        cursor = {} if after is None else {"starting_after": after}
+        cursor: dict[str, Any] = {} if after is None else {"starting_after": after}
         try:
             async with self.client.responses.with_streaming_response.retrieve(
                 tracked.id, stream=True, **cursor

@@ -70,13 +70,15 @@ class KeysScreen(ModalScreen[None]):
     def __init__(self, below: Screen[object]) -> None:
         super().__init__()
         self.below = below
+        self.table = keys_table(below)
+        """Made while `below` is the active screen: what works there, not in this dialog."""
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Keys"
             box.border_subtitle = "Esc closes"
             with VerticalScroll():
-                yield Static(keys_table(self.below))
+                yield Static(self.table)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -13,11 +13,10 @@ import json
 import os
 import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
+from _cli_fork import forked_cli
 from _e2e_support import TOKEN, Servers, calls
 from mcptui.emulator.demo_server import DemoModes, build_app
 from mcptui.mcpclient.link import TASKGROUP_424
@@ -50,16 +49,10 @@ def request_for(*tools: dict[str, Any]) -> dict[str, Any]:
 def run_cli(
     tmp_path: Path, args: list[str], *, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """`mcptui ARGS` as a process of its own, forked from one that has imported mcptui
+    already (_cli_fork.py: ~1.5 s of CPU less a command)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptui", *args],
-        cwd=tmp_path,
-        env={**clean, **(env or {})},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = forked_cli(args, tmp_path, {**clean, **(env or {})}, timeout=60)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     return done
 
@@ -106,7 +99,8 @@ def test_broken_schema_names_the_missing_structured_content(tmp_path: Path, serv
 
 
 def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: Servers):
-    started = time.monotonic()
+    """The limit given is the one applied: the report says 1 s (a wall-clock bound here
+    failed on a loaded machine and could not tell 1 s from the tool's 3 s anyway)."""
     done = run_probe(
         tmp_path,
         request_for(servers.tool()),
@@ -118,7 +112,6 @@ def test_slow_tool_past_the_timeout_names_the_timeout(tmp_path: Path, servers: S
         "1",
         "--json",
     )
-    assert time.monotonic() - started < 10
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stderr == ""  # no progress lines with --json
     call = as_json(done)["servers"][0]["calls"][0]

@@ -5,7 +5,9 @@
 
 CPU seconds, not wall: own = the pytest worker's process time during the test (setup, call,
 teardown; a shared fixture's setup lands on the first test that uses it), children = the
-subprocesses the test started and reaped.
+subprocesses the test started and reaped. Commands forked by tests/_cli_fork.py's server
+are reaped by that server, not by the test: they count only in the total of the run
+(`time pytest ...`), when the worker reaps the server at its exit.
 """
 
 from __future__ import annotations

@@ -60,3 +60,43 @@ def loopback_only() -> Iterator[None]:
     finally:
         socket.socket.connect = original_connect  # type: ignore[method-assign]
         socket.socket.connect_ex = original_connect_ex  # type: ignore[method-assign]
+
+
+# -- CPU per test (opt-in): where the suite's CPU goes ------------------------------------------
+
+
+class _CpuReport:
+    """Per test phase, the CPU seconds of this process and of the subprocesses it reaped
+    (`RUSAGE_CHILDREN`: the CLI runs, servers and stacks a test starts). Wall time on a shared
+    2-core machine is noise; CPU is what a clean clone on 2 cores has to pay."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: object) -> Iterator[None]:
+        import json
+        import resource
+        import time
+
+        own = time.process_time()
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        yield
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        line = {
+            "test": item.nodeid,
+            "own": round(time.process_time() - own, 3),
+            "children": round(after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime, 3),
+        }
+        with self.path.open("a") as out:
+            out.write(json.dumps(line) + "\n")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """`MCPTUI_CPU_REPORT=FILE pytest ...` appends one JSON line per test (bench/cpu_report.py
+    sums them per tier and lists the costliest)."""
+    import os
+
+    target = os.environ.get("MCPTUI_CPU_REPORT")
+    if target:
+        config.pluginmanager.register(_CpuReport(Path(target)), "mcptui-cpu-report")

@@ -16,6 +16,10 @@ import pytest
 from mcp import Client
 from real_stacks import LEGACY, MODERN, STACKS, Running, available, start_all
 
+pytestmark = pytest.mark.xdist_group("test_real_stacks")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its module fixture starts every real server stack once in each worker that runs one of its tests."""
+
 NAMES = list(STACKS)
 
 

@@ -18,6 +18,10 @@ import pytest
 import stack_cases as sc
 from real_stacks import STACKS, available
 
+pytestmark = pytest.mark.xdist_group("test_stack_causes")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its module fixture runs every real-stack scenario once in each worker that runs one of its tests."""
+
 PLAN: list[tuple[str, str, str]] = [
     # (scenario, stack, era)
     ("calls", "py_mcpserver", "legacy"),  # case 5: MCPServer hides its output check

@@ -23,6 +23,10 @@ from mcptui.io.formats import load_path, load_text
 from mcptui.io.recording import Loaded
 from test_run_cli import RATE_LIMITED, cli_env, request_body, run_cli, run_request
 
+pytestmark = pytest.mark.xdist_group("test_export_cli")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its module fixture records a run once in each worker that runs one of its tests."""
+
 HEADER_VARIABLE = "DEMO_AUTHORIZATION"
 """The name the export gives the demo server's redacted Authorization header."""
 

@@ -17,6 +17,10 @@ import pytest
 from _e2e_support import Servers
 from test_run_cli import notes, request_body, run_cli, run_request
 
+pytestmark = pytest.mark.xdist_group("test_run_tap")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its module fixture records a tapped run once in each worker that runs one of its tests."""
+
 SECRET = "Bearer tap-secret-never-recorded"
 
 CASES = {

@@ -5,9 +5,11 @@ header, a cookie and a bearer token without "Bearer"; a token in a server URL's 
 `?token=` value, a password in a URL's user part) in every place a stream can echo it: the
 request's input, tool arguments split across deltas, the tool's output, text deltas split,
 an error message, and HTTP archives (HAR, VCR, test-proxy) holding the same exchange. Then
-each command runs as a user runs it (its own process): `run`, `run --tap`, `proxy`, `probe`,
-`emulate`, `inspect` (plain, --json, --strict), `report` (md, html), `export` (curl, python,
-request), `--screenshot` (whole and `--step N`) and the crash log. Every file and every
+each command runs as a user runs it: `run`, `run --tap`, `proxy`, `probe`, `emulate` and the
+crash log each in its own process; the commands that read a file (`inspect` (plain, --json,
+--strict), `report` (md, html), `export` (curl, python, request), `--screenshot` (whole and
+`--step N`)), ~100 of them, as `main(argv)` in two processes (_cli_batch.py), each with its
+own stdout and stderr. Every file and every
 stdout/stderr they write is searched for each secret and for the pieces a split leaves.
 """
 
@@ -37,6 +39,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from test_run_cli import cli_env, run_cli
+
+pytestmark = pytest.mark.xdist_group("test_secrets_everywhere")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its module fixture runs every command once in each worker that runs one of its tests."""
 
 API_KEY = "sk-proj-LIVEk3y9Qw7Zx2Vb5Nm"
 HEADER_KEY = "xak7Hq2Lm9Pz4Wd6"
@@ -419,11 +425,46 @@ def readers(path: Path, *, step: int | None = None) -> list[tuple[str, list[str]
 
 
 def run_readers(written: Written, commands: list[tuple[str, list[str]]]) -> None:
-    """The commands two at a time (two cores; each is a fresh interpreter, mostly starting)."""
+    """The reading commands in two processes (two cores), each running its half one after
+    the other as `main(argv)` with its own stdout and stderr (_cli_batch.py): the same
+    commands, files and streams as ~100 fresh interpreters, without ~100 s of CPU spent
+    importing mcptui again and again. `run`, `proxy`, `emulate`, `probe` and the crash keep
+    their own real processes."""
+    halves = [commands[::2], commands[1::2]]
     with ThreadPoolExecutor(2) as pool:
-        done = pool.map(lambda command: run_cli(command[1], written.folder), commands)
-        for (label, _), result in zip(commands, done, strict=True):
+        done = list(pool.map(lambda half: run_batch(written.folder, half), halves))
+    for half, results in zip(halves, done, strict=True):
+        for (label, _), result in zip(half, results, strict=True):
             written.keep(label, result)
+
+
+def run_batch(
+    folder: Path, commands: list[tuple[str, list[str]]]
+) -> list[subprocess.CompletedProcess[str]]:
+    batch = folder.parent / f"{folder.name}-batch-{id(commands)}"
+    batch.mkdir()
+    (batch / "commands.json").write_text(json.dumps([args for _, args in commands]))
+    finished = subprocess.run(
+        [sys.executable, str(BATCH), str(batch / "commands.json"), str(batch / "results.json")],
+        cwd=folder,
+        env=cli_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert finished.returncode == 0, finished.stderr
+    results = []
+    for (label, args), result in zip(
+        commands, json.loads((batch / "results.json").read_text()), strict=True
+    ):
+        out, err = result["stdout"], result["stderr"]
+        assert "Traceback" not in out + err, f"{label}: {err}"
+        results.append(subprocess.CompletedProcess(args, result["code"], out, err))
+    return results
+
+
+BATCH = Path(__file__).with_name("_cli_batch.py")
 
 
 def run_live(written: Written, upstream: str, origin: str) -> None:

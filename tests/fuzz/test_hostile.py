@@ -25,6 +25,10 @@ from pathlib import Path
 import pytest
 from hostile import COMMANDS, Case, Result, generate, run
 
+pytestmark = pytest.mark.xdist_group("test_hostile")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its session fixture runs every hostile case once in each worker that runs one of its tests."""
+
 MCPTUI = str(Path(sys.executable).with_name("mcptui"))
 SEED = 35
 INPUT_WAIT = "2"

@@ -29,6 +29,10 @@ from _tmux import (
     wait_for_port,
 )
 
+pytestmark = pytest.mark.xdist_group("test_terminal_live")
+"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
+its module fixture starts two server processes once in each worker that runs one of its tests."""
+
 ROOT = re.compile(r"^[▼▶]\s+\S+\s+resp_")
 LIVE_WAIT = 30.0
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from mcptui.cli.main import main
+from mcptui.io import paste
 from mcptui.io.formats import load_text
 from mcptui.model.sdktypes import event_models
 
@@ -143,16 +144,58 @@ def test_prose_without_events_is_refused_with_a_reason(
     assert "nothing usable could be read" in shown.err
 
 
-def test_text_full_of_braces_is_read_in_bounded_time() -> None:
-    """Each `{` is tried once, and failed tries are budgeted: no quadratic blow-up."""
-    import time
+BRACES = (
+    lambda n: "x " + '{"a": ' * n + "\n" + "{{{{" * (n * 5 // 2),
+    lambda n: "y " + "{'a': " * n,
+    lambda n: "ResponseCreatedEvent(" * n,
+)
+"""Texts full of openings that close nothing, `n` of them: a JSON object nested too deep and
+prose braces, Python dict literals never closed, SDK reprs never closed."""
 
-    started = time.perf_counter()
-    for text in (
-        "x " + '{"a": ' * 20_000 + "\n" + "{{{{" * 50_000,
-        "y " + "{'a': " * 30_000,
-        "ResponseCreatedEvent(" * 20_000,
-    ):
-        loaded = load_text(text)
-        assert not loaded.events
-    assert time.perf_counter() - started < 10  # about 2 s; quadratic was minutes
+
+def scanned(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
+    """Characters the paste reader's scans went through on `text` (counted by wrapping them):
+    each JSON decode to where it stopped, plus the lines json's error counted from the
+    start of the text to where it failed; each bracket scan (dict literal, SDK repr) to
+    where it ended or gave up."""
+    work = 0
+    decode, balanced = paste.raw_decode, paste._balanced
+
+    def counted_decode(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int]:
+        nonlocal work
+        try:
+            value, stop = decode(decoder, text, start)
+        except ValueError as exc:
+            work += getattr(exc, "pos", start + 1)
+            raise
+        work += stop - start
+        return value, stop
+
+    def counted_balanced(text: str, start: int, *args: Any, **kwargs: Any) -> int | None:
+        nonlocal work
+        stop = balanced(text, start, *args, **kwargs)
+        limit = kwargs.get("limit", args[2] if len(args) > 2 else paste.MAX_REPR)
+        work += (min(len(text), start + limit) if stop is None else stop) - start
+        return stop
+
+    with monkeypatch.context() as patch:
+        patch.setattr(paste, "raw_decode", counted_decode)
+        patch.setattr(paste, "_balanced", counted_balanced)
+        assert not load_text(text).events
+    return work
+
+
+@pytest.mark.parametrize("shape", range(len(BRACES)))
+def test_text_full_of_braces_is_read_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch, shape: int
+) -> None:
+    """Each `{` is tried once, and failed tries are budgeted: twice the text costs about
+    twice the scanning, never four times (trying every opening to the end of the text, or
+    counting json's error lines from its start each time, is quadratic: minutes for texts of
+    this kind a few times longer). Counted, not timed: bench/paste_braces.py times it."""
+    make = BRACES[shape]
+    small, large = make(2_000), make(4_000)
+    work_small, work_large = scanned(monkeypatch, small), scanned(monkeypatch, large)
+    assert work_small > len(small)  # the scans were counted: the wrapped functions ran
+    assert work_large <= (paste.SCAN_BUDGET + 20) * len(large)
+    assert work_large <= 2.2 * work_small, (work_small, work_large)

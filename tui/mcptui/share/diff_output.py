@@ -1,8 +1,9 @@
 """`mcptui diff A B [--json] [--no-tui] [--max-bytes N]`: compare two runs.
 
-Loads and folds both files, compares them (`mcptui.model.run_diff`), and shows the result: the app
-(`mcptui.ui.screens.diff_screen`) when standard output is a terminal, else (or with `--no-tui`)
-text, or with `--json` this JSON object (keys are stable; scripts may rely on them):
+Loads and folds both files and compares them (`mcptui.model.run_diff`); `mcptui.cli.diff` shows
+the result: the app (`mcptui.ui.screens.diff_screen`) when standard output is a terminal, else
+(or with `--no-tui`) this module's text, or with `--json` this JSON object (keys are stable;
+scripts may rely on them):
 
     {
       "same": bool,                    # the same shape: no shape difference

@@ -15,7 +15,7 @@ from mcptui.ui.theme_colours import terminal_theme
 
 
 class SafeApp(App[None]):
-    """An app whose crash and toasts cannot leak: `mcptui.cli.main.run_app` runs it."""
+    """An app whose crash and toasts cannot leak: `mcptui.cli.common.run_app` runs it."""
 
     crash: str | None = None
     """After an internal error: the one line to print once the terminal is restored."""

@@ -379,7 +379,7 @@ def tokens(resp: ResponseState) -> str:
 
 class DiffApp(SafeApp):
     """Runs the diff screen; exits 0 (the same shape) or 1 (they differ), and like
-    every mcptui app turns a crash into one line and exit 3 (`mcptui.cli.main.run_app` prints
+    every mcptui app turns a crash into one line and exit 3 (`mcptui.cli.common.run_app` prints
     it)."""
 
     TITLE = "mcptui diff"

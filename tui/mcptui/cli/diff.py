@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
-
-from rich.console import Console
 
 from mcptui.cli.common import (
     Commands,
     add_max_bytes,
     run_app,
 )
-from mcptui.model.redaction import redact_text
 from mcptui.model.textsafe import visible
-from mcptui.share.diff_output import EXIT_DIFFERENT, EXIT_SAME, EXIT_UNUSABLE
-
-if TYPE_CHECKING:
-    pass
-from mcptui.share.diff_output import compare_files, print_json, render, unusable_reason
 
 
 def add_parser(commands: Commands) -> None:
@@ -45,6 +36,20 @@ def add_parser(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load both files (2 when one cannot be used), compare, and show the comparison."""
+    # Imported here: the parser is built for every command, these load the checks (0.5 s).
+    from rich.console import Console
+
+    from mcptui.model.redaction import redact_text
+    from mcptui.share.diff_output import (
+        EXIT_DIFFERENT,
+        EXIT_SAME,
+        EXIT_UNUSABLE,
+        compare_files,
+        print_json,
+        render,
+        unusable_reason,
+    )
+
     if args.a == "-" and args.b == "-":
         print(
             "mcptui: A and B cannot both be - (standard input): give one of them as a file",

@@ -6,25 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mcptui.cli.common import (
     Commands,
 )
 from mcptui.io.reading import output_problem, overwrites_input
-
-if TYPE_CHECKING:
-    pass
-from mcptui.share.export import (
-    ExportError,
-    _after_note,
-    _comment,
-    export_format,
-    load_exportable,
-    render,
-    write_file,
-    write_stdout,
-)
 
 
 def add_parser(commands: Commands) -> None:
@@ -62,6 +48,18 @@ def add_parser(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     """`mcptui export FILE [--format F] [-o OUT]`: 0 written, 2 the file cannot be exported
     (or OUT is FILE itself, or cannot be written)."""
+    # Imported here: the parser is built for every command, these load the checks (0.5 s).
+    from mcptui.share.export import (
+        ExportError,
+        _after_note,
+        _comment,
+        export_format,
+        load_exportable,
+        render,
+        write_file,
+        write_stdout,
+    )
+
     output = args.output if args.output != "-" else None
     fmt = export_format(args.format, output)
     try:

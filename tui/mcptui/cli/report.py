@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mcptui.cli.common import (
     Commands,
@@ -14,11 +13,6 @@ from mcptui.cli.common import (
     refuse_line,
 )
 from mcptui.model.textsafe import one_line, shown_path
-from mcptui.share.inspect_output import Inspection, exit_code
-
-if TYPE_CHECKING:
-    pass
-from mcptui.share.report import html_report, markdown_report, report_title
 
 
 def add_parser(commands: Commands) -> None:
@@ -58,7 +52,10 @@ def add_parser(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit codes as inspect's: 0 no failure, 1 a failure, 2 a file unusable (reported)."""
+    # Imported here: the parser is built for every command, these load the checks (0.5 s).
     from mcptui.io.reading import output_problem, overwrites_input
+    from mcptui.share.inspect_output import Inspection, exit_code
+    from mcptui.share.report import html_report, markdown_report, report_title
     from mcptui.sources.replay import load_merged
 
     if args.tap and len(args.files) > 1:

@@ -20,6 +20,9 @@ from textual.widgets import Static
 
 from mcptui.ui.actions import ACTIONS
 
+NO_RANK = 1_000
+"""Where keys kept out of the footer come: after those in it."""
+
 
 def keys_table(screen: Screen[object]) -> Table:
     """Every action of the table that `screen` or the app has, with its keys, and whether it
@@ -30,7 +33,7 @@ def keys_table(screen: Screen[object]) -> Table:
     table.add_column("action", no_wrap=True)
     table.add_column("what it does")
     app = screen.app
-    rows: list[tuple[bool, Text, Text, Text]] = []
+    rows: list[tuple[bool, int, Text, Text, Text]] = []
     for action in ACTIONS:
         owner: DOMNode = app if action.owner == "app" else screen
         if not hasattr(owner, f"action_{action.name}"):
@@ -45,13 +48,15 @@ def keys_table(screen: Screen[object]) -> Table:
         rows.append(
             (
                 enabled,
+                NO_RANK if action.rank is None else action.rank,
                 Text(" ".join(dict.fromkeys(keys)), "bold cyan" if enabled else "dim"),
                 Text(action.title, "bold" if enabled else "dim"),
                 does,
             )
         )
-    # What works now first: on a small terminal the keys a person can press are on screen.
-    for _, *cells in sorted(rows, key=lambda row: not row[0]):
+    # What works now first, the footer's essentials first (its ranks): at 80x24 the keys a
+    # person reaches for (quit, step, failure, view, filter) are on the first screen.
+    for _, _, *cells in sorted(rows, key=lambda row: (not row[0], row[1])):
         table.add_row(*cells)
     return table
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mcptui.cli.common import (
     Commands,
@@ -13,9 +12,6 @@ from mcptui.cli.common import (
 )
 from mcptui.cli.run import run_live
 from mcptui.model.textsafe import shown_path
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_parser(commands: Commands) -> None:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from mcptui.cli.common import (
     DEMO_SERVER_PORT,
     Commands,
     add_server_options,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_parser(commands: Commands) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from mcptui.cli.common import (
     Commands,
@@ -15,9 +14,6 @@ from mcptui.cli.common import (
 )
 from mcptui.io.reading import MAX_BYTES
 from mcptui.model.textsafe import visible
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_parser(commands: Commands) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mcptui.cli.common import (
     TAP_PORT,
@@ -16,9 +15,6 @@ from mcptui.cli.common import (
     terminal_missing,
 )
 from mcptui.model.textsafe import shown_path
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_parser(commands: Commands) -> None:

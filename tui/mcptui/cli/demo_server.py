@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from mcptui.cli.common import (
     DEMO_SERVER_PORT,
     Commands,
     add_server_options,
+    refuse_line,
 )
 
 
@@ -84,6 +84,5 @@ def run(args: argparse.Namespace) -> int:
             ),
         )
     except PortUnavailable as exc:
-        print(f"mcptui: {exc.strerror}", file=sys.stderr)
-        return 2
+        return refuse_line(str(exc.strerror))
     return 0

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from mcptui.cli.common import (
     EMULATOR_PORT,
     Commands,
     add_server_options,
+    refuse_line,
 )
 
 
@@ -58,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
             args.host, args.port, args.tool_timeout, args.keep, mcp_protocol=args.mcp_protocol
         )
     except PortUnavailable as exc:
-        print(f"mcptui: {exc.strerror}", file=sys.stderr)
-        return 2
+        return refuse_line(str(exc.strerror))
 
 
 def run_emulate(

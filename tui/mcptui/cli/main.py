@@ -70,8 +70,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
-def command_names() -> list[str]:
-    parser = build_parser()
+def command_names(parser: argparse.ArgumentParser) -> list[str]:
     (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     return list(commands.choices)
 
@@ -81,13 +80,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     internal error (one line on stderr, the traceback in mcptui-recordings/mcptui-error.log)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     safe_streams()
-    if argv and not argv[0].startswith("-") and argv[0] not in command_names():
-        unknown = unknown_command(argv[0])
+    parser = build_parser(argv)  # once: the rewrites below add no secret to hide
+    names = command_names(parser)
+    if argv and not argv[0].startswith("-") and argv[0] not in names:
+        unknown = unknown_command(argv[0], names)
         if unknown is not None:
             return refuse_line(unknown)
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
-    argv = bare_step(argv)
-    args = build_parser(argv).parse_args(argv)
+    args = parser.parse_args(bare_step(argv))
     try:
         return dispatch(args)
     except BrokenPipeError:  # `| head` read enough: no traceback, no error log
@@ -101,12 +101,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_crash(exc)
 
 
-def unknown_command(word: str) -> str | None:
+def unknown_command(word: str, names: list[str]) -> str | None:
     """`mcptui inspekt FILE`: a word that is no file but close to a command is a typo, said as
     one (it used to be replayed as a file and fail on FILE as an unrecognized argument)."""
     if Path(word).exists():
         return None
-    close = get_close_matches(word, command_names(), n=1, cutoff=0.6)
+    close = get_close_matches(word, names, n=1, cutoff=0.6)
     if not close:
         return None
     return f"unknown command {word!r} (did you mean {close[0]}?)"

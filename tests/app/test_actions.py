@@ -13,6 +13,7 @@ from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.screens.keys import KeysScreen, keys_table
 from mcptui.ui.widgets.footer import PRIORITY
 from rich.console import Console
+from rich.table import Table
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,10 +57,14 @@ def test_the_bindings_and_the_footer_come_from_the_table():
     assert shown == {a.name for a in ACTIONS if a.rank is not None and a.owner != "app"}
 
 
-def help_text(screen: InspectorScreen) -> list[str]:
+def table_lines(table: Table) -> list[str]:
     console = Console(width=200, record=True, color_system=None)
-    console.print(keys_table(screen))
+    console.print(table)
     return console.export_text().splitlines()
+
+
+def help_text(screen: InspectorScreen) -> list[str]:
+    return table_lines(keys_table(screen))
 
 
 async def test_help_lists_quit_and_says_probe_is_not_available_without_a_failed_call():
@@ -84,9 +89,7 @@ async def test_help_lists_quit_and_says_probe_is_not_available_without_a_failed_
 
         await pilot.press("question_mark")
         assert isinstance(app.screen, KeysScreen)
-        console = Console(width=200, record=True, color_system=None)
-        console.print(app.screen.table)
-        shown = console.export_text().splitlines()
+        shown = table_lines(app.screen.table)
         quit_line = next(line for line in shown if line.split()[:2] == ["q", "Quit"])
         assert "not available" not in quit_line  # q quits from the inspector, as `?` says
 

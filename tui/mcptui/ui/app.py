@@ -202,5 +202,5 @@ class McptuiApp(SafeApp):
                     yield SystemCommand(
                         action.title,
                         action.does,
-                        lambda name=action.name: screen.cause_actions.run_palette_action(name),
+                        lambda name=action.name: screen.run_palette_action(name),
                     )

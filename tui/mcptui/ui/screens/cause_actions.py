@@ -248,11 +248,3 @@ class CauseActions:
         self.screen.playback.follow = True
         host_app(self.screen).send(request)
         self.screen.notify(message)
-
-    async def run_palette_action(self, action: str) -> None:
-        """An action chosen in the command palette. A cause action runs even where its key is
-        hidden, so that it says why it cannot (Textual would drop it without a word)."""
-        if action in self.CAUSE_ACTIONS:
-            getattr(self, f"action_{action}")()
-        else:
-            await self.screen.run_action(action)

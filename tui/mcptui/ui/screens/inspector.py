@@ -217,6 +217,14 @@ class InspectorScreen(Screen[None]):
 
     # -- routing -----------------------------------------------------------------------------
 
+    async def run_palette_action(self, action: str) -> None:
+        """An action chosen in the command palette. A cause action runs even where its key is
+        hidden, so that it says why it cannot (Textual would drop it without a word)."""
+        if action in self.cause_actions.CAUSE_ACTIONS:
+            getattr(self.cause_actions, f"action_{action}")()
+        else:
+            await self.run_action(action)
+
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
         self.tree_filter.submitted(event)

@@ -1,0 +1,80 @@
+"""A pytest plugin that records the CPU each test costs, its own and its subprocesses'.
+
+Wall time on a shared 2-core machine is noise; CPU is what the suite's wall time is bounded by
+(wall >= CPU / cores). Load it with `PYTHONPATH=bench pytest -p cpu_per_test ...`; each worker
+appends JSON lines to $CPU_LOG_DIR (default /tmp/cpu_per_test), then
+`python bench/cpu_per_test.py [DIR]` sums them per tier and lists the costliest tests.
+
+Children are counted when reaped (getrusage(RUSAGE_CHILDREN)), so a server a session fixture
+starts is charged to the test during whose teardown it exits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+LOG_DIR = Path(os.environ.get("CPU_LOG_DIR", "/tmp/cpu_per_test"))
+
+
+def _children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    own, kids, wall = time.process_time(), _children(), time.perf_counter()
+    yield
+    record = {
+        "test": item.nodeid,
+        "own": time.process_time() - own,
+        "children": _children() - kids,
+        "wall": time.perf_counter() - wall,
+    }
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with (LOG_DIR / f"{worker}.jsonl").open("a") as log:
+        log.write(json.dumps(record) + "\n")
+
+
+def _summary(directory: Path) -> None:
+    rows = [json.loads(line) for f in directory.glob("*.jsonl") for line in f.open()]
+    tiers: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
+    for row in rows:
+        parts = row["test"].split("/")
+        tier = parts[1] if len(parts) > 2 else parts[0]
+        t = tiers[tier]
+        t[0] += row["own"]
+        t[1] += row["children"]
+        t[2] += row["wall"]
+        t[3] += 1
+    total = [0.0, 0.0, 0.0, 0]
+    print(f"{'tier':10} {'tests':>6} {'own s':>8} {'child s':>8} {'cpu s':>8} {'wall s':>8}")
+    for tier, (own, kids, wall, n) in sorted(tiers.items(), key=lambda kv: -kv[1][0] - kv[1][1]):
+        print(f"{tier:10} {n:6d} {own:8.1f} {kids:8.1f} {own + kids:8.1f} {wall:8.1f}")
+        total = [total[0] + own, total[1] + kids, total[2] + wall, total[3] + n]
+    own, kids, wall, n = total
+    print(f"{'total':10} {n:6d} {own:8.1f} {kids:8.1f} {own + kids:8.1f} {wall:8.1f}")
+    files: dict[str, float] = defaultdict(float)
+    for row in rows:
+        files[row["test"].split("::")[0]] += row["own"] + row["children"]
+    print("\ncostliest files (cpu s):")
+    for name, cpu in sorted(files.items(), key=lambda kv: -kv[1])[:30]:
+        print(f"{cpu:8.1f}  {name}")
+    print("\ncostliest tests (own + children s):")
+    rows.sort(key=lambda r: -(r["own"] + r["children"]))
+    for row in rows[:40]:
+        print(f"{row['own']:7.1f} {row['children']:7.1f}  {row['test']}")
+
+
+if __name__ == "__main__":
+    _summary(Path(sys.argv[1]) if len(sys.argv) > 1 else LOG_DIR)

@@ -53,16 +53,51 @@ def _stop(server: subprocess.Popen[str]) -> None:
 
 
 def forked_cli(
-    args: list[str], cwd: Path, env: dict[str, str], timeout: float = 60
+    args: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    *,
+    stdin: bytes | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`mcptui ARGS` in `cwd` with exactly `env`, as subprocess.run(capture_output=True,
-    text=True, stdin=DEVNULL) would give it; TimeoutExpired (the child killed) past
-    `timeout` seconds."""
+    """`mcptui ARGS` in `cwd` with exactly `env` (None: this process's), as
+    subprocess.run(capture_output=True, text=True, stdin=DEVNULL or `stdin`'s bytes) would
+    give it, but undecodable output replaced rather than raised; TimeoutExpired (the child
+    killed) past `timeout` seconds."""
+    done = forked_cli_bytes(args, cwd, env, timeout, stdin=stdin)
+    return subprocess.CompletedProcess(
+        done.args,
+        done.returncode,
+        done.stdout.decode(errors="replace"),
+        done.stderr.decode(errors="replace"),
+    )
+
+
+def forked_cli_bytes(
+    args: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    *,
+    stdin: bytes | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """`forked_cli` with stdout and stderr as the bytes written."""
     with _LOCK, tempfile.TemporaryDirectory() as folder:
         out, err = Path(folder, "out"), Path(folder, "err")
+        given = os.devnull
+        if stdin is not None:
+            given = str(Path(folder, "in"))
+            Path(given).write_bytes(stdin)
         server = _server()
         assert server.stdin is not None and server.stdout is not None
-        request = {"argv": args, "cwd": str(cwd), "env": env, "out": str(out), "err": str(err)}
+        request = {
+            "argv": [str(a) for a in args],
+            "cwd": str(cwd),
+            "env": dict(os.environ if env is None else env),
+            "in": given,
+            "out": str(out),
+            "err": str(err),
+        }
         server.stdin.write(json.dumps(request) + "\n")
         server.stdin.flush()
         pid = int(server.stdout.readline())
@@ -73,10 +108,7 @@ def forked_cli(
             raise subprocess.TimeoutExpired(["mcptui", *args], timeout)
         code = int(server.stdout.readline())
         return subprocess.CompletedProcess(
-            ["mcptui", *args],
-            code,
-            out.read_text(errors="replace"),
-            err.read_text(errors="replace"),
+            ["mcptui", *args], code, out.read_bytes(), err.read_bytes()
         )
 
 
@@ -88,7 +120,7 @@ def _child(request: dict[str, Any]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         for fd, path, flags in (
-            (0, os.devnull, os.O_RDONLY),
+            (0, request["in"], os.O_RDONLY),
             (1, request["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
             (2, request["err"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
         ):
@@ -117,10 +149,29 @@ def _child(request: dict[str, Any]) -> None:
         os._exit(code)
 
 
+def _warm() -> None:
+    """Import every module of mcptui and build the openai SDK's event validators once, so that
+    no child pays for them (~1.5 s of CPU a command, most of it the SDK's pydantic models)."""
+    import importlib
+    import pkgutil
+
+    import mcptui
+    from mcptui.model.sdktypes import event_models
+    from pydantic import ValidationError
+
+    for module in pkgutil.walk_packages(mcptui.__path__, "mcptui."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    for model in set(event_models().values()):
+        with contextlib.suppress(ValidationError):
+            model.model_validate({}, strict=True)  # builds the model's deferred validator
+
+
 def _serve() -> None:
     """Read one JSON request a line; answer the child's pid, then its exit code."""
-    import mcptui.__main__
-    import mcptui.cli.main  # noqa: F401
+    import mcptui.__main__  # noqa: F401
+
+    _warm()
 
     for line in sys.stdin:
         request = json.loads(line)

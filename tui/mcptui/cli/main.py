@@ -88,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return refuse_line(unknown)
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     args = parser.parse_args(bare_step(argv))
+    from mcptui.io.sdk_schema_cache import install
+
+    install()  # the conformance check reads the SDK's types from a cache, not the SDK
     try:
         return dispatch(args)
     except BrokenPipeError:  # `| head` read enough: no traceback, no error log

@@ -20,6 +20,7 @@ shape was seen before costs a few tuple operations, and `delta: 5` still has its
 from __future__ import annotations
 
 import difflib
+import importlib.metadata
 import operator
 import types
 import typing
@@ -36,6 +37,7 @@ from pydantic_core import ErrorDetails
 from mcptui.model.events import TYPE_ALIASES, Event, payloads
 from mcptui.model.fast_read import LITE_FAILURES, TEXT_DELTA, UNSET
 from mcptui.model.findings import Finding, Severity, ordered
+from mcptui.model.sdkschema import CHECKED_ELEMENTS, QuickChecker, quick_checker, sdk_versions
 from mcptui.model.sdkshape import Uncacheable, json_fields, shape_of
 from mcptui.model.sdktypes import event_models
 from mcptui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
@@ -80,10 +82,14 @@ class _Problem(NamedTuple):
 
 @cache
 def sdk_version() -> str:
-    """The installed openai SDK's version, which every drift message names."""
-    import openai
+    """The installed openai SDK's version, which every drift message names (from its metadata:
+    importing the SDK costs ~1 s)."""
+    try:
+        return sdk_versions()[0]
+    except importlib.metadata.PackageNotFoundError:
+        import openai
 
-    return str(openai.__version__)
+        return str(openai.__version__)
 
 
 def _sdk() -> str:
@@ -251,12 +257,6 @@ def _nested_error_fields(raw: dict[str, Any], missing: list[str]) -> list[str]:
     if raw.get("type") != "error" or not isinstance(nested, dict):
         return []
     return [name for name in missing if name in nested]
-
-
-CHECKED_ELEMENTS = 1000
-"""Elements of a list checked against the SDK's models, the first ones: a listing of 200,000
-tools took 21 s and gigabytes to validate (each element tried against every item type of the
-union); the first thousand say as much about the stream's shape."""
 
 
 def _first_elements(value: Any, depth: int = 0) -> Any:
@@ -433,19 +433,34 @@ def event_problems(raw: dict[str, Any]) -> list[_Problem]:
     found, nested_error = _validation_problems(raw, model)
     problems.extend(found)
     declared = _declared(model)
-    for key in raw:
-        if key in declared or key in DOCUMENTED_EXTRAS or (nested_error and key == "error"):
-            continue
-        problems.append(
-            _Problem(
-                "info",
-                "extra_field",
-                f"{key!r} is not a field of the SDK's {model.__name__}; the "
-                "SDK keeps it in model_extra",
-                extra=key,
-            )
-        )
+    problems.extend(
+        _extra_field(key, model.__name__)
+        for key in raw
+        if not (key in declared or key in DOCUMENTED_EXTRAS or (nested_error and key == "error"))
+    )
     return problems
+
+
+def _extra_field(key: str, model: str) -> _Problem:
+    return _Problem(
+        "info",
+        "extra_field",
+        f"{key!r} is not a field of the SDK's {model}; the SDK keeps it in model_extra",
+        extra=key,
+    )
+
+
+def _quick_problems(quick: QuickChecker, raw: dict[str, Any]) -> tuple[_Problem, ...]:
+    """`event_problems(raw)`, without the SDK when the derived schema vouches for the event
+    (sdkschema.py): a valid event's only findings are its undeclared fields."""
+    shape = quick.shape(raw["type"]) if quick.valid(raw) else None
+    if shape is None:
+        return tuple(event_problems(raw))
+    return tuple(
+        _extra_field(key, shape.model)
+        for key in raw
+        if key not in shape.declared and key not in DOCUMENTED_EXTRAS
+    )
 
 
 class _Plan(NamedTuple):
@@ -455,32 +470,57 @@ class _Plan(NamedTuple):
     """Positions of declared fields whose value (not just its class) decides validity."""
     cache: dict[tuple[Any, ...], tuple[_Problem, ...]]
     annotations: tuple[Any, ...]
-    """The SDK's annotation of each field in `fixed`."""
+    """The SDK's annotation of each field in `fixed` (None where the SDK is not loaded: an
+    object or a list there is then checked whole, uncached)."""
+    cached: bool = True
+    """False when even undeclared fields decide validity: nothing is shared."""
 
 
 class _Validator:
     """Validates events, caching the result per shape, so that the 200k-th delta of a stream
-    costs a dict lookup rather than a pydantic validation."""
+    costs a dict lookup rather than a pydantic validation. With a derived schema
+    (sdkschema.py) the SDK is imported only for an event the schema cannot vouch for."""
 
     def __init__(self) -> None:
         self._plans: dict[tuple[str, tuple[str, ...]], _Plan] = {}
-        self._models = event_models()
+        self._quick = quick_checker()
 
     def _plan(self, kind: str, keys: tuple[str, ...]) -> _Plan:
-        model = self._models.get(TYPE_ALIASES.get(kind, kind))
-        if model is None:  # unknown type: only the keys matter for the type finding itself
-            fixed: tuple[int, ...] = ()
+        canonical = TYPE_ALIASES.get(kind, kind)
+        if self._quick is not None:
+            plan = self._quick_plan(self._quick, canonical, keys)
         else:
-            free, declared = _free_fields(model), _declared(model)
-            fixed = tuple(
-                n
-                for n, key in enumerate(keys)
-                if key != "type" and key in declared and key not in free
-            )
-        fields = json_fields(model) if model is not None else {}
-        plan = _Plan(fixed, {}, tuple(fields[keys[n]] for n in fixed))
+            plan = self._sdk_plan(event_models().get(canonical), keys)
         self._plans[(kind, keys)] = plan
         return plan
+
+    @staticmethod
+    def _sdk_plan(model: type[BaseModel] | None, keys: tuple[str, ...]) -> _Plan:
+        if model is None:  # unknown type: only the keys matter for the type finding itself
+            return _Plan((), {}, ())
+        free, declared = _free_fields(model), _declared(model)
+        fixed = tuple(
+            n for n, key in enumerate(keys) if key != "type" and key in declared and key not in free
+        )
+        fields = json_fields(model)
+        return _Plan(fixed, {}, tuple(fields[keys[n]] for n in fixed))
+
+    @staticmethod
+    def _quick_plan(quick: QuickChecker, kind: str, keys: tuple[str, ...]) -> _Plan:
+        shape = quick.shape(kind)
+        if shape is None:
+            return _Plan((), {}, ())
+        fixed = tuple(
+            n
+            for n, key in enumerate(keys)
+            if key != "type" and key in shape.declared and key not in shape.free
+        )
+        return _Plan(fixed, {}, (None,) * len(fixed), not shape.closed)
+
+    def _problems(self, raw: dict[str, Any]) -> tuple[_Problem, ...]:
+        if self._quick is not None:
+            return _quick_problems(self._quick, raw)
+        return tuple(event_problems(raw))
 
     def problems(self, raw: dict[str, Any]) -> tuple[_Problem, ...]:
         kind = raw.get("type")
@@ -488,6 +528,8 @@ class _Validator:
             return tuple(event_problems(raw))
         keys = tuple(raw)
         plan = self._plans.get((kind, keys)) or self._plan(kind, keys)
+        if not plan.cached:
+            return self._problems(raw)
         values = tuple(raw.values())
         shape: tuple[Any, ...] = tuple(map(type, values))
         nested = False
@@ -500,6 +542,8 @@ class _Validator:
                     parts.append(value)
                 elif cls is list and not value:
                     parts.append(())
+                elif annotation is None:  # no SDK to say what the value's validity rests on
+                    return self._problems(raw)
                 else:  # an object or a list: what its validity depends on (sdkshape.py)
                     try:
                         parts.append(shape_of(value, annotation))
@@ -509,7 +553,7 @@ class _Validator:
             shape = tuple(parts)
         found = plan.cache.get(shape)
         if found is None:
-            found = tuple(event_problems(raw))
+            found = self._problems(raw)
             if not (nested and found):  # a nested value's problems may quote it: not shared
                 plan.cache[shape] = found
         return found

@@ -28,10 +28,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
-from typing import Any
-
-import yaml
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any
 
 from mcptui.io.answers import Call, http_error_note, kept_headers, responses_call, stream_entries
 from mcptui.io.paste import is_error_body, is_response_object
@@ -54,6 +52,9 @@ from mcptui.model.status import request_purpose
 from mcptui.model.textsafe import one_line
 from mcptui.model.urlsafe import split_url
 
+if TYPE_CHECKING:
+    import yaml
+
 ARCHIVE_FORMATS = (
     "a HAR archive (browser DevTools, mitmproxy, Charles, Proxyman)",
     "a VCR cassette (vcrpy, pytest-recording)",
@@ -70,18 +71,25 @@ _ERROR_TEXT_LIMIT = 2000
 """An error body that is not JSON is kept up to this many characters (as live runs keep it)."""
 _SHOWN_KINDS = 10
 """Skipped requests are named by method and path, up to this many kinds."""
-_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""PyYAML's safe loader (its C version when built): never builds Python objects from a file."""
 
 
-class _CassetteLoader(_SAFE_LOADER):
-    """The safe loader, with timestamps kept as the text they are (`recorded_at: 2001-13-45`
-    or a UTC offset of +25:00 would raise ValueError; JSON has no date anyway)."""
+@cache
+def _cassette_loader() -> Any:
+    """PyYAML's safe loader (its C version when built: never builds Python objects from a
+    file), with timestamps kept as the text they are (`recorded_at: 2001-13-45` or a UTC
+    offset of +25:00 would raise ValueError; JSON has no date anyway). Made on first use:
+    importing PyYAML costs ~15 ms of every start otherwise."""
+    import yaml
 
+    safe: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_CassetteLoader.add_constructor(
-    "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
-)
+    class CassetteLoader(safe):
+        pass
+
+    CassetteLoader.add_constructor(
+        "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+    )
+    return CassetteLoader
 
 
 class BodyError(ValueError):
@@ -234,8 +242,10 @@ def _json_kind(head: str) -> tuple[Kind, str]:
 def read_vcr_yaml(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:
     """A YAML cassette, loaded with the safe loader only: a cassette that needs another
     (`!!python/object` tags) is a problem, never code run from a file."""
+    import yaml
+
     try:
-        cassette = yaml.load(text, Loader=_CassetteLoader)  # the safe loader, see above
+        cassette = yaml.load(text, Loader=_cassette_loader())  # the safe loader, see above
     except yaml.YAMLError as exc:
         return _failed(source, f"VCR cassette that does not load: {_yaml_reason(exc)}")
     except RecursionError:
@@ -297,6 +307,8 @@ def _plain(value: Any, budget: _Budget, depth: int = 1, path: frozenset[int] = f
 
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:
+    import yaml
+
     mark = getattr(exc, "problem_mark", None)
     where = f" (line {mark.line + 1})" if mark is not None else ""
     problem = str(getattr(exc, "problem", "") or exc).strip()

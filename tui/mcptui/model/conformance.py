@@ -20,7 +20,6 @@ shape was seen before costs a few tuple operations, and `delta: 5` still has its
 from __future__ import annotations
 
 import difflib
-import importlib.metadata
 import operator
 import types
 import typing
@@ -28,19 +27,20 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import pairwise, repeat
 from operator import attrgetter, is_
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
 
 from mcptui.model.events import TYPE_ALIASES, Event, payloads
 from mcptui.model.fast_read import LITE_FAILURES, TEXT_DELTA, UNSET
 from mcptui.model.findings import Finding, Severity, ordered
 from mcptui.model.sdkschema import CHECKED_ELEMENTS, QuickChecker, quick_checker, sdk_versions
-from mcptui.model.sdkshape import Uncacheable, json_fields, shape_of
 from mcptui.model.sdktypes import event_models
 from mcptui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic_core import ErrorDetails
 
 ADDED = "response.output_item.added"
 DONE = "response.output_item.done"
@@ -84,12 +84,7 @@ class _Problem(NamedTuple):
 def sdk_version() -> str:
     """The installed openai SDK's version, which every drift message names (from its metadata:
     importing the SDK costs ~1 s)."""
-    try:
-        return sdk_versions()[0]
-    except importlib.metadata.PackageNotFoundError:
-        import openai
-
-        return str(openai.__version__)
+    return sdk_versions()[0]
 
 
 def _sdk() -> str:
@@ -282,6 +277,8 @@ def _validation_problems(
     """Validate `raw` strictly (no "0" for 0) and turn pydantic's errors into findings; also
     whether this is the nested `error` event (whose `error` key is then no stray extra).
     Long lists are checked on their first `CHECKED_ELEMENTS` elements."""
+    from pydantic import ValidationError  # the SDK's path only (sdkschema.py)
+
     raw = _first_elements(raw)
     try:
         model.model_validate(raw, strict=True)
@@ -372,6 +369,8 @@ def _validation_problems(
 @cache
 def _declared(model: type[BaseModel]) -> frozenset[str]:
     """The JSON names of the model's fields."""
+    from mcptui.model.sdkshape import json_fields
+
     return frozenset(json_fields(model))
 
 
@@ -498,6 +497,8 @@ class _Validator:
     def _sdk_plan(model: type[BaseModel] | None, keys: tuple[str, ...]) -> _Plan:
         if model is None:  # unknown type: only the keys matter for the type finding itself
             return _Plan((), {}, ())
+        from mcptui.model.sdkshape import json_fields
+
         free, declared = _free_fields(model), _declared(model)
         fixed = tuple(
             n for n, key in enumerate(keys) if key != "type" and key in declared and key not in free
@@ -545,6 +546,8 @@ class _Validator:
                 elif annotation is None:  # no SDK to say what the value's validity rests on
                     return self._problems(raw)
                 else:  # an object or a list: what its validity depends on (sdkshape.py)
+                    from mcptui.model.sdkshape import Uncacheable, shape_of
+
                     try:
                         parts.append(shape_of(value, annotation))
                     except Uncacheable:

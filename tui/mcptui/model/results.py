@@ -9,11 +9,12 @@ problem to report, never an exception.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from mcptui.model.textsafe import one_line
+
+if TYPE_CHECKING:
+    import jsonschema
 
 CONTENT_TYPES = ("text", "image", "audio", "resource_link", "resource")
 """The content block types of a tools/call result (MCP spec 2025-06-18)."""
@@ -25,6 +26,8 @@ def structured_problem(output_schema: Any, structured: Any) -> tuple[str, str] |
     `output_schema_unusable` (the schema itself could not be used)."""
     if structured is None:
         return "missing_structured_content", ""
+    import jsonschema  # ~50 ms to import: only when there is a result to check
+
     try:
         validator = jsonschema.validators.validator_for(output_schema)(output_schema)
         error = jsonschema.exceptions.best_match(validator.iter_errors(structured))
@@ -37,6 +40,8 @@ def structured_problem(output_schema: Any, structured: Any) -> tuple[str, str] |
 
 def fits_schema(schema: Any, value: Any) -> bool | None:
     """Whether `value` passes `schema`: None when the schema cannot be used."""
+    import jsonschema
+
     try:
         validator = jsonschema.validators.validator_for(schema)(schema)
         return validator.is_valid(value)

@@ -21,9 +21,12 @@ conformance check validates them.
 
 from __future__ import annotations
 
-import importlib.metadata
+import contextlib
+import importlib.util
+import re
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 FORMAT = 1
@@ -38,9 +41,29 @@ _IGNORED = frozenset({"title", "description", "default", "examples"})
 """Keywords that say nothing about validity."""
 
 
+_VERSION_FILES = {"openai": "_version.py", "pydantic": "version.py"}
+_VERSION = re.compile(r"""^(?:__version__|VERSION)\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+
+
+def _version(package: str) -> str:
+    """A package's version, read from its version module's text without importing it
+    (`importlib.metadata` costs ~18 ms of a ~0.3 s start, importing openai ~1 s); from its
+    metadata when that file says nothing."""
+    spec = importlib.util.find_spec(package)
+    if spec is not None and spec.origin is not None:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            text = Path(spec.origin).with_name(_VERSION_FILES[package]).read_text("utf-8")
+            found = _VERSION.search(text)
+            if found is not None:
+                return found.group(1)
+    from importlib import metadata
+
+    return metadata.version(package)
+
+
 def sdk_versions() -> tuple[str, str]:
-    """The installed openai and pydantic versions (from their metadata: no import)."""
-    return importlib.metadata.version("openai"), importlib.metadata.version("pydantic")
+    """The installed openai and pydantic versions, without importing either."""
+    return _version("openai"), _version("pydantic")
 
 
 def cache_key() -> str:

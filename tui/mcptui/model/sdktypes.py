@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import typing
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 @cache
@@ -34,6 +35,8 @@ def validation_errors(raw: dict[str, Any]) -> list[str]:
     Strict about the type name and the declared fields; extra fields such as `obfuscation`
     are allowed, as the SDK's models allow them.
     """
+    from pydantic import ValidationError
+
     kind = raw.get("type")
     model = event_models().get(kind) if isinstance(kind, str) else None
     if model is None:
@@ -51,6 +54,7 @@ def validation_errors(raw: dict[str, Any]) -> list[str]:
 def response_errors(response: dict[str, Any]) -> list[str]:
     """Why a Response object does not validate against the SDK's `Response` model."""
     from openai.types.responses import Response
+    from pydantic import ValidationError
 
     try:
         Response.model_validate(response)

@@ -6,7 +6,9 @@ appends JSON lines to $CPU_LOG_DIR (default /tmp/cpu_per_test), then
 `python bench/cpu_per_test.py [DIR]` sums them per tier and lists the costliest tests.
 
 Children are counted when reaped (getrusage(RUSAGE_CHILDREN)), so a server a session fixture
-starts is charged to the test during whose teardown it exits.
+starts is charged to the test during whose teardown it exits. The exception: tests/_cli_fork.py's
+server lives as long as the worker and reaps the commands it forks itself, so its CPU and its
+reaped children's are read from /proc while it runs and charged to the test that ran them.
 """
 
 from __future__ import annotations
@@ -27,7 +29,23 @@ LOG_DIR = Path(os.environ.get("CPU_LOG_DIR", "/tmp/cpu_per_test"))
 
 def _children() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime + _fork_server()
+
+
+def _fork_server() -> float:
+    """CPU so far of tests/_cli_fork.py's running server: its own and its reaped commands'
+    (utime, stime, cutime, cstime in /proc/PID/stat); 0 once it has exited (it exits with the
+    worker, after the last test)."""
+    fork = sys.modules.get("_cli_fork")
+    server = getattr(fork, "_SERVER", None)
+    if server is None or server.poll() is not None:
+        return 0.0
+    try:
+        stat = Path(f"/proc/{server.pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.hookimpl(hookwrapper=True)

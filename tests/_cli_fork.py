@@ -59,12 +59,16 @@ def forked_cli(
     timeout: float = 60,
     *,
     stdin: bytes | None = None,
+    more_address_space: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`mcptui ARGS` in `cwd` with exactly `env` (None: this process's), as
     subprocess.run(capture_output=True, text=True, stdin=DEVNULL or `stdin`'s bytes) would
     give it, but undecodable output replaced rather than raised; TimeoutExpired (the child
-    killed) past `timeout` seconds."""
-    done = forked_cli_bytes(args, cwd, env, timeout, stdin=stdin)
+    killed) past `timeout` seconds. `more_address_space`: the child's RLIMIT_AS is the address
+    space it holds when it starts (the server's, every module imported) plus this many bytes."""
+    done = forked_cli_bytes(
+        args, cwd, env, timeout, stdin=stdin, more_address_space=more_address_space
+    )
     return subprocess.CompletedProcess(
         done.args,
         done.returncode,
@@ -80,6 +84,7 @@ def forked_cli_bytes(
     timeout: float = 60,
     *,
     stdin: bytes | None = None,
+    more_address_space: int | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """`forked_cli` with stdout and stderr as the bytes written."""
     with _LOCK, tempfile.TemporaryDirectory() as folder:
@@ -97,6 +102,7 @@ def forked_cli_bytes(
             "in": given,
             "out": str(out),
             "err": str(err),
+            "more_address_space": more_address_space,
         }
         server.stdin.write(json.dumps(request) + "\n")
         server.stdin.flush()
@@ -127,6 +133,17 @@ def _child(request: dict[str, Any]) -> None:
             opened = os.open(str(path), flags, 0o600)
             os.dup2(opened, fd)
             os.close(opened)
+        if request.get("more_address_space") is not None:
+            import resource
+
+            status = Path("/proc/self/status").read_text()
+            (held,) = [
+                int(line.split()[1]) << 10
+                for line in status.splitlines()
+                if line.startswith("VmSize:")
+            ]
+            cap = held + int(request["more_address_space"])
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
         import mcptui.__main__ as main_module
         from mcptui.cli.main import main
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from _cli_fork import forked_cli
 from mcptui.emulator.demo import DEMO_REQUEST
 from mcptui.sources.request_file import expand
 
@@ -23,15 +22,7 @@ def test_shipped_request_file_is_the_demo_request():
 
 def test_demo_without_tui_runs_records_and_leaves_nothing_behind(tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptui", "demo", "--no-tui", "--record", "demo.jsonl"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    done = forked_cli(["demo", "--no-tui", "--record", "demo.jsonl"], tmp_path, env, timeout=60)
     assert done.returncode == 1, done.stderr  # 1: the run contains a failure (the classic 424)
     out = done.stdout
     assert "response.mcp_call.failed" in out  # a progress line, printed as it arrived

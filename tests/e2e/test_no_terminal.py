@@ -9,12 +9,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli_fork import forked_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
 
 
 def without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`mcptui ARGS` with stdin from /dev/null and stdout and stderr to files: forked from a
+    process that has imported mcptui (_cli_fork.py), but `replay` as a real `python -m mcptui`
+    (one real process among these: the Textual app is the one to start, or refuse to)."""
+    env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-not-used", "CI": "true"}
+    if args[0] != "replay" or "--step" in args:
+        return forked_cli(list(args), cwd, env, timeout=30)
     return subprocess.run(
         [sys.executable, "-m", "mcptui", *args],
         cwd=cwd,
@@ -22,7 +29,7 @@ def without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=30,
-        env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-not-used", "CI": "true"},
+        env=env,
     )
 
 

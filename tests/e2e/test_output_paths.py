@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli_fork import forked_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
@@ -30,7 +31,13 @@ COMMANDS = {
 }
 
 
-def mcptui(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def mcptui(args: list[str], cwd: Path, *, real: bool = False) -> subprocess.CompletedProcess[str]:
+    """`mcptui ARGS` forked from a process that has imported mcptui (_cli_fork.py), or with
+    `real` a `python -m mcptui` of its own (the named pipe's cases: one real process for each
+    command here)."""
+    env = {**os.environ, "OPENAI_API_KEY": "sk-not-used", "CI": "true"}
+    if not real:
+        return forked_cli(args, cwd, env, timeout=30)
     return subprocess.run(
         [sys.executable, "-m", "mcptui", *args],
         cwd=cwd,
@@ -38,7 +45,7 @@ def mcptui(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=30,
-        env={**os.environ, "OPENAI_API_KEY": "sk-not-used", "CI": "true"},
+        env=env,
     )
 
 
@@ -58,7 +65,7 @@ def test_an_output_nothing_can_be_written_to_is_refused_at_once(
     (tmp_path / "afile").write_text("keep me")
     (tmp_path / "folder").mkdir()
     os.mkfifo(tmp_path / "pipe")
-    done = mcptui([*COMMANDS[command], place], tmp_path)
+    done = mcptui([*COMMANDS[command], place], tmp_path, real=place == "pipe")
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stdout == ""
     (line,) = done.stderr.strip().splitlines()

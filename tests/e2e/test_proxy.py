@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ from typing import Any
 import httpx2
 import openai
 import pytest
+from _cli_fork import forked_cli
 from _e2e_support import Servers, calls, raw_events
 from mcptui.capture.captures import CaptureHub
 from mcptui.capture.proxy_run import SERVER_OPTIONS
@@ -328,11 +327,6 @@ def test_a_resumed_stream_is_recorded_once_as_the_client_saw_it(
     assert seen == list(range(len(seen)))  # the client: each event once, in order
     numbers = [e["sequence_number"] for e in recorded_events(recording)]
     assert numbers == seen
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptui", "inspect", "--strict", str(recording)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = forked_cli(["inspect", "--strict", str(recording)], recording.parent, timeout=60)
     assert "sequence_duplicate" not in done.stdout, done.stdout
     assert done.returncode == 0, done.stdout + done.stderr

@@ -13,6 +13,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from _cli_fork import forked_cli
 
 MCPTUI = Path(sys.executable).parent / "mcptui"
 COMMANDS = [
@@ -30,13 +31,10 @@ def busy_port() -> Iterator[int]:
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_busy_port_is_one_line_and_exit_2(command: list[str], busy_port: int):
-    done = subprocess.run(
-        [str(MCPTUI), *command, "--port", str(busy_port)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+def test_a_busy_port_is_one_line_and_exit_2(command: list[str], busy_port: int, tmp_path: Path):
+    """Forked from a process that has imported mcptui (_cli_fork.py); the console script's
+    own process is the next test's."""
+    done = forked_cli([*command, "--port", str(busy_port)], tmp_path, timeout=30)
     assert done.returncode == 2
     assert done.stderr == (
         f"mcptui: port {busy_port} is in use: pass --port, or --port 0 for a free one\n"

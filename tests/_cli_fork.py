@@ -19,16 +19,25 @@ import atexit
 import contextlib
 import json
 import os
+import resource
 import select
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 _SERVER: subprocess.Popen[str] | None = None
 _LOCK = threading.Lock()
+
+
+IMPORT_TIME = ("MCPTUI_INPUT_WAIT",)
+"""Variables mcptui reads once, at import (mcptui.io.reading.WAIT_SECONDS): the server imports
+mcptui without them, so every child has the defaults whatever the environment of the test
+process when its server started (a test giving one to a command needs the real process)."""
 
 
 def _server() -> subprocess.Popen[str]:
@@ -40,6 +49,7 @@ def _server() -> subprocess.Popen[str]:
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
+            env={k: v for k, v in os.environ.items() if k not in IMPORT_TIME},
         )
         atexit.register(_stop, _SERVER)
     return _SERVER
@@ -59,16 +69,13 @@ def forked_cli(
     timeout: float = 60,
     *,
     stdin: bytes | None = None,
-    more_address_space: int | None = None,
+    memory: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`mcptui ARGS` in `cwd` with exactly `env` (None: this process's), as
     subprocess.run(capture_output=True, text=True, stdin=DEVNULL or `stdin`'s bytes) would
     give it, but undecodable output replaced rather than raised; TimeoutExpired (the child
-    killed) past `timeout` seconds. `more_address_space`: the child's RLIMIT_AS is the address
-    space it holds when it starts (the server's, every module imported) plus this many bytes."""
-    done = forked_cli_bytes(
-        args, cwd, env, timeout, stdin=stdin, more_address_space=more_address_space
-    )
+    killed) past `timeout` seconds. `memory`: see `forked_run`."""
+    done = forked_cli_bytes(args, cwd, env, timeout, stdin=stdin, memory=memory)
     return subprocess.CompletedProcess(
         done.args,
         done.returncode,
@@ -84,9 +91,50 @@ def forked_cli_bytes(
     timeout: float = 60,
     *,
     stdin: bytes | None = None,
-    more_address_space: int | None = None,
+    memory: int | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """`forked_cli` with stdout and stderr as the bytes written."""
+    done = forked_run(args, cwd, env, timeout, stdin=stdin, memory=memory)
+    if done.timed_out:
+        raise subprocess.TimeoutExpired(done.args, timeout, done.stdout, done.stderr)
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout, done.stderr)
+
+
+@dataclass
+class Forked:
+    """What one forked command did."""
+
+    args: list[str]
+    returncode: int
+    """As subprocess reports it: the exit code, or minus the signal that ended the child."""
+    stdout: bytes
+    stderr: bytes
+    max_rss_kb: int
+    """Peak resident set of the child and the children it reaped (wait4's ru_maxrss). A fork
+    starts holding the server's resident pages, as a fresh process holds its imports."""
+    timed_out: bool
+    """Killed past the timeout (returncode -9)."""
+
+
+def forked_run(
+    args: list[str | bytes],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    *,
+    stdin: bytes | None = None,
+    memory: int | None = None,
+) -> Forked:
+    """`forked_cli_bytes` that reports a timeout (the child killed) instead of raising, and
+    the child's peak RSS. An argument given as bytes is passed as Python passes a command
+    line's bytes (os.fsdecode).
+
+    `memory`: a runaway guard. The child may map `memory` bytes of address space beyond what it
+    holds at the fork (RLIMIT_AS: a fork inherits the server's address space, so a cap as
+    `preexec_fn` sets it for a fresh process would count the server's imports), writes no core,
+    and leads a session of its own: what it leaves running (a reading helper) is killed when it
+    ends, and with it at the timeout."""
+    argv = [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in args]
     with _LOCK, tempfile.TemporaryDirectory() as folder:
         out, err = Path(folder, "out"), Path(folder, "err")
         given = os.devnull
@@ -96,32 +144,38 @@ def forked_cli_bytes(
         server = _server()
         assert server.stdin is not None and server.stdout is not None
         request = {
-            "argv": [str(a) for a in args],
+            "argv": argv,
             "cwd": str(cwd),
             "env": dict(os.environ if env is None else env),
             "in": given,
             "out": str(out),
             "err": str(err),
-            "more_address_space": more_address_space,
+            "memory": memory,
         }
         server.stdin.write(json.dumps(request) + "\n")
         server.stdin.flush()
         pid = int(server.stdout.readline())
         ready, _, _ = select.select([server.stdout], [], [], timeout)
         if not ready:
-            os.kill(pid, 9)
-            server.stdout.readline()
-            raise subprocess.TimeoutExpired(["mcptui", *args], timeout)
-        code = int(server.stdout.readline())
-        return subprocess.CompletedProcess(
-            ["mcptui", *args], code, out.read_bytes(), err.read_bytes()
-        )
+            if memory is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)  # the child and what it started
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)  # the child, if it had no session of its own yet
+        code, rss = (int(word) for word in server.stdout.readline().split())
+        return Forked(["mcptui", *argv], code, out.read_bytes(), err.read_bytes(), rss, not ready)
 
 
 def _child(request: dict[str, Any]) -> None:
     """In the forked child: become `python -m mcptui ARGV` and exit with its code."""
     code = 1
     try:
+        if request.get("memory") is not None:
+            os.setsid()
+            held = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            cap = held + int(request["memory"])
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.chdir(str(request["cwd"]))
         os.environ.clear()
         os.environ.update(request["env"])
@@ -133,17 +187,6 @@ def _child(request: dict[str, Any]) -> None:
             opened = os.open(str(path), flags, 0o600)
             os.dup2(opened, fd)
             os.close(opened)
-        if request.get("more_address_space") is not None:
-            import resource
-
-            status = Path("/proc/self/status").read_text()
-            (held,) = [
-                int(line.split()[1]) << 10
-                for line in status.splitlines()
-                if line.startswith("VmSize:")
-            ]
-            cap = held + int(request["more_address_space"])
-            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
         import mcptui.__main__ as main_module
         from mcptui.cli.main import main
 
@@ -185,7 +228,8 @@ def _warm() -> None:
 
 
 def _serve() -> None:
-    """Read one JSON request a line; answer the child's pid, then its exit code."""
+    """Read one JSON request a line; answer the child's pid, then its exit code (as subprocess
+    gives it) and peak RSS in KiB."""
     import mcptui.__main__  # noqa: F401
 
     _warm()
@@ -196,8 +240,11 @@ def _serve() -> None:
         if pid == 0:
             _child(request)
         print(pid, flush=True)
-        _, status = os.waitpid(pid, 0)
-        print(os.waitstatus_to_exitcode(status), flush=True)
+        _, status, usage = os.wait4(pid, 0)
+        if request.get("memory") is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)  # what the command left running goes with it
+        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, flush=True)
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def capped_cli(
             check=False,
         )
     else:
-        done = forked_cli(args, cwd, timeout=TIMEOUT, more_address_space=cap - IMPORTED)
+        done = forked_cli(args, cwd, timeout=TIMEOUT, memory=cap - IMPORTED)
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     return done
 

@@ -1,5 +1,6 @@
 """Hostile inputs in every format README's `inspect` lists, and a runner that puts each through
-every file-reading command as a real `mcptui` subprocess under a time and memory cap.
+every file-reading command as an `mcptui` process of its own under a time and memory cap (the
+console script by default; the fuzz tier forks most runs from tests/_cli_fork.py's server).
 
 Shared by the fuzz tier (tests/fuzz/test_hostile.py: a stratified, seeded sample) and the audit
 (bench/audit_hostile.py: all of it, against any checkout's `mcptui`). Standard library and
@@ -951,6 +952,47 @@ def check(name: str, data: bytes, secrets: tuple[str, ...] = SECRETS) -> list[st
     return found
 
 
+@dataclass
+class Ran:
+    """What one command did: its exit code, peak RSS (KiB), whether it was killed past the
+    timeout, and its standard output and error."""
+
+    code: int
+    max_rss_kb: int
+    timed_out: bool
+    stdout: bytes
+    stderr: bytes
+
+
+Launch = Callable[[list[bytes], Path, dict[str, str], float, int], Ran]
+"""Runs `mcptui ARGS` (bytes) in a folder with exactly an environment, under a timeout and a
+cap of address space; `process(mcptui)` is the real process."""
+
+
+def process(mcptui: str) -> Launch:
+    """`mcptui` (a path to the console script) as a process of its own, in a session of its own
+    (what it leaves running is killed with it), RLIMIT_AS `memory`, no core dump."""
+
+    def launch(
+        args: list[bytes], work: Path, env: dict[str, str], timeout: float, memory: int
+    ) -> Ran:
+        with open(work / ".stdout", "wb") as so, open(work / ".stderr", "wb") as se:
+            proc = subprocess.Popen(
+                [os.fsencode(mcptui), *args],
+                stdin=subprocess.DEVNULL,
+                stdout=so,
+                stderr=se,
+                cwd=work,
+                env=env,
+                preexec_fn=_limits(memory),
+            )
+            code, rss, timed_out = _wait(proc, timeout)
+        stdout, stderr = (work / ".stdout").read_bytes(), (work / ".stderr").read_bytes()
+        return Ran(code, rss, timed_out, stdout, stderr)
+
+    return launch
+
+
 def run(
     case: Case,
     command: str,
@@ -959,8 +1001,10 @@ def run(
     *,
     timeout: float = 60.0,
     memory: int = 4 << 30,
+    launch: Launch | None = None,
 ) -> Result:
-    """Run one command on one case in `work` (a fresh folder) and judge what it left."""
+    """Run one command on one case in `work` (a fresh folder) and judge what it left. The
+    command runs as `launch` runs it, by default `process(mcptui)`."""
     work.mkdir(parents=True, exist_ok=True)
     good = work / "good.jsonl"
     good.write_bytes(good_recording())
@@ -976,9 +1020,9 @@ def run(
     else:
         with open(path, "wb") as handle:
             handle.write(case.data)
-    argv = [os.fsencode(mcptui)]
+    args: list[bytes] = []
     for part in COMMANDS[command]:
-        argv.append(
+        args.append(
             part.replace("{IN}", "").encode() + path
             if "{IN}" in part
             else out + part.removeprefix("{OUT}").encode()
@@ -990,24 +1034,15 @@ def run(
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TERM", "COLUMNS")}
     env.update(NO_COLOR="1", COLUMNS="120", HOME=str(work), PYTHONFAULTHANDLER="")
     started = time.monotonic()
-    with open(work / ".stdout", "wb") as so, open(work / ".stderr", "wb") as se:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=so,
-            stderr=se,
-            cwd=work,
-            env=env,
-            preexec_fn=_limits(memory),
-        )
-        code, rss, timed_out = _wait(proc, timeout)
+    ran = (launch or process(mcptui))(args, work, env, timeout, memory)
+    code, rss, timed_out = ran.code, ran.max_rss_kb, ran.timed_out
     seconds = time.monotonic() - started
     if feeder:
         _release(path, feeder)
     result = Result(case.name, case.fmt, command, code, seconds, rss, timed_out)
     if timed_out:
         result.problems.append(f"timed out after {timeout:.0f} s")
-    stderr = (work / ".stderr").read_bytes()
+    stderr = ran.stderr
     if code not in (0, 1, 2) and not timed_out:
         said = stderr.decode("utf-8", "backslashreplace").strip().splitlines()[-1:]
         result.problems.append(f"exit {code}: {said[0][:300] if said else ''}")
@@ -1015,7 +1050,7 @@ def run(
         result.problems.append("MemoryError")
     if rss > BIG_RSS_KB:
         result.problems.append(f"peak RSS {rss >> 10} MB")
-    result.problems += check("stdout", (work / ".stdout").read_bytes(), case.secrets)
+    result.problems += check("stdout", ran.stdout, case.secrets)
     result.problems += check("stderr", stderr, case.secrets)
     skip = {Path(os.fsdecode(path)), good}
     for written in _files(work, skip):

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli_fork import forked_cli, forked_cli_bytes
 from _support import (
     APPROVAL_1,
     APPROVAL_2,
@@ -337,18 +338,25 @@ def test_dash_reads_sse_from_standard_input(upstream_dir: Path, capsys, monkeypa
 # -- the real entry point ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "code"), [(MCP_TOOL, 0), (ERROR, 1)])
-def test_python_dash_m_tui_inspect(upstream_dir: Path, name: str, code: int):
+@pytest.mark.parametrize(("name", "code", "real"), [(MCP_TOOL, 0, False), (ERROR, 1, True)])
+def test_inspect_json_in_a_process_of_its_own(upstream_dir: Path, name: str, code: int, real: bool):
+    """`mcptui inspect --json FILE` as a process of its own: the failing stream as `python -m
+    mcptui` itself (its exit code passed on by __main__), the clean one forked from the
+    _cli_fork server (~0.1 s of CPU, not ~1.5 s)."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
-    result = subprocess.run(
-        [sys.executable, "-m", "mcptui", "inspect", "--json", str(upstream_dir / name)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    args = ["inspect", "--json", str(upstream_dir / name)]
+    if not real:
+        result = forked_cli(args, REPO, env, timeout=60)
+    else:
+        result = subprocess.run(
+            [sys.executable, "-m", "mcptui", *args],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
 
     assert result.returncode == code, result.stderr
     data = json.loads(result.stdout)
@@ -639,17 +647,21 @@ ESCAPES = "\x1b]0;pwned\x07"
 """An OSC sequence (set the window title) in a file name: ESC … BEL."""
 
 
-def cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+def cli(args: list[str], cwd: Path, *, real: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """`mcptui ARGS` forked from the _cli_fork server; `real`: as `python -m mcptui`."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptui", *args],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
+    if not real:
+        done = forked_cli_bytes(args, cwd, env, timeout=60)
+    else:
+        done = subprocess.run(
+            [sys.executable, "-m", "mcptui", *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
     assert b"Traceback" not in done.stderr, done.stderr
     return done
 
@@ -685,7 +697,7 @@ def test_json_names_a_file_whose_name_is_not_utf8(tmp_path: Path):
     sample = (REPO / "recordings" / "mcp-424-broken-schema.jsonl").read_bytes()
     name = os.fsdecode(b"\xff.jsonl")
     (tmp_path / name).write_bytes(sample)
-    done = cli(["inspect", "--json", name], tmp_path)
+    done = cli(["inspect", "--json", name], tmp_path, real=True)  # argv bytes: a real process
     assert done.returncode == 1, done.stderr  # the recording's 424
     data = json.loads(done.stdout.decode("utf-8"))
     assert [os.fsencode(file["path"]) for file in data["files"]] == [b"\xff.jsonl"]

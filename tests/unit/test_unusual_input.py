@@ -1,7 +1,10 @@
 """Input that is merely unusual never gives exit 3 (an internal error).
 
 Each case runs the command line as a user does: a separate process, no terminal. Exit codes:
-0 clean, 1 a failure is present, 2 bad input (one `mcptui: …` line), 3 a crash.
+0 clean, 1 a failure is present, 2 bad input (one `mcptui: …` line), 3 a crash. The process is
+forked from tests/_cli_fork.py's server (mcptui imported once: ~0.1 s of CPU a command, not
+~1.5 s), but `python -m mcptui` for a file name whose bytes are not UTF-8 (a command line only a
+real process is given) and for the alias bomb (it once ran for minutes).
 """
 
 from __future__ import annotations
@@ -12,23 +15,28 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli_fork import forked_cli
 from mcptui.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-success.jsonl"
 
 
-def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptui", *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=60,
-    )
+def run_cli(args: list[str], cwd: Path, *, real: bool = False) -> subprocess.CompletedProcess[str]:
+    """`mcptui ARGS` forked from the server; `real`: as `python -m mcptui`."""
+    if real:
+        done = subprocess.run(
+            [sys.executable, "-m", "mcptui", *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=60,
+        )
+    else:
+        done = forked_cli(args, cwd, timeout=60)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     assert "internal error" not in done.stderr, done.stderr
     assert done.returncode != 3, done.stderr
@@ -102,7 +110,7 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(
     odd = Path(bytes(tmp_path / "odd-").decode() + "\udcff.jsonl")  # the byte 0xff
     odd.write_bytes(surrogate_file.read_bytes())
     output = tmp_path / "report.md"
-    done = run_cli(["report", str(odd), "-o", str(output)], tmp_path)
+    done = run_cli(["report", str(odd), "-o", str(output)], tmp_path, real=True)  # argv bytes
     assert done.returncode in (0, 1), done.stderr
     assert output.stat().st_size > 0
 
@@ -300,7 +308,7 @@ def _alias_bomb() -> str:
 def test_a_yaml_alias_bomb_is_refused_not_expanded(tmp_path: Path) -> None:
     cassette = tmp_path / "bomb.yaml"
     cassette.write_text(_alias_bomb(), encoding="utf-8")
-    done = run_cli(["inspect", str(cassette)], tmp_path)  # ran for minutes: 10^9 nodes
+    done = run_cli(["inspect", str(cassette)], tmp_path, real=True)  # ran for minutes: 10^9 nodes
     assert done.returncode == 2, done.stderr
     assert "alias bomb" in done.stderr
 

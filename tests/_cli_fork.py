@@ -34,11 +34,6 @@ _SERVER: subprocess.Popen[str] | None = None
 _LOCK = threading.Lock()
 
 
-IMPORT_TIME = ("MCPTUI_INPUT_WAIT",)
-"""Variables mcptui reads once, at import (mcptui.io.reading.WAIT_SECONDS): the server imports
-mcptui without them, so every child has the defaults whatever the environment of the test
-process when its server started (a test giving one to a command needs the real process)."""
-
 
 def _server() -> subprocess.Popen[str]:
     global _SERVER
@@ -49,7 +44,6 @@ def _server() -> subprocess.Popen[str]:
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
-            env={k: v for k, v in os.environ.items() if k not in IMPORT_TIME},
         )
         atexit.register(_stop, _SERVER)
     return _SERVER

@@ -49,14 +49,13 @@ def forked(args: list[bytes], work: Path, env: dict[str, str], timeout: float, m
 
 
 def launcher(case: Case) -> Launch:
-    """The console script for a FIFO (mcptui reads `MCPTUI_INPUT_WAIT` at import: a fork
-    would wait the server's 10 s, not `INPUT_WAIT`) and for a file name that is not UTF-8 (argv
-    bytes); a fork for the rest."""
+    """The console script for a file name that is not UTF-8 (argv bytes); a fork for the
+    rest."""
     try:
         case.filename.decode("utf-8")
     except UnicodeDecodeError:
         return process(MCPTUI)
-    return process(MCPTUI) if case.fifo else forked
+    return forked
 
 
 def ci_sample() -> list[tuple[Case, str]]:

@@ -69,9 +69,8 @@ WAIT = "0.5"
 
 
 def cli_on(args: list[str], cwd: Path) -> subprocess.Popen[str]:
-    """`mcptui ARGS` started (the caller feeds the FIFO), with a short input wait: a real
-    process, as mcptui reads `MCPTUI_INPUT_WAIT` once, at import (a fork of tests/_cli_fork.py's
-    server has the server's)."""
+    """`mcptui ARGS` started in the background (the caller feeds the FIFO meanwhile), with a
+    short input wait."""
     return subprocess.Popen(
         [sys.executable, "-m", "mcptui", *args],
         cwd=cwd,

@@ -25,17 +25,19 @@ MAX_BYTES = 256 << 20
 WAIT_ENV = "MCPTUI_INPUT_WAIT"
 
 
-def _wait_seconds() -> float:
+WAIT_SECONDS = 10.0
+"""How long a FIFO or device may keep us waiting for its next bytes (`MCPTUI_INPUT_WAIT` sets
+another, for tests)."""
+
+
+def wait_seconds() -> float:
+    """`WAIT_SECONDS`, or `MCPTUI_INPUT_WAIT` when it holds a usable number; read at each call,
+    not at import, so a process forked after the import still follows its own environment."""
     try:
         seconds = float(os.environ.get(WAIT_ENV, ""))
     except ValueError:
-        return 10.0
-    return seconds if 0 < seconds < 1e6 else 10.0
-
-
-WAIT_SECONDS = _wait_seconds()
-"""How long a FIFO or device may keep us waiting for its next bytes: 10 s (`MCPTUI_INPUT_WAIT`
-sets another, for tests)."""
+        return WAIT_SECONDS
+    return seconds if 0 < seconds < 1e6 else WAIT_SECONDS
 TRICKLE = 256
 """Fewer bytes than this in `wait` seconds is no progress: the read is given up."""
 CHUNK = 1 << 20
@@ -69,9 +71,12 @@ def read_source(path: str, max_bytes: int = MAX_BYTES, what: str = "a recording"
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
-def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float = WAIT_SECONDS) -> bytes:
-    """The bytes of `path` (`-` for standard input). Raises FileNotFoundError,
-    IsADirectoryError and other OSErrors as `open` does, InputError past the bounds."""
+def read_bounded(path: str, max_bytes: int = MAX_BYTES, wait: float | None = None) -> bytes:
+    """The bytes of `path` (`-` for standard input), a FIFO given up after `wait` seconds
+    without progress (None: `wait_seconds()`). Raises FileNotFoundError, IsADirectoryError
+    and other OSErrors as `open` does, InputError past the bounds."""
+    if wait is None:
+        wait = wait_seconds()
     if path == "-":
         return _read_stdin(max_bytes, wait)
     info = os.stat(path)

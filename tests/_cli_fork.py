@@ -34,7 +34,6 @@ _SERVER: subprocess.Popen[str] | None = None
 _LOCK = threading.Lock()
 
 
-
 def _server() -> subprocess.Popen[str]:
     global _SERVER
     if _SERVER is None or _SERVER.poll() is not None:

@@ -38,6 +38,8 @@ def wait_seconds() -> float:
     except ValueError:
         return WAIT_SECONDS
     return seconds if 0 < seconds < 1e6 else WAIT_SECONDS
+
+
 TRICKLE = 256
 """Fewer bytes than this in `wait` seconds is no progress: the read is given up."""
 CHUNK = 1 << 20

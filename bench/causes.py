@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "causes")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "causes")]
 
 from cause_corpus import CASES, FORMS, FormScore, mcp_server, score_form  # noqa: E402
 from real_stacks import STACKS, available  # noqa: E402

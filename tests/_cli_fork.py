@@ -159,6 +159,125 @@ def forked_run(
         return Forked(["mcptui", *argv], code, out.read_bytes(), err.read_bytes(), rss, not ready)
 
 
+class ForkedProcess:
+    """`mcptui ARGS` forked as `forked_cli` forks it, but not waited for: what a
+    subprocess.Popen of `python -m mcptui ARGS` gives a test that acts while it runs (signals
+    it, kills a server under it, runs other commands meanwhile). Several can run at once: the
+    server hands each to a waiter of its own (a fork of the server that forks the command and
+    reports its pid and exit code through a FIFO), so it is free for the next request at once."""
+
+    def __init__(
+        self,
+        args: list[str],
+        cwd: Path,
+        env: dict[str, str] | None = None,
+        *,
+        stdin: bytes | None = None,
+    ) -> None:
+        self.args = ["mcptui", *(str(a) for a in args)]
+        self.returncode: int | None = None
+        self._folder = tempfile.TemporaryDirectory()
+        folder = self._folder.name
+        self._out, self._err = Path(folder, "out"), Path(folder, "err")
+        given = os.devnull
+        if stdin is not None:
+            given = str(Path(folder, "in"))
+            Path(given).write_bytes(stdin)
+        status = Path(folder, "status")
+        os.mkfifo(status)
+        self._status = os.open(status, os.O_RDONLY | os.O_NONBLOCK)
+        self._buffer = b""
+        request = {
+            "argv": [str(a) for a in args],
+            "cwd": str(cwd),
+            "env": dict(os.environ if env is None else env),
+            "in": given,
+            "out": str(self._out),
+            "err": str(self._err),
+            "status": str(status),
+        }
+        with _LOCK:
+            server = _server()
+            assert server.stdin is not None
+            server.stdin.write(json.dumps(request) + "\n")
+            server.stdin.flush()
+        line = self._line(60)
+        assert line is not None, "the fork server did not start the command"
+        self.pid = int(line)
+
+    def _line(self, timeout: float | None) -> str | None:
+        """The waiter's next line; None if none came within `timeout` seconds."""
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([self._status], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(self._status, 4096)
+            if not chunk:
+                raise RuntimeError(f"the waiter of {self.args} ended without its exit code")
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode()
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            line = self._line(0)
+            if line is not None:
+                self._finish(int(line))
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """The exit code; TimeoutExpired past `timeout` seconds (the command left running)."""
+        if self.returncode is None:
+            line = self._line(timeout)
+            if line is None:
+                raise subprocess.TimeoutExpired(self.args, timeout or 0)
+            self._finish(int(line))
+        assert self.returncode is not None
+        return self.returncode
+
+    def _finish(self, code: int) -> None:
+        self.returncode = code
+        os.close(self._status)
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(9)
+
+    def communicate(self, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+        """Wait (killing the command past `timeout`, as forked_cli does), then what it wrote,
+        as forked_cli returns it."""
+        try:
+            code = self.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            self.wait()
+            self._folder.cleanup()
+            raise
+        done = subprocess.CompletedProcess(
+            self.args,
+            code,
+            self._out.read_bytes().decode(errors="replace"),
+            self._err.read_bytes().decode(errors="replace"),
+        )
+        self._folder.cleanup()
+        return done
+
+
+def forked_popen(
+    args: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    *,
+    stdin: bytes | None = None,
+) -> ForkedProcess:
+    """`mcptui ARGS` started as forked_cli starts it, not waited for (see ForkedProcess)."""
+    return ForkedProcess(args, cwd, env, stdin=stdin)
+
+
 def _child(request: dict[str, Any]) -> None:
     """In the forked child: become `python -m mcptui ARGV` and exit with its code."""
     code = 1
@@ -220,15 +339,46 @@ def _warm() -> None:
             model.model_validate({}, strict=True)  # builds the model's deferred validator
 
 
+def _waiter(request: dict[str, Any]) -> None:
+    """In a fork of the server: fork the command, write its pid, then its exit code, to the
+    request's FIFO, and exit (the server reaps this process, so every CPU second is counted)."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)  # the server's pipe stays the server's
+        status = os.open(str(request["status"]), os.O_WRONLY)
+        pid = os.fork()
+        if pid == 0:
+            os.close(status)
+            _child(request)
+        os.write(status, f"{pid}\n".encode())
+        _, code = os.waitpid(pid, 0)
+        os.write(status, f"{os.waitstatus_to_exitcode(code)}\n".encode())
+    finally:
+        os._exit(0)
+
+
+def _reap_waiters() -> None:
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+
+
 def _serve() -> None:
     """Read one JSON request a line; answer the child's pid, then its exit code (as subprocess
-    gives it) and peak RSS in KiB."""
+    gives it) and peak RSS in KiB (a request with a "status" FIFO is answered there instead, by
+    a waiter: see ForkedProcess)."""
     import mcptui.__main__  # noqa: F401
 
     _warm()
 
     for line in sys.stdin:
         request = json.loads(line)
+        _reap_waiters()
+        if "status" in request:
+            if os.fork() == 0:
+                _waiter(request)
+            continue
         pid = os.fork()
         if pid == 0:
             _child(request)
@@ -238,6 +388,7 @@ def _serve() -> None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)  # what the command left running goes with it
         print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, flush=True)
+    _reap_waiters()
 
 
 if __name__ == "__main__":

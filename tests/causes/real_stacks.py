@@ -18,10 +18,12 @@ and tool, is in tests/causes/stacks/README.md):
         server.kill()     # SIGKILL, returns once the port is closed
         server.restart()  # the same stack on the same port, returns once it answers
 
-`start_all(names)` starts several at once. The Python stacks run on this interpreter (the
-project's venv: `mcp`, `fastmcp`); the TypeScript ones on node with the packages of
-tests/package.json (`npm ci` in tests/). stacks/README.md has how each is served, how long it
-takes to start, and the matrix of what each answers (stacks/probe.py regenerates it).
+`start_all(names)` starts several at once; `SharedStacks` keeps them running for whoever
+needs them next (tests/causes/conftest.py: one per pytest worker, for the session). The
+Python stacks run on this interpreter (the project's venv: `mcp`, `fastmcp`); the TypeScript
+ones on node with the packages of tests/package.json (`npm ci` in tests/). stacks/README.md has
+how each is served, how long it takes to start, and the matrix of what each answers
+(stacks/probe.py regenerates it).
 """
 
 from __future__ import annotations
@@ -396,3 +398,29 @@ def start_all(
         for server in running.values():
             server.stop()
             server._log.close()
+
+
+class SharedStacks:
+    """Stacks started on first need and kept running until `close()`: for tests that leave a
+    server as they found it (restarted on its port if they killed it), so that each stack is
+    started once, not once per module or scenario."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, Running] = {}
+        self._stops = contextlib.ExitStack()
+
+    def ensure(self, names: Iterable[str]) -> dict[str, Running]:
+        """The running server of each stack of `names` (those not running yet started at
+        once; one that a test killed and did not restart, restarted)."""
+        names = list(names)
+        missing = [name for name in names if name not in self.running]
+        if missing:
+            self.running.update(self._stops.enter_context(start_all(missing)))
+        for name in names:
+            if not self.running[name].alive:
+                self.running[name].restart()
+        return {name: self.running[name] for name in names}
+
+    def close(self) -> None:
+        self._stops.close()
+        self.running.clear()

@@ -1,10 +1,13 @@
 """The likely-cause engine on real MCP server stacks: failures reproduced for real, scored.
 
 Each scenario starts a real server (real_stacks.py: the mcp Python SDK, fastmcp, the
-TypeScript SDKs, server-everything) as a process, puts OpenAI's side in front of it as a user
-would (`mcptui emulate` in-process, then the installed command `mcptui run REQUEST --tap`, or a
+TypeScript SDKs, server-everything) as a process, or is handed one already running that only
+scenarios leaving it as they found it share (`SHARES`); puts OpenAI's side in front of it as a
+user would (`mcptui emulate` in-process, then the command `mcptui run REQUEST --tap`, or a
 standalone `mcptui tap` and `inspect RUN --tap TAP`), and reads what `inspect --json` says of
-each failed call. A failure is scored against its true cause:
+each failed call. Each mcptui command is a process of its own, forked from a server that has
+imported mcptui already (tests/_cli_fork.py: ~0.1 s of CPU a command instead of ~1.5 s).
+A failure is scored against its true cause:
 
 - right: the top cause is the true one;
 - listed: the true one is among the causes;
@@ -17,21 +20,22 @@ protocol revision.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
+from _cli_fork import forked_popen
 from mcptui.emulator.app import Emulator
 from mcptui.emulator.runner import RunConfig
 from mcptui.io.formats import load_path
@@ -40,7 +44,6 @@ from mcptui.net.serve import ServerThread
 from mcptui.share.inspect_output import Inspection, to_json
 from real_stacks import LEGACY, MODERN, STACKS, Running, Stack, free_port, start
 
-MCPTUI = (sys.executable, "-m", "mcptui")
 TOOL_TIMEOUT = 1.5
 """The emulator's --tool-timeout: `slow` sleeps longer, so it times out in 1.5 s, not 60."""
 SLOW = 3.0
@@ -151,17 +154,10 @@ def emulators() -> Iterator[Emulators]:
         yield found
 
 
-def cli(args: list[str], cwd: Path, *, wait: bool = True) -> subprocess.CompletedProcess[str]:
+def cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`mcptui ARGS` in `cwd`, run to its end (forked: several may run at once)."""
     env = {**os.environ, "OPENAI_API_KEY": "sk-stack-cases-not-a-key", "CI": "true"}
-    done = subprocess.run(
-        [*MCPTUI, *args],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    done = forked_popen(args, cwd, env).communicate(timeout=90)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     return done
 
@@ -249,11 +245,19 @@ def server_name(stack: Stack, tool: str) -> str:
 # -- scenarios -------------------------------------------------------------------------------
 
 
-def calls(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:
+def serving(stack: Stack, shared: Running | None) -> contextlib.AbstractContextManager[Running]:
+    """The shared server when one is given (left running after), else one started for the
+    scenario (stopped after)."""
+    return nullcontext(shared) if shared is not None else start(stack.name)
+
+
+def calls(
+    stack: Stack, era: str, emu: Emulators, folder: Path, shared: Running | None = None
+) -> list[Scored]:
     """One run through `run --tap` calling every failing tool the stack has: the wire's
     evidence (and, with the tap's notes dropped, what the stream alone says)."""
     tools = [tool for tool in CALLS if tool in stack.tools]
-    with start(stack.name) as server:
+    with serving(stack, shared) as server:
         body = request(server.url, [call_line(stack, t, VALUES[t]) for t in tools])
         recording = run(folder, emu.urls[era], body, "--tap")
     truth = {
@@ -288,41 +292,23 @@ def run(
 @contextmanager
 def standalone_tap(upstream: str, folder: Path) -> Iterator[tuple[str, Path]]:
     """`mcptui tap --upstream URL --no-tui --record TAP` as a process, until the block ends
-    (then stopped with Ctrl+C, as a user does)."""
+    (then stopped with Ctrl+C's SIGINT, as a user does)."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
     record = folder / "tap.jsonl"
     env = {**os.environ, "CI": "true"}
-    proc = subprocess.Popen(
-        [
-            *MCPTUI,
-            "tap",
-            "--upstream",
-            upstream,
-            "--port",
-            str(port),
-            "--record",
-            str(record),
-            "--no-tui",
-        ],
-        cwd=folder,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    args = ["tap", "--upstream", upstream, "--port", str(port), "--record", str(record)]
+    proc = forked_popen([*args, "--no-tui"], folder, env)
     try:
         wait_for(lambda: listening(port) or proc.poll() is not None, "the tap to listen")
-        assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+        if proc.poll() is not None:
+            done = proc.communicate()
+            raise AssertionError(f"the tap exited with {done.returncode}: {done.stdout}")
         yield f"http://127.0.0.1:{port}/mcp", record
     finally:
         proc.send_signal(2)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # then communicate killed it
+            proc.communicate(timeout=10)
 
 
 def listening(port: int) -> bool:
@@ -421,12 +407,14 @@ def restart_before_call(stack: Stack, era: str, emu: Emulators, folder: Path) ->
     return scored(stack.name, era, "restart_before_call", report, {echo: "session_terminated"})
 
 
-def earlier_sessions(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:
+def earlier_sessions(
+    stack: Stack, era: str, emu: Emulators, folder: Path, shared: Running | None = None
+) -> list[Scored]:
     """Issue 34 case 2: a standalone tap whose file holds earlier sessions (two probes of the
     same tool), then the run: each failed call is judged by its own exchange."""
     fails = server_name(stack, "fails")
     name, arguments = stack.call("fails", VALUES["fails"])
-    with start(stack.name) as server, standalone_tap(server.url, folder) as (url, tap):
+    with serving(stack, shared) as server, standalone_tap(server.url, folder) as (url, tap):
         for _ in range(2):
             cli(["probe", url, "--tool", name, "--args", json.dumps(arguments)], folder)
         recording = run(
@@ -448,10 +436,12 @@ def server_down(era: str, emu: Emulators, folder: Path) -> list[Scored]:
     )
 
 
-def era_mismatch(stack: Stack, era: str, emu: Emulators, folder: Path) -> list[Scored]:
+def era_mismatch(
+    stack: Stack, era: str, emu: Emulators, folder: Path, shared: Running | None = None
+) -> list[Scored]:
     """A client that speaks only the 2026-07-28 revision (the emulator's `--mcp-protocol
     modern`) meets a server that speaks only the session-based one: the listing fails."""
-    with start(stack.name) as server:
+    with serving(stack, shared) as server:
         recording = run(
             folder, emu.urls[era], request(server.url, [call_line(stack, "echo", "x")]), "--tap"
         )
@@ -498,29 +488,13 @@ def background_run(
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "request.json").write_text(json.dumps(body))
     env = {**os.environ, "OPENAI_API_KEY": "sk-stack-cases-not-a-key", "CI": "true"}
-    proc = subprocess.Popen(
-        [
-            *MCPTUI,
-            "run",
-            "request.json",
-            "--no-tui",
-            "--base-url",
-            emulator,
-            "--record",
-            "rec.jsonl",
-            *options,
-        ],
-        cwd=folder,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    args = ["run", "request.json", "--no-tui", "--base-url", emulator, "--record", "rec.jsonl"]
+    proc = forked_popen([*args, *options], folder, env)
 
     def done() -> None:
-        out, _ = proc.communicate(timeout=WAIT * 2)
-        assert "Traceback" not in (out or ""), out
+        finished = proc.communicate(timeout=WAIT * 2)
+        out = finished.stdout + finished.stderr
+        assert "Traceback" not in out, out
 
     try:
         yield done
@@ -530,13 +504,16 @@ def background_run(
             proc.wait()
 
 
-SCENARIOS: dict[str, Callable[[Stack, str, Emulators, Path], list[Scored]]] = {
+SCENARIOS: dict[str, Callable[..., list[Scored]]] = {
     "calls": calls,
     "kill_mid_call": kill_mid_call,
     "restart_before_call": restart_before_call,
     "earlier_sessions": earlier_sessions,
     "era_mismatch": era_mismatch,
 }
+SHARES = {"calls", "earlier_sessions", "era_mismatch"}
+"""The scenarios that leave their server as they found it (they neither kill nor restart it):
+they may share one running server of a stack (`shared=`), with each other and at once."""
 
 
 def applies(scenario: str, stack: Stack, era: str) -> bool:

@@ -1,7 +1,8 @@
 """The real MCP stacks of real_stacks.py start, list the contract tools and answer echo.
 
 Every stack in STACKS must run here (after `npm ci` in tests/): none is skipped. All of them are
-started at once, once for the module; the mcp client talks to each in the 2025-11-25 handshake
+started at once, once for the worker (conftest.py's `shared_stacks`, which test_stack_causes.py
+shares); the mcp client talks to each in the 2025-11-25 handshake
 era and, with mode="auto", in the 2026-07-28 era where the stack serves it (else it must fall
 back to the handshake).
 """
@@ -9,26 +10,25 @@ back to the handshake).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import httpx2
 import pytest
 from mcp import Client
-from real_stacks import LEGACY, MODERN, STACKS, Running, available, start_all
+from real_stacks import LEGACY, MODERN, STACKS, Running, SharedStacks, available
 
-pytestmark = pytest.mark.xdist_group("test_real_stacks")
-"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
-its module fixture starts every real server stack once in each worker that runs one of its tests."""
+pytestmark = pytest.mark.xdist_group("real_stacks")
+"""One worker runs this module and test_stack_causes.py (`--dist loadgroup`, pyproject.toml):
+otherwise every real server stack would be started once in each worker that runs one of their
+tests."""
 
 NAMES = list(STACKS)
 
 
 @pytest.fixture(scope="module")
-def servers() -> Iterator[dict[str, Running]]:
+def servers(shared_stacks: SharedStacks) -> dict[str, Running]:
     missing = {name: reason for name in NAMES if (reason := available(name)) is not None}
     assert not missing, f"stacks that cannot run here: {missing}"
-    with start_all(NAMES) as running:
-        yield running
+    return shared_stacks.ensure(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -58,7 +58,7 @@ async def test_speaks_the_revisions_it_claims(servers: dict[str, Running], name:
 def test_kill_and_restart_on_the_same_port(servers: dict[str, Running]) -> None:
     """The old session is gone after a restart: the SDK example's 400 for an unknown session.
 
-    It uses the module's server: restarted on its port, it serves any later test as before."""
+    It uses the shared server: restarted on its port, it serves any later test as before."""
     server = servers["ts_lowlevel"]
     port = server.port
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}

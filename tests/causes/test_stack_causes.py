@@ -3,8 +3,10 @@ revisions: each failure reproduced with a real server process (real_stacks.py), 
 played by the emulator, the installed `mcptui run --tap` (or a standalone `mcptui tap` and
 `inspect --tap`), scored by what `inspect --json` says (stack_cases.py).
 
-The scenarios run concurrently (each has its own server process and folder) once per module;
-each test then asserts on its own failures: the true cause on top, its advice for the stack.
+The scenarios run concurrently (each in its own folder) once per module; each test then asserts
+on its own failures: the true cause on top, its advice for the stack. A scenario that kills or
+restarts its server has a server process of its own; the others (`sc.SHARES`) share the stack's
+running server (conftest.py's `shared_stacks`, which test_real_stacks.py shares too).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from pathlib import Path
 
 import pytest
 import stack_cases as sc
-from real_stacks import STACKS, available
+from real_stacks import STACKS, SharedStacks, available
 
-pytestmark = pytest.mark.xdist_group("test_stack_causes")
-"""One worker runs this module (`--dist loadgroup`, pyproject.toml): otherwise
-its module fixture runs every real-stack scenario once in each worker that runs one of its tests."""
+pytestmark = pytest.mark.xdist_group("real_stacks")
+"""One worker runs this module and test_real_stacks.py (`--dist loadgroup`, pyproject.toml):
+otherwise its module fixture runs every real-stack scenario once in each worker that runs one of
+its tests, and the stacks they share are started once per worker."""
 
 PLAN: list[tuple[str, str, str]] = [
     # (scenario, stack, era)
@@ -43,10 +46,15 @@ WORKERS = 4
 
 
 @pytest.fixture(scope="module")
-def results() -> Iterator[dict[tuple[str, str, str], list[sc.Scored]]]:
+def results(
+    shared_stacks: SharedStacks,
+) -> Iterator[dict[tuple[str, str, str], list[sc.Scored]]]:
     for _, stack, _ in PLAN:
         reason = available(stack)
         assert reason is None, f"{stack}: {reason}"
+    shared = shared_stacks.ensure(
+        sorted({stack for scenario, stack, _ in PLAN if scenario in sc.SHARES})
+    )
     found: dict[tuple[str, str, str], list[sc.Scored]] = {}
     with sc.emulators() as emu, tempfile.TemporaryDirectory() as tmp:
         jobs: dict[tuple[str, str, str], Callable[[], list[sc.Scored]]] = {
@@ -62,6 +70,7 @@ def results() -> Iterator[dict[tuple[str, str, str], list[sc.Scored]]]:
                 era,
                 emu,
                 Path(tmp, f"{scenario}-{stack}-{era}"),
+                *([shared[stack]] if scenario in sc.SHARES else []),
             )
         with ThreadPoolExecutor(WORKERS) as pool:
             futures = {key: pool.submit(job) for key, job in jobs.items()}

@@ -28,6 +28,7 @@ from mcptui.capture.proxy_run import SERVER_OPTIONS
 from mcptui.capture.relay import RecordingProxy
 from mcptui.capture.tap import TapHub
 from mcptui.emulator.demo_server import build_app
+from mcptui.io.merge import SKEW
 from mcptui.mcpclient.link import McpLink
 from mcptui.model.events import note
 from mcptui.model.timeline import Timeline
@@ -455,6 +456,11 @@ def test_a_run_after_probes_through_the_same_tap_gets_its_own_call(
             asyncio.run(probe())
         probes = {n["session"] for n in tap.notes() if n.get("session")}
         assert len(probes) == 2
+        # Earlier traffic is told apart by time: within SKEW of the run's first event the
+        # probes' messages could be the run's own (a forked run starts within 0.1 s).
+        after_probes = time.monotonic() + SKEW
+        while time.monotonic() <= after_probes:
+            time.sleep(0.05)
         body = request_body(
             servers,
             ("broken_schema", {"query": "x"}),

@@ -63,47 +63,51 @@ def loopback_only() -> Iterator[None]:
         socket.socket.connect_ex = original_connect_ex  # type: ignore[method-assign]
 
 
-# -- CPU per test (opt-in): where the suite's CPU goes ------------------------------------------
-
-
-class _CpuReport:
-    """Per test phase, the CPU seconds of this process and of the subprocesses it reaped
-    (`RUSAGE_CHILDREN`: the CLI runs, servers and stacks a test starts). Wall time on a shared
-    2-core machine is noise; CPU is what a clean clone on 2 cores has to pay."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: object) -> Iterator[None]:
-        import json
-        import resource
-        import time
-
-        own = time.process_time()
-        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        yield
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        line = {
-            "test": item.nodeid,
-            "own": round(time.process_time() - own, 3),
-            "children": round(after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime, 3),
-        }
-        with self.path.open("a") as out:
-            out.write(json.dumps(line) + "\n")
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    """`MCPTUI_CPU_REPORT=FILE pytest ...` appends one JSON line per test (bench/cpu_report.py
-    sums them per tier and lists the costliest).
+    """In the controller, before the workers start: compile mcptui's modules, and the test
+    modules with pytest's assertions rewritten, once for every process that imports them.
 
-    And mcptui's modules are compiled once, before any worker or child process starts: with
-    PYTHONDONTWRITEBYTECODE set (as on these machines) every `mcptui` a test starts compiled
-    them again from source, ~0.1 s of CPU each."""
-    import os
+    Why: with PYTHONDONTWRITEBYTECODE set (as on these machines) nothing is cached, so every
+    `mcptui` a test starts compiled the package again (~0.1 s of CPU each), and each xdist
+    worker rewrote and compiled every test module while collecting (~4 of its ~9 s of CPU).
+    (CPU per test: `PYTHONPATH=bench pytest -p cpu_per_test`, bench/cpu_per_test.py.)"""
+    if hasattr(config, "workerinput"):  # a worker: the controller did it
+        return
+    compileall.compile_dir(str(REPO / "tui" / "mcptui"), quiet=1)
+    _rewrite_tests_once(config)
 
-    if not hasattr(config, "workerinput"):  # the controller, not each xdist worker
-        compileall.compile_dir(str(REPO / "tui" / "mcptui"), quiet=1)
-    target = os.environ.get("MCPTUI_CPU_REPORT")
-    if target:
-        config.pluginmanager.register(_CpuReport(Path(target)), "mcptui-cpu-report")
+
+def _rewrite_tests_once(config: pytest.Config) -> None:
+    """Write pytest's cached rewritten module for each test file (as a worker would, were it
+    allowed to write bytecode), so the workers read it instead of rewriting. Through pytest's
+    own, private, functions: if they change, the workers simply rewrite as before."""
+    try:
+        from _pytest.assertion.rewrite import (
+            PYC_TAIL,
+            _rewrite_test,
+            _write_pyc,
+            assertstate_key,
+            get_cache_dir,
+        )
+
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):
+        return
+    for source in sorted((REPO / "tests").rglob("*.py")):
+        if "node_modules" in source.parts or not (
+            source.name.startswith("test_") or source.name == "conftest.py"
+        ):
+            continue
+        cache = get_cache_dir(source)
+        pyc = cache / (source.name[:-3] + PYC_TAIL)
+        try:
+            if pyc.stat().st_mtime >= source.stat().st_mtime:
+                continue
+        except OSError:
+            pass
+        try:
+            cache.mkdir(exist_ok=True)
+            stat, code = _rewrite_test(source, config)
+            _write_pyc(state, code, stat, pyc)
+        except (OSError, SyntaxError):
+            continue  # the worker will say what is wrong with it

@@ -45,6 +45,10 @@ def _server() -> subprocess.Popen[str]:
             bufsize=1,
         )
         atexit.register(_stop, _SERVER)
+        # Ready once warm (seconds, more on a loaded machine): no command's timeout counts it.
+        assert _SERVER.stdout is not None
+        ready = _SERVER.stdout.readline()
+        assert ready == "ready\n", f"the fork server did not start: {ready!r}"
     return _SERVER
 
 
@@ -371,6 +375,7 @@ def _serve() -> None:
     import mcptui.__main__  # noqa: F401
 
     _warm()
+    print("ready", flush=True)
 
     for line in sys.stdin:
         request = json.loads(line)

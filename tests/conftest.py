@@ -7,7 +7,10 @@ source and licence in SOURCE.md there), so a plain clone runs every test with no
 from __future__ import annotations
 
 import compileall
+import os
+import shutil
 import socket
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,6 +78,12 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     compileall.compile_dir(str(REPO / "tui" / "mcptui"), quiet=1)
     _rewrite_tests_once(config)
+    if "MCPTUI_CACHE_DIR" not in os.environ:
+        # One SDK schema cache (mcptui/io/sdk_schema_cache.py) for every mcptui the tests
+        # start, whatever HOME a test gives it: derived once, not once per fresh HOME.
+        cache = tempfile.mkdtemp(prefix="mcptui-test-cache-")
+        os.environ["MCPTUI_CACHE_DIR"] = cache
+        config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
 
 
 def _rewrite_tests_once(config: pytest.Config) -> None:

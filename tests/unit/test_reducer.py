@@ -418,12 +418,24 @@ def fresh_dump(events, n: int):
     return dump_state(reducer.state)
 
 
+def fresh_dumps(events) -> list:
+    """`fresh_dump(events, n)` for every n from 0 to all: one reducer applying the events in
+    order and dumped after each (the same applications as a new reducer per n, in O(n));
+    each dump deep-copied, so that no later application reaches an earlier one."""
+    reducer = Reducer()
+    dumps = [copy.deepcopy(dump_state(reducer.state))]
+    for event in events:
+        reducer.apply(event)
+        dumps.append(copy.deepcopy(dump_state(reducer.state)))
+    return dumps
+
+
 @pytest.mark.parametrize("name", STREAM_NAMES)
 def test_stepping_back_equals_building_fresh(upstream_dir: Path, name: str):
     raws = stepping_streams(upstream_dir)[name]
     timeline = fold(raws)
     events = timeline.events
-    fresh = [fresh_dump(events, n) for n in range(len(events) + 1)]
+    fresh = fresh_dumps(events)
 
     for n in range(len(events), -1, -1):  # undo path, one event at a time
         assert timeline.position == n
@@ -689,7 +701,7 @@ def test_stepping_back_over_fast_read_deltas_equals_building_fresh(
     assert fast > deltas / 2 if deltas else fast == 0  # (a delta with a URL goes the dict way)
     timeline = Timeline(events)
     timeline.seek_end()
-    fresh = [fresh_dump(events, n) for n in range(len(events) + 1)]
+    fresh = fresh_dumps(events)
 
     for n in range(len(events), -1, -1):
         assert dump_state(timeline.state) == fresh[n], f"after stepping back to {n}"
@@ -718,7 +730,7 @@ def test_a_jump_after_folding_ahead_piece_by_piece_equals_folding_at_once(
         timeline.fold_ahead()
         assert timeline.position == 0
         assert dump_state(timeline.state) == start_state
-    fresh = [fresh_dump(events, n) for n in range(len(events) + 1)]  # (numbered now)
+    fresh = fresh_dumps(events)  # (numbered now)
 
     timeline.seek_end()
 

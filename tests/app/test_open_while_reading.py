@@ -3,6 +3,7 @@ steps, and the end of reading never takes the user's steps away."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,10 @@ def hold_reading(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
     load_more = Session.load_more
 
     def gated(session: Session, *args: object, **kwargs: object) -> bool:
-        return True if not gate["open"] else load_more(session, *args, **kwargs)
+        if gate["open"]:
+            return load_more(session, *args, **kwargs)
+        time.sleep(0.005)  # a slow disk: the reading loop would spin without a pause
+        return True
 
     monkeypatch.setattr(Session, "load_more", gated)
     return gate
@@ -27,7 +31,7 @@ def hold_reading(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
 async def test_steps_taken_while_a_recording_is_read_are_kept_when_it_is_all_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    session = open_session(str(long_recording(tmp_path / "long.jsonl", 20000)))
+    session = open_session(str(long_recording(tmp_path / "long.jsonl", 8000)))
     assert session.loading is not None
     gate = hold_reading(monkeypatch)
     app = McptuiApp(session, open_at=0)  # `mcptui replay FILE --step`
@@ -51,7 +55,7 @@ async def test_steps_taken_while_a_recording_is_read_are_kept_when_it_is_all_rea
 async def test_a_step_asked_for_that_is_read_already_is_shown_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    session = open_session(str(long_recording(tmp_path / "long.jsonl", 20000)))
+    session = open_session(str(long_recording(tmp_path / "long.jsonl", 8000)))
     gate = hold_reading(monkeypatch)
     app = McptuiApp(session, open_at=7)  # `--step 7`: in the first piece
     async with app.run_test(size=SIZE, notifications=True) as pilot:

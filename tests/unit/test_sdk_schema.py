@@ -188,3 +188,28 @@ def test_a_cache_that_cannot_be_written_still_gives_the_schema(
     monkeypatch.setattr(sdkschema, "derive", lambda: schema)
     assert sdk_schema_cache.cached_schema() == schema
     assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda s: s["$defs"].clear(),
+        lambda s: s["$defs"].update({k: [] for k in s["$defs"]}),
+        lambda s: s["events"].update({k: {"model": "X"} for k in s["events"]}),
+        lambda s: s["$defs"]["ResponseTextDeltaEvent"].update(anyOf=5),
+    ],
+    ids=["no-definitions", "definitions-not-objects", "events-without-refs", "anyOf-not-a-list"],
+)
+def test_a_damaged_schema_vouches_for_nothing_and_never_raises(
+    schema: dict[str, Any], corpus: list[dict[str, Any]], damage: Any
+) -> None:
+    """A cache file edited by hand or written by another tool: every event goes to the SDK."""
+    damaged = copy.deepcopy(schema)
+    damage(damaged)
+    checker = sdkschema.QuickChecker(damaged)
+    deltas = [raw for raw in corpus if raw.get("type") == "response.output_text.delta"]
+    assert deltas
+    for raw in corpus:
+        checker.shape(str(raw.get("type")))
+        if raw.get("type") == "response.output_text.delta":
+            assert not checker.valid(raw)

@@ -41,7 +41,12 @@ def cached_schema() -> dict[str, Any] | None:
     path = cache_dir() / f"sdk-events-{key}.json"
     with contextlib.suppress(OSError, ValueError):
         found = json.loads(path.read_bytes())
-        if isinstance(found, dict) and found.get("key") == key:
+        if (
+            isinstance(found, dict)
+            and found.get("key") == key
+            and isinstance(found.get("events"), dict)
+            and isinstance(found.get("$defs"), dict)
+        ):
             return found
     try:
         schema = sdkschema.derive()

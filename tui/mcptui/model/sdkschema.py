@@ -120,24 +120,21 @@ class QuickChecker:
         self._compiled: dict[str, Check] = {}
         self._shapes: dict[str, EventShape | None] = {}
 
-    def knows(self, kind: str) -> bool:
-        return kind in self._events
-
-    def event_types(self) -> list[str]:
-        return list(self._events)
-
     def shape(self, kind: str) -> EventShape | None:
         """The event type's shape, or None for a type the SDK does not know."""
         if kind in self._shapes:
             return self._shapes[kind]
         entry = self._events.get(kind)
         found = None
-        if entry is not None:
-            node = self._resolve(entry["ref"])
-            properties: dict[str, Any] = node.get("properties", {})
-            free = frozenset(k for k, v in properties.items() if self._is_free(v))
-            closed = node.get("additionalProperties", True) is not True
-            found = EventShape(entry["model"], frozenset(properties), free, closed)
+        try:
+            if entry is not None:
+                node = self._resolve(entry["ref"])
+                properties: dict[str, Any] = node.get("properties", {})
+                free = frozenset(k for k, v in properties.items() if self._is_free(v))
+                closed = node.get("additionalProperties", True) is not True
+                found = EventShape(entry["model"], frozenset(properties), free, closed)
+        except (_Unknown, AttributeError, KeyError, TypeError):  # a schema not as derived
+            found = None
         self._shapes[kind] = found
         return found
 
@@ -147,21 +144,24 @@ class QuickChecker:
         entry = self._events.get(kind) if type(kind) is str else None
         if entry is None:
             return False
-        check = self._compiled.get(entry["ref"])
-        if check is None:
-            check = self._compiled[entry["ref"]] = self._compile_ref(entry["ref"])
         try:
+            check = self._compiled.get(entry["ref"])
+            if check is None:
+                check = self._compiled[entry["ref"]] = self._compile_ref(entry["ref"])
             return check(raw)
         except (_Unknown, RecursionError):
+            return False
+        except (AttributeError, KeyError, TypeError):  # a schema not as `derive` writes one
             return False
 
     # compiling
 
     def _resolve(self, ref: str) -> dict[str, Any]:
         prefix = "#/$defs/"
-        if not ref.startswith(prefix):
+        found = self._defs.get(ref[len(prefix) :]) if ref.startswith(prefix) else None
+        if not isinstance(found, dict):
             raise _Unknown(ref)
-        return self._defs[ref[len(prefix) :]]
+        return found
 
     def _compile_ref(self, ref: str) -> Check:
         """A definition's check, compiled on first use (definitions may refer to themselves)."""

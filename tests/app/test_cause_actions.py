@@ -110,9 +110,12 @@ async def test_u_re_runs_a_bare_background_failure_in_the_foreground(tmp_path: P
         assert "Re-run in foreground" in await help_text(pilot)
 
         await pilot.press("u")
+        # The toast says so as the re-run starts (it may be gone once a slow run has ended).
+        assert await wait_until(
+            pilot, lambda: any("Re-running in the foreground" in t for t in toasts(pilot)), 5
+        )
         assert await wait_until(pilot, ended(screen, 2), 15)
         await pilot.pause()
-        assert any("Re-running in the foreground" in t for t in toasts(pilot))
         first, second = screen.session.timeline.state.responses
         assert second.id != first.id
         # The second root, as shown: not background, and now the mcp_call's own error shows.
@@ -164,11 +167,10 @@ async def test_t_re_runs_with_only_the_failed_tool_allowed(tmp_path: Path):
         assert "Re-run with only this tool" in await help_text(pilot)
 
         await pilot.press("t")
+        isolating = "Re-running with only 'broken_schema' allowed on 'demo'"
+        assert await wait_until(pilot, lambda: any(isolating in t for t in toasts(pilot)), 5)
         assert await wait_until(pilot, ended(screen, 2), 15)
         await pilot.pause()
-        assert any(
-            "Re-running with only 'broken_schema' allowed on 'demo'" in t for t in toasts(pilot)
-        )
         second = screen.session.timeline.state.responses[1]
         # The tools the emulator echoed in response.created, as the detail pane shows them.
         echoed = {tool["server_label"]: tool["allowed_tools"] for tool in second.tools}

@@ -81,7 +81,14 @@ class FittingFooter(Footer):
             return
         self._bindings_ready = True
         if screen.app.app_focus and self.is_attached and screen is self.screen:
-            self.call_later(self.recompose)
+            self.call_later(self._remake_keys)
+
+    async def _remake_keys(self) -> None:
+        """Recompose, unless a change signalled since has had its keys made already: two
+        signals before the first recompose ran made the same 12-15 keys twice (5 composes
+        to an instant replay's first screen, two of them for nothing)."""
+        if not self.shows_keys_of(self.screen):
+            await self.recompose()
 
     def compose(self) -> ComposeResult:
         self._composed = self._shown_bindings(self.screen) if self._bindings_ready else None

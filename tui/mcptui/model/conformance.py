@@ -82,8 +82,8 @@ class _Problem(NamedTuple):
 
 @cache
 def sdk_version() -> str:
-    """The installed openai SDK's version, which every drift message names (from its metadata:
-    importing the SDK costs ~1 s)."""
+    """The installed openai SDK's version, which every drift message names (read from its
+    version file: importing the SDK costs ~1 s)."""
     return sdk_versions()[0]
 
 

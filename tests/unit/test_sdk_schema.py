@@ -30,7 +30,7 @@ CORPUS = [
     REPO / "tests/fixtures/share/hostile.jsonl",
     *sorted((REPO / "tests/causes").glob("*/*.jsonl")),
 ]
-SAMPLES: list[Any] = [None, 0, -1, 2**70, 1.5, True, "", "x", [], [1], {}, {"type": "x"}]
+SAMPLES: list[Any] = [None, -1, 2**70, 1.5, True, "x", [1], {"type": "x"}]
 """A value of every JSON type, and the Python classes strictness tells apart (bool, int)."""
 NESTED_SAMPLES: list[Any] = [None, 1, True, "x", {}]
 """Fewer one level down, where an object has many fields (a Response has ~30)."""

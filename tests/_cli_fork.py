@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,13 +73,52 @@ def forked_cli(
     subprocess.run(capture_output=True, text=True, stdin=DEVNULL or `stdin`'s bytes) would
     give it, but undecodable output replaced rather than raised; TimeoutExpired (the child
     killed) past `timeout` seconds. `memory`: see `forked_run`."""
-    done = forked_cli_bytes(args, cwd, env, timeout, stdin=stdin, memory=memory)
+    return _text(forked_cli_bytes(args, cwd, env, timeout, stdin=stdin, memory=memory))
+
+
+def _text(done: subprocess.CompletedProcess[bytes]) -> subprocess.CompletedProcess[str]:
+    """Output as text, undecodable bytes replaced."""
     return subprocess.CompletedProcess(
         done.args,
         done.returncode,
         done.stdout.decode(errors="replace"),
         done.stderr.decode(errors="replace"),
     )
+
+
+def real_cli_bytes(
+    args: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    *,
+    preexec_fn: Callable[[], None] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """`python -m mcptui ARGS` as a fresh process, stdin from /dev/null: for what a fork cannot
+    show (`__main__` itself, a limit set before the interpreter starts, an interpreter's own
+    exit); TimeoutExpired past `timeout` seconds."""
+    return subprocess.run(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=timeout,
+        preexec_fn=preexec_fn,
+        check=False,
+    )
+
+
+def real_cli(
+    args: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    *,
+    preexec_fn: Callable[[], None] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`real_cli_bytes`, its output as text as `forked_cli` gives it."""
+    return _text(real_cli_bytes(args, cwd, env, timeout, preexec_fn=preexec_fn))
 
 
 def forked_cli_bytes(
@@ -133,22 +173,11 @@ def forked_run(
     ends, and with it at the timeout."""
     argv = [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in args]
     with _LOCK, tempfile.TemporaryDirectory() as folder:
-        out, err = Path(folder, "out"), Path(folder, "err")
-        given = os.devnull
-        if stdin is not None:
-            given = str(Path(folder, "in"))
-            Path(given).write_bytes(stdin)
+        request = _request(argv, cwd, env, stdin, folder)
+        request["memory"] = memory
+        out, err = Path(request["out"]), Path(request["err"])
         server = _server()
         assert server.stdin is not None and server.stdout is not None
-        request = {
-            "argv": argv,
-            "cwd": str(cwd),
-            "env": dict(os.environ if env is None else env),
-            "in": given,
-            "out": str(out),
-            "err": str(err),
-            "memory": memory,
-        }
         server.stdin.write(json.dumps(request) + "\n")
         server.stdin.flush()
         pid = int(server.stdout.readline())
@@ -181,25 +210,13 @@ class ForkedProcess:
         self.args = ["mcptui", *(str(a) for a in args)]
         self.returncode: int | None = None
         self._folder = tempfile.TemporaryDirectory()
-        folder = self._folder.name
-        self._out, self._err = Path(folder, "out"), Path(folder, "err")
-        given = os.devnull
-        if stdin is not None:
-            given = str(Path(folder, "in"))
-            Path(given).write_bytes(stdin)
-        status = Path(folder, "status")
+        request = _request([str(a) for a in args], cwd, env, stdin, self._folder.name)
+        self._out, self._err = Path(request["out"]), Path(request["err"])
+        status = Path(self._folder.name, "status")
         os.mkfifo(status)
         self._status = os.open(status, os.O_RDONLY | os.O_NONBLOCK)
         self._buffer = b""
-        request = {
-            "argv": [str(a) for a in args],
-            "cwd": str(cwd),
-            "env": dict(os.environ if env is None else env),
-            "in": given,
-            "out": str(self._out),
-            "err": str(self._err),
-            "status": str(status),
-        }
+        request["status"] = str(status)
         with _LOCK:
             server = _server()
             assert server.stdin is not None
@@ -269,6 +286,25 @@ class ForkedProcess:
         )
         self._folder.cleanup()
         return done
+
+
+def _request(
+    argv: list[str], cwd: Path, env: dict[str, str] | None, stdin: bytes | None, folder: str
+) -> dict[str, Any]:
+    """What the server needs to fork one command: its argv, folder and environment, and the
+    files in `folder` its stdin (or /dev/null), stdout and stderr are."""
+    given = os.devnull
+    if stdin is not None:
+        given = str(Path(folder, "in"))
+        Path(given).write_bytes(stdin)
+    return {
+        "argv": argv,
+        "cwd": str(cwd),
+        "env": dict(os.environ if env is None else env),
+        "in": given,
+        "out": str(Path(folder, "out")),
+        "err": str(Path(folder, "err")),
+    }
 
 
 def forked_popen(

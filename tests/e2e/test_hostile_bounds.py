@@ -19,12 +19,11 @@ import json
 import resource
 import struct
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
-from _cli_fork import forked_cli
+from _cli_fork import forked_cli, real_cli
 
 BASE = 400 << 20
 """Address space of `mcptui export` / `inspect` on a tiny file, with room to spare (the
@@ -48,16 +47,7 @@ def capped_cli(
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     if real:
-        done = subprocess.run(
-            [sys.executable, "-m", "mcptui", *args],
-            cwd=cwd,
-            preexec_fn=limit,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
+        done = real_cli(args, cwd, timeout=TIMEOUT, preexec_fn=limit)
     else:
         done = forked_cli(args, cwd, timeout=TIMEOUT, memory=cap - IMPORTED)
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr

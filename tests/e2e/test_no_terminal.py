@@ -5,11 +5,10 @@ escape codes."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from _cli_fork import forked_cli
+from _cli_fork import forked_cli, real_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
@@ -20,17 +19,8 @@ def without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     process that has imported mcptui (_cli_fork.py), but `replay` as a real `python -m mcptui`
     (one real process among these: the Textual app is the one to start, or refuse to)."""
     env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-not-used", "CI": "true"}
-    if args[0] != "replay" or "--step" in args:
-        return forked_cli(list(args), cwd, env, timeout=30)
-    return subprocess.run(
-        [sys.executable, "-m", "mcptui", *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    real = args[0] == "replay" and "--step" not in args
+    return (real_cli if real else forked_cli)(list(args), cwd, env, timeout=30)
 
 
 @pytest.mark.parametrize(

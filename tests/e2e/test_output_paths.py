@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from _cli_fork import forked_cli
+from _cli_fork import forked_cli, real_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "recordings" / "mcp-424-broken-schema.jsonl"
@@ -36,17 +35,7 @@ def mcptui(args: list[str], cwd: Path, *, real: bool = False) -> subprocess.Comp
     `real` a `python -m mcptui` of its own (the named pipe's cases: one real process for each
     command here)."""
     env = {**os.environ, "OPENAI_API_KEY": "sk-not-used", "CI": "true"}
-    if not real:
-        return forked_cli(args, cwd, env, timeout=30)
-    return subprocess.run(
-        [sys.executable, "-m", "mcptui", *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    return (real_cli if real else forked_cli)(args, cwd, env, timeout=30)
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))

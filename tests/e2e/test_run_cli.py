@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _cli_fork import forked_cli
+from _cli_fork import forked_cli, real_cli
 from _e2e_support import Servers, calls
 from mcptui.emulator.demo_server import build_app
 from mcptui.net.serve import ServerThread
@@ -689,16 +688,7 @@ def test_a_recording_that_cannot_be_written_is_said_and_cut_at_a_whole_line(
     if where == "/dev/full":
         done = run_cli(args, tmp_path)
     else:  # the file size limit set in a real `python -m mcptui` process before it starts
-        done = subprocess.run(
-            [sys.executable, "-m", "mcptui", *args],
-            cwd=tmp_path,
-            env=cli_env(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            preexec_fn=_file_size_limit(4000),
-        )
+        done = real_cli(args, tmp_path, cli_env(), preexec_fn=_file_size_limit(4000))
         assert "Traceback" not in done.stdout + done.stderr, done.stderr
     assert done.returncode == 1, done.stdout + done.stderr
     said = done.stderr.strip().splitlines()

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _cli_fork import forked_cli, forked_cli_bytes
+from _cli_fork import forked_cli, forked_cli_bytes, real_cli, real_cli_bytes
 from _support import (
     APPROVAL_1,
     APPROVAL_2,
@@ -345,18 +345,7 @@ def test_inspect_json_in_a_process_of_its_own(upstream_dir: Path, name: str, cod
     _cli_fork server (~0.1 s of CPU, not ~1.5 s)."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
     args = ["inspect", "--json", str(upstream_dir / name)]
-    if not real:
-        result = forked_cli(args, REPO, env, timeout=60)
-    else:
-        result = subprocess.run(
-            [sys.executable, "-m", "mcptui", *args],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+    result = (real_cli if real else forked_cli)(args, REPO, env, timeout=60)
 
     assert result.returncode == code, result.stderr
     data = json.loads(result.stdout)
@@ -650,18 +639,7 @@ ESCAPES = "\x1b]0;pwned\x07"
 def cli(args: list[str], cwd: Path, *, real: bool = False) -> subprocess.CompletedProcess[bytes]:
     """`mcptui ARGS` forked from the _cli_fork server; `real`: as `python -m mcptui`."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
-    if not real:
-        done = forked_cli_bytes(args, cwd, env, timeout=60)
-    else:
-        done = subprocess.run(
-            [sys.executable, "-m", "mcptui", *args],
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
+    done = (real_cli_bytes if real else forked_cli_bytes)(args, cwd, env, timeout=60)
     assert b"Traceback" not in done.stderr, done.stderr
     return done
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _cli_fork import forked_cli
+from _cli_fork import forked_cli, real_cli
 from mcptui.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,19 +24,7 @@ SAMPLE = REPO / "recordings" / "mcp-success.jsonl"
 
 def run_cli(args: list[str], cwd: Path, *, real: bool = False) -> subprocess.CompletedProcess[str]:
     """`mcptui ARGS` forked from the server; `real`: as `python -m mcptui`."""
-    if real:
-        done = subprocess.run(
-            [sys.executable, "-m", "mcptui", *args],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=60,
-        )
-    else:
-        done = forked_cli(args, cwd, timeout=60)
+    done = (real_cli if real else forked_cli)(args, cwd, timeout=60)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     assert "internal error" not in done.stderr, done.stderr
     assert done.returncode != 3, done.stderr

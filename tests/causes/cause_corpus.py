@@ -20,13 +20,13 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import socket
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _ports import free_port
 from mcptui.emulator.demo_server import DemoModes, build_app
 from mcptui.io.formats import load_path
 from mcptui.model.causes import LikelyCause, ProbeEvidence
@@ -263,12 +263,6 @@ def request_for(case: Case, mcp_origin: str) -> dict[str, Any]:
         body["metadata"] = {"mcptui_fault": case.fault}
     body.update(case.request_fields)
     return body
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager

@@ -23,6 +23,7 @@ import httpx2
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # tests/: _ports.py
 
 from cause_corpus import CASES, TOOL_TIMEOUT, Case, case_dir, mcp_server, request_for  # noqa: E402
 from mcptui.emulator.app import Emulator  # noqa: E402

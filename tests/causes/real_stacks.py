@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _ports import free_port
+
 HERE = Path(__file__).resolve().parent
 STACKS_DIR = HERE / "stacks"
 TESTS_DIR = HERE.parent
@@ -223,12 +225,6 @@ def available(name: str) -> str | None:
             if not (NODE_MODULES / what / "package.json").is_file():
                 return f"{what} is not in tests/node_modules: run npm ci in tests/"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _port_open(port: int) -> bool:

@@ -36,13 +36,14 @@ from typing import Any
 
 import anyio
 from _cli_fork import forked_popen
+from _ports import free_port
 from mcptui.emulator.app import Emulator
 from mcptui.emulator.runner import RunConfig
 from mcptui.io.formats import load_path
 from mcptui.io.merge import merge_tap
 from mcptui.net.serve import ServerThread
 from mcptui.share.inspect_output import Inspection, to_json
-from real_stacks import LEGACY, MODERN, STACKS, Running, Stack, free_port, start
+from real_stacks import LEGACY, MODERN, STACKS, Running, Stack, start
 
 TOOL_TIMEOUT = 1.5
 """The emulator's --tool-timeout: `slow` sleeps longer, so it times out in 1.5 s, not 60."""

@@ -64,12 +64,6 @@ def tmux_binary() -> str:
     return found
 
 
-def free_port() -> int:
-    with closing(socket.socket()) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def wait_for_port(
     port: int,
     timeout: float = WAIT,

@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _ports import free_port
 from _tmux import (
     REQUESTS,
     WAIT,
     MakeTerminal,
     Terminal,
-    free_port,
     jsonl_ok,
     kill,
     mcptui_command,

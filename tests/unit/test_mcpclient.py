@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import socket
 import time
 
 import mcp.types
 import pytest
+from _ports import free_port
 from mcptui.emulator.demo_server import build_app
 from mcptui.mcpclient.link import (
     TASKGROUP_424,
@@ -18,13 +18,6 @@ from mcptui.mcpclient.link import (
 )
 from mcptui.model.failure_text import describe_exception, unwrap
 from mcptui.net.serve import ServerThread
-
-
-def free_port() -> int:
-    """A port nothing listens on (bound, then closed)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,12 @@ the JSON report's redaction and the rendered text. The network side is in tests/
 from __future__ import annotations
 
 import json
-import socket
 from typing import Any
 
 import mcp.types
 import pydantic
 import pytest
+from _ports import free_port
 from mcptui.io.formats import load_text
 from mcptui.mcpclient.link import TASKGROUP_424, CallOutcome, _lost_kind, _raised_kind
 from mcptui.probe.probing import (
@@ -54,12 +54,6 @@ RESULT_SCHEMA = {"type": "object", "properties": {"hits": {"type": "array"}}, "r
 
 def codes(checks: list[Check]) -> list[str]:
     return [check.code for check in checks]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # -- tool schemas -------------------------------------------------------------------------------

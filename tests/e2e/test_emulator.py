@@ -822,6 +822,10 @@ def test_fault_drop_after_closes_a_plain_stream(
 
 
 def test_fault_stall_pauses_mid_stream(client: OpenAI, servers: Servers):
+    """The fifth event comes no sooner than the stall after the request began (a bound that
+    load cannot break: the emulator shares this process, so the fourth event may reach the
+    client late, which shortens the gap it sees but never the time to the fifth)."""
+    began = time.monotonic()
     stamps = []
     for _event in client.responses.create(
         model="gpt-5-mini",
@@ -832,7 +836,7 @@ def test_fault_stall_pauses_mid_stream(client: OpenAI, servers: Servers):
     ):
         stamps.append(time.monotonic())
     gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    assert max(gaps) >= 1.1
+    assert stamps[4] - began >= 1.2
     assert gaps.index(max(gaps)) == 3  # after the fourth event
 
 

@@ -51,9 +51,11 @@ def _fork_server() -> float:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     own, kids, wall = time.process_time(), _children(), time.perf_counter()
+    began = time.time()
     yield
     record = {
         "test": item.nodeid,
+        "began": began,
         "own": time.process_time() - own,
         "children": _children() - kids,
         "wall": time.perf_counter() - wall,
@@ -62,6 +64,30 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with (LOG_DIR / f"{worker}.jsonl").open("a") as log:
         log.write(json.dumps(record) + "\n")
+
+
+def _timeline(directory: Path) -> None:
+    """When each worker ran its first and last test, from the earliest start: a worker that
+    ends long after the others is the suite's tail (a group too big for one worker)."""
+    workers = {
+        f.stem: [json.loads(line) for line in f.open()] for f in sorted(directory.glob("*.jsonl"))
+    }
+    starts = [row["began"] for rows in workers.values() for row in rows if "began" in row]
+    if not starts:
+        return
+    zero = min(starts)
+    print(f"\n{'worker':8} {'tests':>6} {'first s':>8} {'last end s':>10} {'in tests s':>10}")
+    for name, rows in workers.items():
+        timed = [r for r in rows if "began" in r]
+        if not timed:
+            continue
+        first = min(r["began"] for r in timed) - zero
+        last = max(r["began"] + r["wall"] for r in timed) - zero
+        busy = sum(r["wall"] for r in timed)
+        print(f"{name:8} {len(timed):6d} {first:8.1f} {last:10.1f} {busy:10.1f}")
+        tail = sorted(timed, key=lambda r: r["began"])[-3:]
+        for row in tail:
+            print(f"{'':8} ends with {row['began'] - zero:7.1f}+{row['wall']:.1f}  {row['test']}")
 
 
 def _summary(directory: Path) -> None:
@@ -95,4 +121,6 @@ def _summary(directory: Path) -> None:
 
 
 if __name__ == "__main__":
-    _summary(Path(sys.argv[1]) if len(sys.argv) > 1 else LOG_DIR)
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else LOG_DIR
+    _summary(folder)
+    _timeline(folder)

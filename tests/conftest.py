@@ -84,6 +84,10 @@ def pytest_configure(config: pytest.Config) -> None:
         cache = tempfile.mkdtemp(prefix="mcptui-test-cache-")
         os.environ["MCPTUI_CACHE_DIR"] = cache
         config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
+    # Derived here, once (~1.2 s of CPU), not by each worker's first mcptui at the same time.
+    from mcptui.io.sdk_schema_cache import cached_schema
+
+    cached_schema()
 
 
 def _rewrite_tests_once(config: pytest.Config) -> None:

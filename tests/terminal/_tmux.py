@@ -222,8 +222,9 @@ class Terminal:
             "LC_ALL": "C.UTF-8",
             "TERM": "xterm-256color",
         }
-        if "TMUX_TMPDIR" in os.environ:
-            self.env["TMUX_TMPDIR"] = os.environ["TMUX_TMPDIR"]
+        for inherited in ("TMUX_TMPDIR", "MCPTUI_CACHE_DIR"):  # the latter: tests/conftest.py
+            if inherited in os.environ:
+                self.env[inherited] = os.environ[inherited]
 
     def __repr__(self) -> str:
         return f"Terminal({self.width}x{self.height}, {shlex.join(self.command)})"

@@ -40,6 +40,8 @@ CRASH = re.compile(
     re.MULTILINE,
 )
 
+TREE_ROW = re.compile(r"^\s*[▼▶├└│╰]")
+"""A row of the event tree (its guides)."""
 AT_END = re.compile(r"step (\d+) / \1\b")
 """The header once every step of a replay is applied."""
 Pattern = str | re.Pattern[str]
@@ -82,6 +84,16 @@ def wait_for_port(
 
 
 # -- reading a screen ------------------------------------------------------------------------
+
+
+def header(screen: str) -> str:
+    """The status header: the rows above the first tree row."""
+    rows = []
+    for row in screen.splitlines():
+        if TREE_ROW.match(row):
+            break
+        rows.append(row)
+    return " ".join(rows)
 
 
 def collapse(text: str) -> str:

@@ -1,5 +1,6 @@
-"""The ordinary first minute, on every shipped recording at 160x45 and 80x24: filter, clear,
-next and previous failure, every view, help, save to a path with markup in it, Ctrl+C.
+"""The ordinary first minute, on every shipped recording at 160x45 and 80x24: filter (shown
+in the header) and clear it, next and previous failure, every view, help, save to a path with
+markup in it, Ctrl+C.
 
 Why: each of these keys once crashed or misled a new user in a real terminal while the
 in-process tests were green; this is the sequence the issue's acceptance names.
@@ -11,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _tmux import AT_END, RECORDINGS, SIZES, MakeTerminal, event_count, fill_box
+from _tmux import AT_END, RECORDINGS, SIZES, MakeTerminal, event_count, fill_box, header
 
 SETTLE = 0.3
 """Seconds between keys: Escape followed at once by a letter is read as Alt+letter."""
@@ -31,7 +32,11 @@ def test_ordinary_keys_on_every_recording(
     fill_box(term, "mcp")
     term.send("Enter")
     term.wait_for(re.compile(r"[\d,]+ events? match 'mcp'"))
-    for key in ("Escape", "f", "F", "v", "v", "v"):
+    term.wait_until(lambda s: "filter: mcp" in header(s), "`filter: mcp` in the header")
+    term.assert_healthy()
+    term.send("Escape")
+    term.wait_until(lambda s: "filter: mcp" not in header(s), "the filter to leave the header")
+    for key in ("f", "F", "v", "v", "v"):
         term.send(key)
         term.settled(quiet=SETTLE)
         term.assert_healthy()

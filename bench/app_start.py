@@ -24,10 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from textual.css.stylesheet import Stylesheet
-
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
+from textual.css.stylesheet import Stylesheet
 
 SAMPLE = Path(__file__).resolve().parent.parent / "recordings" / "mcp-424-broken-schema.jsonl"
 SIZE = (140, 40)

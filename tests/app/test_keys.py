@@ -206,6 +206,21 @@ async def test_the_footer_changes_its_keys_only_when_what_they_show_changes():
         assert await wait_until(pilot, lambda: "p Probe" in footer_line(screen))
 
 
+async def test_the_footer_folds_again_when_the_terminal_narrows_to_80_columns():
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: "Quit" in footer_line(screen))
+        wide = footer_keys(screen)
+        await pilot.resize_terminal(80, 24)
+        assert await wait_until(pilot, lambda: len(footer_keys(screen)) < len(wide))
+        assert {"help", "quit", "step_forward", "next_failure", "cycle_view"} <= footer_actions(
+            screen
+        )
+        assert all(columns.stop <= 80 for _, columns in footer_columns(screen))
+        await pilot.resize_terminal(*SIZE)
+        assert await wait_until(pilot, lambda: footer_keys(screen) == wide)
+
+
 async def test_clicking_a_key_in_the_footer_runs_it():
     async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)

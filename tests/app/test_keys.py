@@ -276,7 +276,7 @@ async def test_a_disabled_key_in_the_footer_is_dim_and_a_click_on_it_does_nothin
         assert await wait_until(pilot, lambda: "b Beta" in rendered_lines(footer)[0])
         beta, alpha = column_of(footer, "Beta"), column_of(footer, "Alpha")
         strip = footer.render_lines(footer.region.reset_offset)[0]
-        colours = [segment.style.color for segment in strip for _ in segment.text]  # type: ignore[union-attr]
+        colours = [s.style.color if s.style else None for s in strip for _ in s.text]
         # Textual draws `dim` as a fainter colour: Beta's key and text are fainter than Alpha's.
         assert colours[beta] != colours[alpha] and colours[beta + 2] != colours[alpha + 2]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.widgets.event_tree import NodeRef
+from mcptui.ui.widgets.footer import FittingFooter, FooterEntry
 from mcptui.ui.widgets.status import StatusHeader
 from rich.console import Console
 from rich.text import Text
@@ -254,15 +255,33 @@ async def palette_offers(pilot: Pilot[Any], title: str) -> None:
     assert await wait_until(pilot, listed, 5), f"the palette does not offer {title!r}"
 
 
-def footer_keys(screen: InspectorScreen) -> list[Any]:
-    """The Footer's key widgets (FooterKey, selected by type name: it is not exported)."""
-    from textual.widgets import Footer
-
-    return list(screen.query_one(Footer).query("FooterKey"))
+def footer_keys(screen: InspectorScreen) -> tuple[FooterEntry, ...]:
+    """The keys the footer draws, in display order (action, key_display, description...)."""
+    return screen.query_one(FittingFooter).shown
 
 
 def footer_actions(screen: InspectorScreen) -> set[str]:
     return {key.action for key in footer_keys(screen)}
+
+
+def footer_line(screen: InspectorScreen) -> str:
+    """The footer's row as it is drawn."""
+    return rendered_lines(screen.query_one(FittingFooter))[0]
+
+
+def footer_columns(screen: InspectorScreen) -> list[tuple[FooterEntry, range]]:
+    """Each key the footer draws with the screen columns its `key description` text takes
+    (found in the drawn row, left to right)."""
+    footer = screen.query_one(FittingFooter)
+    line = footer_line(screen)
+    columns = []
+    start = 0
+    for key in footer.shown:
+        label = f"{key.key_display} {key.description}" if key.description else key.key_display
+        start = line.index(label, start)
+        columns.append((key, range(footer.region.x + start, footer.region.x + start + len(label))))
+        start += len(label)
+    return columns
 
 
 def long_recording(path: Path, extra_deltas: int) -> Path:

@@ -19,6 +19,7 @@ from _app_support import (
     error_line,
     expand,
     find_node,
+    footer_columns,
     footer_keys,
     header_text,
     index_of,
@@ -44,6 +45,7 @@ from mcptui.ui.actions import ACTIONS
 from mcptui.ui.app import McptuiApp
 from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.widgets.event_tree import EventTree
+from mcptui.ui.widgets.footer import FittingFooter
 from mcptui.ui.widgets.status import StatusHeader
 from textual.widgets import Input, OptionList
 
@@ -586,6 +588,7 @@ async def test_every_shown_binding_is_in_the_footer():
     app = app_for(SAMPLE_424)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: bool(footer_keys(screen)))
         in_footer = {(key.action, key.description) for key in footer_keys(screen)}
         # Live keys need a live run, `p` (probe) a failed call under the cursor, and the
         # cause actions (re-run in the foreground, with only one tool) both.
@@ -613,12 +616,13 @@ async def test_every_shown_binding_is_visible_in_the_footer():
     app = app_for(SAMPLE_424)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: bool(footer_keys(screen)))
+        footer = screen.query_one(FittingFooter)
         hidden = []
-        for key in footer_keys(screen):
-            region = key.region
-            cells = [(x, region.y) for x in range(region.x, region.right)]
-            if not cells or any(
-                x >= SIZE[0] or screen.get_widget_at(x, y)[0] is not key for x, y in cells
+        for key, columns in footer_columns(screen):
+            if not columns or any(
+                x >= SIZE[0] or screen.get_widget_at(x, footer.region.y)[0] is not footer
+                for x in columns
             ):
                 hidden.append(key.description)
         shown = {b.description for b in InspectorScreen.BINDINGS if b.show}

@@ -14,7 +14,10 @@ from _app_support import (
     TASKGROUP_ERROR,
     detail_text,
     first_node,
+    footer_actions,
+    footer_columns,
     footer_keys,
+    footer_line,
     header_text,
     recorded_events,
     rendered_lines,
@@ -29,8 +32,11 @@ from mcptui.ui.app import McptuiApp
 from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.screens.keys import KeysScreen
 from mcptui.ui.screens.prompt import ConfirmScreen, PromptScreen
-from textual.app import App
-from textual.widgets import Input
+from mcptui.ui.widgets.footer import FittingFooter
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input, Tooltip
 
 EVENTS_424 = recorded_events(SAMPLE_424)
 
@@ -169,17 +175,20 @@ async def test_the_essential_keys_fit_in_the_footer(size: tuple[int, int]):
     async with app_for(SAMPLE_424).run_test(size=size) as pilot:
         screen = screen_of(pilot)
         await pilot.pause()
-        keys = footer_keys(screen)
-        shown = {key.action for key in keys}
+        shown = footer_actions(screen)
         assert {"help", "quit", "step_forward", "next_failure", "cycle_view"} <= shown
-        for key in keys:  # every key drawn is whole, on screen
-            assert key.region.right <= size[0], key.description
-            assert screen.get_widget_at(key.region.x, key.region.y)[0] is key
+        footer = screen.query_one(FittingFooter)
+        for key, columns in footer_columns(screen):  # every key drawn is whole, on screen
+            assert columns.stop <= size[0], key.description
+            for x in columns:
+                assert screen.get_widget_at(x, footer.region.y)[0] is footer, key.description
+                assert footer.entry_at(x - footer.region.x) == key, key.description
 
 
 async def test_the_footer_changes_its_keys_only_when_what_they_show_changes():
-    """The screen says its bindings changed after every refresh of them; the footer makes its
-    key widgets again only when the keys shown differ (on a failed call, `probe` comes)."""
+    """The screen says its bindings changed after every refresh of them; the footer folds and
+    repaints its keys again only when the keys shown differ (on a failed call, `probe`
+    comes)."""
     async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         await pilot.pause()
@@ -190,13 +199,107 @@ async def test_the_footer_changes_its_keys_only_when_what_they_show_changes():
             screen.refresh_bindings()
             await pilot.pause()
 
-        assert footer_keys(screen) == before  # the same widgets: nothing was made again
+        assert footer_keys(screen) is before  # the same keys: nothing was made again
         await pilot.press("f")  # the first failure: the cursor lands on the failed call
-        assert await wait_until(
-            pilot, lambda: "probe" in {key.action for key in footer_keys(screen)}
+        assert await wait_until(pilot, lambda: "probe" in footer_actions(screen))
+        assert footer_keys(screen) != before
+        assert await wait_until(pilot, lambda: "p Probe" in footer_line(screen))
+
+
+async def test_the_footer_folds_again_when_the_terminal_narrows_to_80_columns():
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: "Quit" in footer_line(screen))
+        wide = footer_keys(screen)
+        await pilot.resize_terminal(80, 24)
+        assert await wait_until(pilot, lambda: len(footer_keys(screen)) < len(wide))
+        assert {"help", "quit", "step_forward", "next_failure", "cycle_view"} <= footer_actions(
+            screen
         )
-        after = footer_keys(screen)
-        assert after != before and all(key.is_attached for key in after)
+        assert all(columns.stop <= 80 for _, columns in footer_columns(screen))
+        await pilot.resize_terminal(*SIZE)
+        assert await wait_until(pilot, lambda: footer_keys(screen) == wide)
+
+
+async def test_clicking_a_key_in_the_footer_runs_it():
+    async with app_for(SAMPLE_424).run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        await pilot.pause()
+        assert screen.session.timeline.position == 0
+        column = next(c for key, c in footer_columns(screen) if key.action == "next_failure")
+        assert await pilot.click(FittingFooter, offset=(column.start + 1, 0))
+        assert await wait_until(pilot, lambda: screen.session.timeline.position > 0)
+        assert "p Probe" in footer_line(screen)  # the failed call is selected, as `f` does
+
+
+class Counting(App[None]):
+    """A screen with a footer: `a` runs, `b` is shown disabled (check_action None), `t` has a
+    tooltip; the inspector has neither a disabled nor a tooltipped key."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ran: list[str] = []
+
+    def get_default_screen(self) -> Screen[None]:
+        return CountingScreen()
+
+
+class CountingScreen(Screen[None]):
+    BINDINGS = [
+        Binding("a", "run('a')", "Alpha"),
+        Binding("b", "run('b')", "Beta"),
+        Binding("t", "run('t')", "Tip", tooltip="what t does"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield FittingFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if parameters == ("b",) else True
+
+    def action_run(self, name: str) -> None:
+        assert isinstance(self.app, Counting)
+        self.app.ran.append(name)
+
+
+def column_of(footer: FittingFooter, description: str) -> int:
+    """Where `description`'s key starts on the footer's drawn row."""
+    line = rendered_lines(footer)[0]
+    key = next(key for key in footer.shown if key.description == description)
+    return line.index(f"{key.key_display} {description}")
+
+
+async def test_a_disabled_key_in_the_footer_is_dim_and_a_click_on_it_does_nothing():
+    app = Counting()
+    async with app.run_test(size=(80, 10)) as pilot:
+        footer = app.screen.query_one(FittingFooter)
+        assert await wait_until(pilot, lambda: "b Beta" in rendered_lines(footer)[0])
+        beta, alpha = column_of(footer, "Beta"), column_of(footer, "Alpha")
+        strip = footer.render_lines(footer.region.reset_offset)[0]
+        colours = [s.style.color if s.style else None for s in strip for _ in s.text]
+        # Textual draws `dim` as a fainter colour: Beta's key and text are fainter than Alpha's.
+        assert colours[beta] != colours[alpha] and colours[beta + 2] != colours[alpha + 2]
+
+        await pilot.click(FittingFooter, offset=(beta, 0))
+        await pilot.click(FittingFooter, offset=(alpha + 2, 0))
+        assert await wait_until(pilot, lambda: app.ran == ["a"])  # Alpha ran, Beta did not
+
+
+async def test_hovering_a_key_in_the_footer_shows_its_tooltip():
+    app = Counting()
+    async with app.run_test(size=(80, 10), tooltips=True) as pilot:
+        footer = app.screen.query_one(FittingFooter)
+        assert await wait_until(pilot, lambda: "t Tip" in rendered_lines(footer)[0])
+        tooltip = app.screen.query_one(Tooltip)
+
+        def showing() -> str:
+            return str(tooltip.render()) if tooltip.display else ""
+
+        await pilot.hover(FittingFooter, offset=(column_of(footer, "Tip") + 1, 0))
+        assert await wait_until(pilot, lambda: "what t does" in showing())
+        await pilot.hover(FittingFooter, offset=(column_of(footer, "Alpha"), 0))
+        assert await wait_until(pilot, lambda: "what t does" not in showing())
+        assert footer.tooltip is None  # Alpha has none
 
 
 # -- the first screen after a failed run ---------------------------------------------------------

@@ -7,8 +7,9 @@ appends JSON lines to $CPU_LOG_DIR (default /tmp/cpu_per_test), then
 
 Children are counted when reaped (getrusage(RUSAGE_CHILDREN)), so a server a session fixture
 starts is charged to the test during whose teardown it exits. The exception: tests/_cli_fork.py's
-server lives as long as the worker and reaps the commands it forks itself, so its CPU and its
-reaped children's are read from /proc while it runs and charged to the test that ran them.
+fork server reaps the commands it forks itself. The run's shared one (tests/conftest.py) serves
+every worker, so its CPU is one line of its own, `(shared fork server)`; a worker's own (-n 0
+without it) is read from /proc while it runs and charged to the test that ran its commands.
 """
 
 from __future__ import annotations
@@ -33,19 +34,35 @@ def _children() -> float:
 
 
 def _fork_server() -> float:
-    """CPU so far of tests/_cli_fork.py's running server: its own and its reaped commands'
-    (utime, stime, cutime, cstime in /proc/PID/stat); 0 once it has exited (it exits with the
-    worker, after the last test)."""
+    """CPU so far of this worker's own tests/_cli_fork.py server, if it has one (pytest -n 0
+    without tests/conftest.py's shared one): its own and its reaped commands'."""
     fork = sys.modules.get("_cli_fork")
-    server = getattr(fork, "_SERVER", None)
-    if server is None or server.poll() is not None:
-        return 0.0
+    pid = fork.server_pid() if fork is not None else None
+    return 0.0 if pid is None else _cpu_of(pid)
+
+
+def _cpu_of(pid: int) -> float:
+    """utime, stime, cutime and cstime of `pid` (/proc/PID/stat) in seconds; 0 once gone."""
     try:
-        stat = Path(f"/proc/{server.pid}/stat").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return 0.0
     fields = stat[stat.rindex(")") + 2 :].split()
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In the controller: the shared fork server's CPU (its warm-up and every command forked
+    for any worker), as one line of its own: it cannot be told apart per test."""
+    shared = os.environ.get("MCPTUI_FORK_SERVER_PID")
+    if hasattr(session.config, "workerinput") or not shared:
+        return
+    record = {"test": "(shared fork server)", "own": 0.0, "children": _cpu_of(int(shared))}
+    record["wall"] = 0.0
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    with (LOG_DIR / "fork-server.jsonl").open("a") as log:
+        log.write(json.dumps(record) + "\n")
 
 
 @pytest.hookimpl(hookwrapper=True)

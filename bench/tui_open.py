@@ -91,6 +91,7 @@ from mcptui.model.ingest import StreamIngester
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
 from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.screens.playback import Playback
 from mcptui.ui.widgets.footer import FittingFooter
 from mcptui.ui.widgets.status import StatusHeader
 
@@ -261,7 +262,7 @@ class PaintProbe:
 
 
 class Timings:
-    """Durations of calls to some InspectorScreen methods (patched while in use)."""
+    """Durations of calls to some methods of the screen's Playback (patched while in use)."""
 
     def __init__(self, *names: str) -> None:
         self.names = names
@@ -271,13 +272,13 @@ class Timings:
 
     def __enter__(self) -> Timings:
         for name in self.names:
-            original = self._originals[name] = getattr(InspectorScreen, name)
-            setattr(InspectorScreen, name, self._timed(original, self.samples[name]))
+            original = self._originals[name] = getattr(Playback, name)
+            setattr(Playback, name, self._timed(original, self.samples[name]))
         return self
 
     def __exit__(self, *exc: object) -> None:
         for name, original in self._originals.items():
-            setattr(InspectorScreen, name, original)
+            setattr(Playback, name, original)
 
     def _timed(self, original: Callable[..., Any], samples: list[float]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -2,11 +2,19 @@
 
 A fresh `python -m mcptui` spends ~1.5 s of CPU before the command starts (the interpreter,
 mcptui, and the openai SDK's ~300 type modules), more than most commands a test runs take.
-Here one server process per pytest worker imports `mcptui.cli.main` once; each command is a
-`fork()` of it: a process of its own (its own pid, working directory, environment, stdin
-from /dev/null, stdout and stderr to files, exit code from `main`), as `python -m mcptui`
-would run it, without paying the imports again. The server itself never runs a command, so
-every child starts from the same pristine state.
+Here one server process imports every mcptui module once; each command is a `fork()` of it: a
+process of its own (its own pid, working directory, environment, stdin from /dev/null, stdout
+and stderr to files, exit code from `main`), as `python -m mcptui` would run it, without
+paying the imports again. The server itself never runs a command, so every child starts from
+the same pristine state.
+
+One server for the whole run: tests/conftest.py starts it in the controller (`start_shared`)
+and every xdist worker sends its requests there (`MCPTUI_FORK_SERVER`: a Unix socket). A
+server per worker warmed itself four times over, ~4 s of CPU each while the workers were
+collecting (a fifth of the suite's fixed start cost). A process without the variable (pytest
+-n 0, a script) starts a server of its own on first use. Each request is served by a waiter,
+a fork of the server that forks the command and reports its pid, then its exit code and
+peak RSS, through the request's FIFO: the server is free for the next request at once.
 
 What a fork cannot show (the console script, `python -m` itself, a module that reads the
 environment at import) stays with the tests that start the real process (tests/e2e/
@@ -22,6 +30,7 @@ import os
 import resource
 import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -31,33 +40,68 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-_SERVER: subprocess.Popen[str] | None = None
+ADDRESS = "MCPTUI_FORK_SERVER"
+"""The environment variable naming the shared server's socket (set by `start_shared`)."""
+READY_TIMEOUT = 180.0
+"""Seconds a request may wait for the server to warm (more on a loaded machine); no command's
+timeout counts it."""
+
+_SERVER: subprocess.Popen[bytes] | None = None
+"""This process's own server, if it started one."""
+_SOCKET = ""
 _LOCK = threading.Lock()
 
 
-def _server() -> subprocess.Popen[str]:
-    global _SERVER
-    if _SERVER is None or _SERVER.poll() is not None:
-        _SERVER = subprocess.Popen(
-            [sys.executable, __file__],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-        atexit.register(_stop, _SERVER)
-        # Ready once warm (seconds, more on a loaded machine): no command's timeout counts it.
-        assert _SERVER.stdout is not None
-        ready = _SERVER.stdout.readline()
-        assert ready == "ready\n", f"the fork server did not start: {ready!r}"
-    return _SERVER
+def _launch() -> tuple[subprocess.Popen[bytes], str]:
+    """Start a server listening on a new socket; it exits when its stdin (a pipe from the
+    process that started it) closes, so it never outlives that process."""
+    path = os.path.join(tempfile.mkdtemp(prefix="mcptui-fork-"), "sock")
+    server = subprocess.Popen(
+        [sys.executable, __file__, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert server.stdout is not None
+    listening = server.stdout.readline()  # bound and listening: requests queue while it warms
+    assert listening == b"listening\n", f"the fork server did not start: {listening!r}"
+    return server, path
 
 
-def _stop(server: subprocess.Popen[str]) -> None:
+def start_shared() -> Callable[[], None]:
+    """Start the run's one server and point this process and its children (the xdist workers)
+    at it; returns what stops it."""
+    server, path = _launch()
+    os.environ[ADDRESS] = path
+    os.environ[ADDRESS + "_PID"] = str(server.pid)
+    return lambda: _stop(server)
+
+
+def server_pid() -> int | None:
+    """The pid of this process's own server (None when it uses the shared one, whose pid is
+    in `MCPTUI_FORK_SERVER_PID`)."""
+    return _SERVER.pid if _SERVER is not None and _SERVER.poll() is None else None
+
+
+def _address() -> str:
+    """The socket to send requests to: the shared server's, else this process's own."""
+    global _SERVER, _SOCKET
+    shared = os.environ.get(ADDRESS)
+    if shared:
+        return shared
+    with _LOCK:
+        if _SERVER is None or _SERVER.poll() is not None:
+            _SERVER, _SOCKET = _launch()
+            atexit.register(_stop, _SERVER)
+    return _SOCKET
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
     if server.poll() is None:
         assert server.stdin is not None
         server.stdin.close()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def forked_cli(
@@ -172,24 +216,19 @@ def forked_run(
     and leads a session of its own: what it leaves running (a reading helper) is killed when it
     ends, and with it at the timeout."""
     argv = [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in args]
-    with _LOCK, tempfile.TemporaryDirectory() as folder:
-        request = _request(argv, cwd, env, stdin, folder)
-        request["memory"] = memory
-        out, err = Path(request["out"]), Path(request["err"])
-        server = _server()
-        assert server.stdin is not None and server.stdout is not None
-        server.stdin.write(json.dumps(request) + "\n")
-        server.stdin.flush()
-        pid = int(server.stdout.readline())
-        ready, _, _ = select.select([server.stdout], [], [], timeout)
-        if not ready:
-            if memory is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(pid, signal.SIGKILL)  # the child and what it started
+    process = ForkedProcess(argv, cwd, env, stdin=stdin, memory=memory)
+    timed_out = False
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        if memory is not None:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)  # the child, if it had no session of its own yet
-        code, rss = (int(word) for word in server.stdout.readline().split())
-        return Forked(["mcptui", *argv], code, out.read_bytes(), err.read_bytes(), rss, not ready)
+                os.killpg(process.pid, signal.SIGKILL)  # the child and what it started
+        process.kill()  # the child, if it had no session of its own yet
+        process.wait()
+    out, err = process.output()
+    return Forked(["mcptui", *argv], process.wait(), out, err, process.max_rss_kb, timed_out)
 
 
 class ForkedProcess:
@@ -206,23 +245,25 @@ class ForkedProcess:
         env: dict[str, str] | None = None,
         *,
         stdin: bytes | None = None,
+        memory: int | None = None,
     ) -> None:
         self.args = ["mcptui", *(str(a) for a in args)]
         self.returncode: int | None = None
+        self.max_rss_kb = 0
+        """Peak RSS of the command (see Forked), once it has ended."""
         self._folder = tempfile.TemporaryDirectory()
         request = _request([str(a) for a in args], cwd, env, stdin, self._folder.name)
+        request["memory"] = memory
         self._out, self._err = Path(request["out"]), Path(request["err"])
         status = Path(self._folder.name, "status")
         os.mkfifo(status)
         self._status = os.open(status, os.O_RDONLY | os.O_NONBLOCK)
         self._buffer = b""
         request["status"] = str(status)
-        with _LOCK:
-            server = _server()
-            assert server.stdin is not None
-            server.stdin.write(json.dumps(request) + "\n")
-            server.stdin.flush()
-        line = self._line(60)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
+            channel.connect(_address())
+            channel.sendall(json.dumps(request).encode() + b"\n")
+        line = self._line(READY_TIMEOUT)
         assert line is not None, "the fork server did not start the command"
         self.pid = int(line)
 
@@ -243,7 +284,7 @@ class ForkedProcess:
         if self.returncode is None:
             line = self._line(0)
             if line is not None:
-                self._finish(int(line))
+                self._finish(line)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
@@ -252,13 +293,22 @@ class ForkedProcess:
             line = self._line(timeout)
             if line is None:
                 raise subprocess.TimeoutExpired(self.args, timeout or 0)
-            self._finish(int(line))
+            self._finish(line)
         assert self.returncode is not None
         return self.returncode
 
-    def _finish(self, code: int) -> None:
-        self.returncode = code
+    def _finish(self, line: str) -> None:
+        """The waiter's last line: the exit code (as subprocess gives it) and peak RSS."""
+        code, rss = line.split()
+        self.returncode, self.max_rss_kb = int(code), int(rss)
         os.close(self._status)
+
+    def output(self) -> tuple[bytes, bytes]:
+        """What the command wrote to stdout and stderr (once it has ended); the files go."""
+        try:
+            return self._out.read_bytes(), self._err.read_bytes()
+        finally:
+            self._folder.cleanup()
 
     def send_signal(self, sig: int) -> None:
         if self.returncode is None:
@@ -278,14 +328,10 @@ class ForkedProcess:
             self.wait()
             self._folder.cleanup()
             raise
-        done = subprocess.CompletedProcess(
-            self.args,
-            code,
-            self._out.read_bytes().decode(errors="replace"),
-            self._err.read_bytes().decode(errors="replace"),
+        out, err = self.output()
+        return subprocess.CompletedProcess(
+            self.args, code, out.decode(errors="replace"), err.decode(errors="replace")
         )
-        self._folder.cleanup()
-        return done
 
 
 def _request(
@@ -380,20 +426,24 @@ def _warm() -> None:
 
 
 def _waiter(request: dict[str, Any]) -> None:
-    """In a fork of the server: fork the command, write its pid, then its exit code, to the
-    request's FIFO, and exit (the server reaps this process, so every CPU second is counted)."""
+    """In a fork of the server: fork the command, write its pid, then its exit code and peak
+    RSS, to the request's FIFO, and exit (the server reaps this process, so every CPU second
+    is counted in the server's children)."""
     try:
         null = os.open(os.devnull, os.O_RDWR)
-        os.dup2(null, 0)
-        os.dup2(null, 1)  # the server's pipe stays the server's
+        for fd in (0, 1):
+            os.dup2(null, fd)  # the server's pipes stay the server's
         status = os.open(str(request["status"]), os.O_WRONLY)
         pid = os.fork()
         if pid == 0:
             os.close(status)
             _child(request)
         os.write(status, f"{pid}\n".encode())
-        _, code = os.waitpid(pid, 0)
-        os.write(status, f"{os.waitstatus_to_exitcode(code)}\n".encode())
+        _, code, usage = os.wait4(pid, 0)
+        if request.get("memory") is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)  # what the command left running goes with it
+        os.write(status, f"{os.waitstatus_to_exitcode(code)} {usage.ru_maxrss}\n".encode())
     finally:
         os._exit(0)
 
@@ -404,33 +454,36 @@ def _reap_waiters() -> None:
             pass
 
 
-def _serve() -> None:
-    """Read one JSON request a line; answer the child's pid, then its exit code (as subprocess
-    gives it) and peak RSS in KiB (a request with a "status" FIFO is answered there instead, by
-    a waiter: see ForkedProcess)."""
+def _serve(path: str) -> None:
+    """Listen on `path` (said on stdout at once: requests queue while it warms), warm, then
+    hand each request (one JSON line a connection) to a waiter; end when stdin closes."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(128)
+    print("listening", flush=True)
     import mcptui.__main__  # noqa: F401
 
     _warm()
-    print("ready", flush=True)
-
-    for line in sys.stdin:
-        request = json.loads(line)
+    try:
+        while True:
+            ready, _, _ = select.select([listener, sys.stdin], [], [])
+            if sys.stdin in ready and not os.read(sys.stdin.fileno(), 4096):
+                break  # whoever started the server is gone
+            if listener in ready:
+                connection, _ = listener.accept()
+                with connection, connection.makefile("rb") as lines:
+                    line = lines.readline()
+                _reap_waiters()
+                if line and os.fork() == 0:
+                    listener.close()
+                    _waiter(json.loads(line))
+    finally:
+        listener.close()
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            os.rmdir(os.path.dirname(path))
         _reap_waiters()
-        if "status" in request:
-            if os.fork() == 0:
-                _waiter(request)
-            continue
-        pid = os.fork()
-        if pid == 0:
-            _child(request)
-        print(pid, flush=True)
-        _, status, usage = os.wait4(pid, 0)
-        if request.get("memory") is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pid, signal.SIGKILL)  # what the command left running goes with it
-        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, flush=True)
-    _reap_waiters()
 
 
 if __name__ == "__main__":
-    _serve()
+    _serve(sys.argv[1])

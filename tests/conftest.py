@@ -88,6 +88,11 @@ def pytest_configure(config: pytest.Config) -> None:
     from mcptui.io.sdk_schema_cache import cached_schema
 
     cached_schema()
+    if not config.option.collectonly:
+        # One fork server for every worker (_cli_fork.py), warming while they collect.
+        from _cli_fork import start_shared
+
+        config.add_cleanup(start_shared())
 
 
 def _rewrite_tests_once(config: pytest.Config) -> None:

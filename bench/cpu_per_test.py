@@ -55,11 +55,11 @@ def _cpu_of(pid: int) -> float:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """In the controller: the shared fork server's CPU (its warm-up and every command forked
     for any worker), as one line of its own: it cannot be told apart per test."""
-    shared = os.environ.get("MCPTUI_FORK_SERVER_PID")
-    if hasattr(session.config, "workerinput") or not shared:
+    fork = sys.modules.get("_cli_fork")
+    shared = fork.shared_server_pid() if fork is not None else None
+    if hasattr(session.config, "workerinput") or shared is None:
         return
-    record = {"test": "(shared fork server)", "own": 0.0, "children": _cpu_of(int(shared))}
-    record["wall"] = 0.0
+    record = {"test": "(shared fork server)", "own": 0.0, "children": _cpu_of(shared), "wall": 0.0}
     LOG_DIR.mkdir(parents=True, exist_ok=True)
     with (LOG_DIR / "fork-server.jsonl").open("a") as log:
         log.write(json.dumps(record) + "\n")

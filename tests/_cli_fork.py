@@ -42,6 +42,7 @@ from typing import Any
 
 ADDRESS = "MCPTUI_FORK_SERVER"
 """The environment variable naming the shared server's socket (set by `start_shared`)."""
+SHARED_PID = ADDRESS + "_PID"
 READY_TIMEOUT = 180.0
 """Seconds a request may wait for the server to warm (more on a loaded machine); no command's
 timeout counts it."""
@@ -70,14 +71,19 @@ def start_shared() -> Callable[[], None]:
     at it; returns what stops it."""
     server, path = _launch()
     os.environ[ADDRESS] = path
-    os.environ[ADDRESS + "_PID"] = str(server.pid)
+    os.environ[SHARED_PID] = str(server.pid)
     return lambda: _stop(server)
 
 
 def server_pid() -> int | None:
-    """The pid of this process's own server (None when it uses the shared one, whose pid is
-    in `MCPTUI_FORK_SERVER_PID`)."""
+    """The pid of this process's own server (None when it uses the shared one)."""
     return _SERVER.pid if _SERVER is not None and _SERVER.poll() is None else None
+
+
+def shared_server_pid() -> int | None:
+    """The pid of the run's shared server, if `start_shared` started one here or above."""
+    found = os.environ.get(SHARED_PID)
+    return int(found) if found else None
 
 
 def _address() -> str:
@@ -217,16 +223,7 @@ def forked_run(
     ends, and with it at the timeout."""
     argv = [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in args]
     process = ForkedProcess(argv, cwd, env, stdin=stdin, memory=memory)
-    timed_out = False
-    try:
-        process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        if memory is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)  # the child and what it started
-        process.kill()  # the child, if it had no session of its own yet
-        process.wait()
+    timed_out = process.finish(timeout)
     out, err = process.output()
     return Forked(["mcptui", *argv], process.wait(), out, err, process.max_rss_kb, timed_out)
 
@@ -249,6 +246,8 @@ class ForkedProcess:
     ) -> None:
         self.args = ["mcptui", *(str(a) for a in args)]
         self.returncode: int | None = None
+        self._own_session = memory is not None
+        """A capped command leads a session of its own (see forked_run)."""
         self.max_rss_kb = 0
         """Peak RSS of the command (see Forked), once it has ended."""
         self._folder = tempfile.TemporaryDirectory()
@@ -318,20 +317,27 @@ class ForkedProcess:
     def kill(self) -> None:
         self.send_signal(9)
 
+    def finish(self, timeout: float | None) -> bool:
+        """Wait for the command; past `timeout` seconds kill it (with what it started, when it
+        leads a session) and say so."""
+        try:
+            self.wait(timeout)
+        except subprocess.TimeoutExpired:
+            if self._own_session:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.pid, signal.SIGKILL)  # the child and what it started
+            self.kill()  # the child, if it had no session of its own yet
+            self.wait()
+            return True
+        return False
+
     def communicate(self, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
         """Wait (killing the command past `timeout`, as forked_cli does), then what it wrote,
         as forked_cli returns it."""
-        try:
-            code = self.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            self.wait()
+        if self.finish(timeout):
             self._folder.cleanup()
-            raise
-        out, err = self.output()
-        return subprocess.CompletedProcess(
-            self.args, code, out.decode(errors="replace"), err.decode(errors="replace")
-        )
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        return _text(subprocess.CompletedProcess(self.args, self.wait(), *self.output()))
 
 
 def _request(

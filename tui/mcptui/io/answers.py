@@ -76,6 +76,11 @@ NO_TYPE = "event has no type (kept)"
 """The problem of a stream event with no `type`."""
 
 
+def folded_typeless(count: int) -> str:
+    """The problem that counts a run of identical events with no type, kept as its first."""
+    return f"{count} more identical events with no type after it, folded into it"
+
+
 def stream_entries(text: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """Each message of an SSE text as `(line, event, problem)`, in order.
 

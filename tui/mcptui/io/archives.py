@@ -176,7 +176,7 @@ def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loa
     """
     head = text[:_SNIFF].lstrip()
     if head.startswith("{"):
-        if not _JSON_ARCHIVE.match(head):
+        if not opens_as_json_archive(head):
             return None
         try:
             whole = loads(text)
@@ -195,6 +195,11 @@ def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loa
     if _VCR_YAML.search(head) and "request:" in head and "response:" in head:
         return read_vcr_yaml(text, source, max_bytes)
     return None
+
+
+def opens_as_json_archive(head: str) -> bool:
+    """Whether a JSON text (its start, whitespace stripped) opens as an archive does."""
+    return _JSON_ARCHIVE.match(head) is not None
 
 
 def read_parsed(whole: Any, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:

@@ -11,11 +11,10 @@ input: problems are collected with line numbers and every good event is kept.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcptui.io.answers import NO_TYPE, http_error_note, stream_entries
+from mcptui.io.answers import NO_TYPE, folded_typeless, http_error_note, stream_entries
 from mcptui.io.archives import ARCHIVE_FORMATS, read_archive
 from mcptui.io.indexed import recording_reader
 from mcptui.io.paste import find_in_paste, is_error_body, is_response_object
@@ -28,11 +27,13 @@ from mcptui.io.recording import (
     is_record,
     json_error_reason,
     read_recording,
+    unreadable_line,
 )
 from mcptui.io.scrub import scrub_events
+from mcptui.io.sniff import SSE_FIELD, SSE_SNIFF, sample_of, try_json
 from mcptui.model.events import Event
 from mcptui.model.ingest import collector_paused
-from mcptui.model.jsonsafe import TooDeep, loads, raw_decode
+from mcptui.model.jsonsafe import loads, raw_decode
 from mcptui.model.redaction import hide_known, merge_secrets, redact, redact_event, request_secrets
 
 ACCEPTED_FORMATS = (
@@ -47,9 +48,6 @@ ACCEPTED_FORMATS = (
     "event reprs, a curl command's body",
     *ARCHIVE_FORMATS,
 )
-
-_SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
-_SNIFF_LINES = 50
 
 
 def load_path(path: str, max_bytes: int = MAX_BYTES) -> Loaded:
@@ -119,18 +117,14 @@ def _load_text(text: str, source: str, max_bytes: int) -> Loaded:
     if archive is not None:
         return archive
 
-    sample = [
-        (n, line) for n, line in enumerate(_first_lines(text, _SNIFF_LINES * 4), 1) if line.strip()
-    ]
-    sample = sample[:_SNIFF_LINES]
-    sniffed = [(n, _try_json(line)) for n, line in sample]
+    sniffed = [(n, try_json(line)) for n, line in sample_of(text)]
 
     if any(is_header(obj) or is_record(obj) for _, obj in sniffed):
         return read_recording(enumerate(text.split("\n"), 1), source)
-    if _SSE_FIELD.search(text[:65536]):
+    if SSE_FIELD.search(text[:SSE_SNIFF]):
         return _read_sse(text, source)
     if stripped.startswith("["):
-        array = _try_json(stripped)
+        array = try_json(stripped)
         if isinstance(array, list):
             return _read_array(array, source)
         # A cut-off array: read the complete objects it holds.
@@ -138,7 +132,9 @@ def _load_text(text: str, source: str, max_bytes: int) -> Loaded:
         loaded.format = "JSON array (incomplete)"
         return loaded
     if stripped.startswith("{"):
-        whole = _try_json(stripped)
+        # A first line that is a whole object, with more after it: the text is not one
+        # object (parsing 66 MB of JSON lines to learn that was a third of reading them).
+        whole = None if len(sniffed) > 1 and isinstance(sniffed[0][1], dict) else try_json(stripped)
         if isinstance(whole, dict):
             if is_response_object(whole):
                 return Loaded(snapshots=[whole], format="Response object", source=source)
@@ -159,20 +155,6 @@ def _load_text(text: str, source: str, max_bytes: int) -> Loaded:
                 return as_text
         return max(as_lines, as_paste, key=lambda r: (len(r.events), -len(r.problems)))
     return _read_text_paste(text, source)
-
-
-def _first_lines(text: str, count: int) -> list[str]:
-    """The first `count` lines of `text`, without splitting all of it: the lines of a 30 MB
-    SSE text of 3M `data: {}` cost 300 MB only to look at its first 200."""
-    lines: list[str] = []
-    start = 0
-    while len(lines) < count and start <= len(text):
-        end = text.find("\n", start)
-        if end < 0:
-            end = len(text)
-        lines.append(text[start:end])
-        start = end + 1
-    return lines
 
 
 def _read_text_paste(text: str, source: str) -> Loaded:
@@ -207,13 +189,6 @@ def _failed(source: str, message: str) -> Loaded:
     return Loaded(problems=Problems([Problem(None, message)]), source=source)
 
 
-def _try_json(text: str) -> Any:
-    try:
-        return loads(text)
-    except ValueError:
-        return None
-
-
 class _Keeper:
     """Appends a file's events to `loaded`. A run of identical events with no `type` (a
     keep-alive `data: {}` sent three million times) is kept as its first, with one problem
@@ -241,12 +216,7 @@ class _Keeper:
     def close(self) -> None:
         """The run of identical typeless events is over: count what was folded."""
         if self.repeats:
-            self.loaded.problems.append(
-                Problem(
-                    self.line,
-                    f"{self.repeats} more identical events with no type after it, folded into it",
-                )
-            )
+            self.loaded.problems.append(Problem(self.line, folded_typeless(self.repeats)))
         self.typeless, self.repeats = None, 0
 
 
@@ -290,12 +260,7 @@ def _read_json_lines(text: str, source: str) -> Loaded:
         try:
             obj = loads(line)
         except ValueError as exc:
-            what = (
-                "truncated last line"
-                if number == last and not isinstance(exc, TooDeep)
-                else "invalid JSON"
-            )
-            loaded.problems.append(Problem(number, f"{what} ({json_error_reason(exc)})"))
+            loaded.problems.append(unreadable_line(number, exc, last=number == last))
             continue
         _event_from(obj, number, keeper)
     keeper.close()

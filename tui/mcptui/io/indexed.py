@@ -25,6 +25,7 @@ from functools import partial
 from itertools import pairwise, repeat
 from typing import Any, BinaryIO
 
+from mcptui.io.answers import NO_TYPE, folded_typeless
 from mcptui.io.read_ahead import (
     AHEAD_AFTER,
     AHEAD_PIECE,
@@ -36,15 +37,18 @@ from mcptui.io.read_ahead import (
     may_start_helper,
     starts_of,
 )
-from mcptui.io.recording import Loaded, is_header, read_record
+from mcptui.io.recording import Loaded, Problem, is_header, read_record, unreadable_line
 from mcptui.io.scrub import DeltaScrubber
+from mcptui.io.sniff import HEAD_BYTES, is_json_lines_head
 from mcptui.model.events import Event
 from mcptui.model.fast_read import (
     LITE_FAILURES,
     TEXT_DELTA,
     Delta,
     classified,
+    decode_delta,
     decode_delta_record,
+    decode_lite,
     decode_record,
     decoded,
     plain_delta,
@@ -65,7 +69,8 @@ KEPT_FOR_AGAIN = 1024
 
 def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
     """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
-    recording's header; None for anything else (the whole-file readers take it)."""
+    recording's header or is one JSON event per line (a dump: `bare`); None for anything
+    else (the whole-file readers take it)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None  # never opened: opening a FIFO blocks until a writer comes, and
@@ -78,12 +83,12 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
         return None
     try:
         info = os.fstat(file.fileno())
-        if (
-            stat.S_ISREG(info.st_mode)
-            and info.st_size <= max_bytes
-            and is_recording_start(os.pread(file.fileno(), SNIFF, 0))
-        ):
-            return RecordingReader(path, file)
+        if stat.S_ISREG(info.st_mode) and info.st_size <= max_bytes:
+            if is_recording_start(os.pread(file.fileno(), SNIFF, 0)):
+                return RecordingReader(path, file)
+            head = os.pread(file.fileno(), HEAD_BYTES, 0)
+            if is_json_lines_head(head, whole=len(head) >= info.st_size):
+                return RecordingReader(path, file, bare=True)
     except OSError:
         pass
     file.close()
@@ -102,7 +107,7 @@ ECHOED = b'"server_url"'
 request still holds them (`response.created`), and their tokens are hidden from the start."""
 
 
-def noted_secrets(file: BinaryIO) -> list[str]:
+def noted_secrets(file: BinaryIO, *, bare: bool = False) -> list[str]:
     """The secrets of every request a recording holds (its header's and its `request`
     notes'), found before any event is read: a delta that echoes a token before the note
     that names it is hidden too. One pass of a byte search over the file; only the lines
@@ -114,6 +119,8 @@ def noted_secrets(file: BinaryIO) -> list[str]:
     carry = b""
     while offset < size:
         block = carry + os.pread(descriptor, BLOCK, offset)
+        if not offset and block.startswith(BOM):
+            block = block[len(BOM) :]  # the first line's JSON after it
         offset += BLOCK
         cut = block.rfind(b"\n") + 1 if offset < size else len(block)
         whole, carry = block[:cut], block[cut:]
@@ -125,17 +132,22 @@ def noted_secrets(file: BinaryIO) -> list[str]:
                 start = whole.rfind(b"\n", 0, at) + 1
                 end = whole.find(b"\n", at)
                 end = len(whole) if end < 0 else end
-                found += _request_secrets_in(whole[start:end])
+                found += _request_secrets_in(whole[start:end], bare)
                 at = whole.find(needle, end)
     return found
 
 
-def _request_secrets_in(line: bytes) -> list[str]:
+def _request_secrets_in(line: bytes, bare: bool = False) -> list[str]:
     try:
         record = loads(line)
     except ValueError:
         return []
     if not isinstance(record, dict):
+        return []
+    if bare:  # an event of a dump: a Response it echoes (formats.py's `_known_secrets`)
+        kind = record.get("type")
+        if isinstance(kind, str) and kind.startswith("response.") and not kind.endswith(".delta"):
+            return request_secrets(record.get("response"))
         return []
     body = record.get("note") if isinstance(record.get("note"), dict) else record
     if not isinstance(body, dict):
@@ -158,9 +170,11 @@ def is_recording_start(head: bytes) -> bool:
 class FileLines:
     """Where the events of a recording are: each line's offset, read back on demand."""
 
-    def __init__(self, file: BinaryIO, source: str) -> None:
+    def __init__(self, file: BinaryIO, source: str, *, bare: bool = False) -> None:
         self.file = file
         self.source = source
+        self.bare = bare
+        """Each line is an event itself (a dump), not a recording's `{"t", "event"}`."""
         self.starts = array("q")
         """Byte offset of each line (line N starts at starts[N - 1]); one more at the end."""
         self.known: list[str] = []
@@ -217,7 +231,7 @@ class FileLines:
         try:
             text = self.text_of(line)
             record = loads(text)
-            body = record.get("event", record.get("note"))
+            body = record if self.bare else record.get("event", record.get("note"))
         except (OSError, ValueError, AttributeError):
             body = None
         if not isinstance(body, dict):
@@ -231,18 +245,33 @@ class FileLines:
 
 
 class RecordingReader:
-    """Reads a recording a piece at a time into `loaded` (events appended as they are read)."""
+    """Reads a recording a piece at a time into `loaded` (events appended as they are read).
 
-    def __init__(self, source: str, file: BinaryIO) -> None:
+    `bare`: a dump of one JSON event per line (the `*.chunks.txt` of other SDKs, a log of
+    events) read the same way, each line an event with no time, with what
+    tui/mcptui/io/formats.py's whole-text reading says of its lines (the same problems, a run
+    of identical events with no type folded into its first): a 200k-event dump read whole
+    took 3.8 KB an event and several seconds before the first screen."""
+
+    def __init__(self, source: str, file: BinaryIO, *, bare: bool = False) -> None:
         """Read `file`, a regular file kept open: events are read back by offset (`inspect`
         of 200k events peaks at 3.9x the file, against 5.0x holding it in memory too)."""
         self.size = os.fstat(file.fileno()).st_size
-        self.lines = FileLines(file, source)
+        self.bare = bare
+        self.lines = FileLines(file, source, bare=bare)
         self._header_read = False
         self.collect = True
         """Keep the events in `loaded.events` too (a session keeps them in its timeline
         instead: `Session.reading` turns this off)."""
-        self.loaded = Loaded(format="mcptui recording", source=source)
+        self.loaded = Loaded(format="JSON lines" if bare else "mcptui recording", source=source)
+        self._typeless: dict[str, Any] | None = None
+        """A dump's run of identical events with no type: its first (`_bare_line`)."""
+        self._typeless_line = 0
+        self._repeats = 0
+        self._unparsed: tuple[int, ValueError] | None = None
+        """A dump's last line that did not parse, held until a later line that is not blank
+        says it was not the last (the last is "truncated", not "invalid")."""
+        self._bom = os.pread(file.fileno(), len(BOM), 0) == BOM
         self.done = False
         self._pieces = Pieces(file.fileno(), self.size)
         self._number = 0
@@ -260,7 +289,7 @@ class RecordingReader:
         self.helped = 0
         """Pieces the helper has read."""
         self._scrubber = DeltaScrubber()
-        self.lines.learn(set(noted_secrets(file)))
+        self.lines.learn(set(noted_secrets(file, bare=bare)))
         self.loaded.secrets = self.lines.known  # the same list: `learn` adds to it in place
         self._eager: list[tuple[Event, int]] = []
         """Entries read whole (notes, odd lines), each with how many secrets were known when
@@ -321,7 +350,9 @@ class RecordingReader:
     def _start_helper(self, start: int) -> None:
         self._helper_tried = True  # once: a helper that failed to start is not tried again
         try:
-            self._ahead = Ahead(self.lines.file.name, start, self.size, self.helper_piece)
+            self._ahead = Ahead(
+                self.lines.file.name, start, self.size, self.helper_piece, bare=self.bare
+            )
         except (OSError, ValueError, RuntimeError):
             return  # no process to be had: read here
 
@@ -352,6 +383,9 @@ class RecordingReader:
 
     def _rows(self, rows: list[bytes], out: list[Event]) -> None:
         """Read each of `rows`, the lines that follow those read so far, into `out`."""
+        if self.bare:
+            self._bare_rows(rows, out)
+            return
         append, other = out.append, self.others.append
         lines = self.lines
         known = lines.known
@@ -388,6 +422,105 @@ class RecordingReader:
             other(event)
             index += 1
         self._number, self.emitted = number, index
+
+    def _bare_rows(self, rows: list[bytes], out: list[Event]) -> None:
+        """`_rows` for a dump's lines: each line is an event (no time), read fast where a
+        recording's event would be; the first (it may hold a BOM) and anything odd go
+        through `_bare_line`."""
+        append, other = out.append, self.others.append
+        lines = self.lines
+        known = lines.known
+        number, index = self._number, self.emitted
+        same = ""
+        odd = number == 0 or self._open
+        """A run of events with no type, or a line that did not parse, is open: the next
+        event ends it (`_end_open`)."""
+        for line in rows:
+            number += 1
+            if not odd:
+                try:
+                    read = decode_delta(line)
+                except LITE_FAILURES:
+                    pass  # not a text delta (or an odd one): read as a `Lite` below
+                else:
+                    if plain_delta(read, line, known):
+                        if read.item_id == same:
+                            read.item_id = same
+                        else:
+                            same = read.item_id
+                        append(
+                            Event(None, index, None, number, False, None, lines, TEXT_DELTA, read)
+                        )
+                        index += 1
+                        continue
+                lite = decoded(decode_lite, line)
+                kinded = None if lite is None else classified(lite, line, known)
+                if kinded is not None:
+                    event = Event(None, index, None, number, False, None, lines, *kinded)
+                    append(event)
+                    other(event)
+                    index += 1
+                    continue
+            event_or_none = self._bare_line(number, line)
+            odd = self._open
+            if event_or_none is None:
+                continue
+            event_or_none.index = index
+            append(event_or_none)
+            other(event_or_none)
+            index += 1
+        self._number, self.emitted = number, index
+
+    @property
+    def _open(self) -> bool:
+        return self._typeless is not None or self._unparsed is not None
+
+    def _bare_line(self, number: int, line: bytes) -> Event | None:
+        """A dump's line as formats.py's `_read_json_lines` reads it: a blank line is
+        skipped, a line that is not JSON or not an object is a problem, an event with no type
+        is kept with a problem (the same one again is folded into it)."""
+        text = line.decode("utf-8", errors="replace")
+        if number == 1 and self._bom:  # blanked by `Pieces`, or as the file has it
+            text = text[1:] if text.startswith("\ufeff") else text[len(BOM) :]
+        if not text.strip():
+            return None
+        try:
+            obj = loads(text)
+        except ValueError as exc:
+            self._end_open(typeless=False)
+            self._unparsed = (number, exc)
+            return None
+        problems = self.loaded.problems
+        if not isinstance(obj, dict):  # a run of events with no type goes on past it
+            self._end_open(typeless=False)
+            problems.append(Problem(number, f"expected a JSON object, got {type(obj).__name__}"))
+            return None
+        if "type" not in obj and obj == self._typeless:
+            self._end_open(typeless=False)
+            self._repeats += 1
+            return None
+        self._end_open()
+        if "type" not in obj:
+            self._typeless, self._typeless_line = obj, number
+            problems.append(Problem(number, NO_TYPE))
+        known = self.lines.known
+        event = Event(redact_event(obj, known), line=number)
+        self._eager.append((event, len(known)))
+        return event
+
+    def _end_open(self, *, typeless: bool = True, last: bool = False) -> None:
+        """A line that is not blank came (or the file ended: `last`): the line before that
+        did not parse is a problem now, and with `typeless`, a run of events with no type is
+        over (the problem that counts what was folded)."""
+        problems = self.loaded.problems
+        if self._unparsed is not None:
+            number, exc = self._unparsed
+            problems.append(unreadable_line(number, exc, last=last))
+            self._unparsed = None
+        if typeless and self._typeless is not None:
+            if self._repeats:
+                problems.append(Problem(self._typeless_line, folded_typeless(self._repeats)))
+            self._typeless, self._repeats = None, 0
 
     def _take(self, scan: PieceScan) -> list[Event]:
         """The entries of a piece the helper scanned: its deltas built from its lists, every
@@ -442,6 +575,8 @@ class RecordingReader:
         end = taken + count
         if not count:
             return end
+        if self.bare and self._open:
+            self._end_open()
         deltas = scan.deltas[taken:end]
         known = self.lines.known
         if known:
@@ -470,6 +605,8 @@ class RecordingReader:
     def _read_later(self, kind: str, t: float | None, out: list[Event]) -> None:
         """The next line, an event of type `kind` read back when needed, as `_rows` keeps it
         (the helper found it so)."""
+        if self.bare and self._open:
+            self._end_open()
         self._number += 1
         event = Event(None, self.emitted, t, self._number, False, None, self.lines, kind)
         out.append(event)
@@ -500,6 +637,8 @@ class RecordingReader:
             self.lines.learn(found)
 
     def _finish(self) -> None:
+        if self.bare:
+            self._end_open(last=True)
         self.done = True
         self.close()
         self.lines.starts.append(self._pieces.offset)

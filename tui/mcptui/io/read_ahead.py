@@ -30,7 +30,9 @@ from mcptui.model.fast_read import (
     LITE_FAILURES,
     TEXT_DELTA,
     classified,
+    decode_delta,
     decode_delta_record,
+    decode_lite,
     decode_record,
     decoded,
     plain_delta,
@@ -116,10 +118,13 @@ class PieceScan(NamedTuple):
     deltas: list[str]
 
 
-def scan_piece(base: int, text: bytes, cut: int, at_end: bool) -> PieceScan:
+def scan_piece(base: int, text: bytes, cut: int, at_end: bool, bare: bool = False) -> PieceScan:
     """What `RecordingReader._rows` would keep of each line: a plain text delta (with no
     secrets known), the type of an event read back when needed, or nothing (it must read the
-    line itself). The same calls in the same order, so the same verdicts."""
+    line itself). The same calls in the same order, so the same verdicts. `bare`: each line
+    is an event (a dump), with no time."""
+    if bare:
+        return _scan_bare(base, text, cut, at_end)
     rows = lines_of(text, cut)
     others: list[int] = []
     kinds: list[str | None] = []
@@ -171,7 +176,56 @@ def scan_piece(base: int, text: bytes, cut: int, at_end: bool) -> PieceScan:
     )
 
 
-def scan_ahead(path: str, start: int, size: int, piece: int, connection: Connection) -> None:
+def _scan_bare(base: int, text: bytes, cut: int, at_end: bool) -> PieceScan:
+    """`scan_piece` of a dump's lines, as `RecordingReader._bare_rows` reads them."""
+    rows = lines_of(text, cut)
+    others: list[int] = []
+    kinds: list[str | None] = []
+    numbers: list[int] = []
+    item_ids: list[str] = []
+    deltas: list[str] = []
+    same = ""
+    for row, line in enumerate(rows):
+        try:
+            read = decode_delta(line)
+        except LITE_FAILURES:
+            pass
+        else:
+            if plain_delta(read, line):
+                item_id = read.item_id
+                if item_id == same:
+                    item_id = same
+                else:
+                    same = item_id
+                numbers.append(read.sequence_number)
+                item_ids.append(item_id)
+                deltas.append(read.delta)
+                continue
+        others.append(row)
+        lite = decoded(decode_lite, line)
+        kind = None
+        if lite is not None and lite.type != TEXT_DELTA:
+            kept = classified(lite, line)
+            kind = None if kept is None else kept[0]
+        kinds.append(kind)
+    return PieceScan(
+        base,
+        cut,
+        at_end,
+        array("q", starts_of(rows, base)).tobytes(),
+        others,
+        kinds,
+        [None] * len(others),
+        [None] * len(deltas),
+        numbers,
+        item_ids,
+        deltas,
+    )
+
+
+def scan_ahead(
+    path: str, start: int, size: int, piece: int, connection: Connection, bare: bool = False
+) -> None:
     """The helper: send a `PieceScan` of each piece of `path` from `start` (a line's start)
     to `size` bytes. Any failure ends it, and the app reads on itself."""
     try:
@@ -181,7 +235,7 @@ def scan_ahead(path: str, start: int, size: int, piece: int, connection: Connect
             at_end = False
             while not at_end:
                 base, text, cut, at_end = pieces.next(piece)
-                connection.send(scan_piece(base, text, cut, at_end))
+                connection.send(scan_piece(base, text, cut, at_end, bare))
         finally:
             os.close(fd)
     except BaseException:  # any end is the end: the app sees the pipe
@@ -193,13 +247,15 @@ def scan_ahead(path: str, start: int, size: int, piece: int, connection: Connect
 class Ahead:
     """The app's end of a helper: the pieces it scanned, in order."""
 
-    def __init__(self, path: str, start: int, size: int, piece: int = AHEAD_PIECE) -> None:
+    def __init__(
+        self, path: str, start: int, size: int, piece: int = AHEAD_PIECE, *, bare: bool = False
+    ) -> None:
         from mcptui.io.child_process import pipe, start_child
 
         self._receiver, sender = pipe()
         try:
             self._process = start_child(
-                scan_ahead, (path, start, size, piece, sender), "mcptui-reader"
+                scan_ahead, (path, start, size, piece, sender, bare), "mcptui-reader"
             )
         except BaseException:
             self._receiver.close()

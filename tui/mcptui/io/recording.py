@@ -23,7 +23,7 @@ from typing import Any
 
 from mcptui import __version__
 from mcptui.model.events import Event
-from mcptui.model.jsonsafe import dumps, loads
+from mcptui.model.jsonsafe import TooDeep, dumps, loads
 from mcptui.model.redaction import (
     hide_known,
     merge_secrets,
@@ -367,6 +367,14 @@ def arrival_time(value: Any) -> float | None:
     except OverflowError:
         return None
     return seconds if math.isfinite(seconds) else None
+
+
+def unreadable_line(number: int, exc: ValueError, *, last: bool) -> Problem:
+    """The problem of a line of JSON lines that does not parse: "truncated last line" for the
+    file's last line that is not blank (a dump cut off while written), unless it nests too
+    deep (whole, and refused)."""
+    what = "truncated last line" if last and not isinstance(exc, TooDeep) else "invalid JSON"
+    return Problem(number, f"{what} ({json_error_reason(exc)})")
 
 
 def json_error_reason(exc: ValueError) -> str:

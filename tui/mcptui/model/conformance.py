@@ -596,6 +596,7 @@ BULK_RUN = 16
 """Text deltas in a row, read fast, that `_Check.item` reads in one go (`_Check.delta_run`)."""
 _LITE = attrgetter("lite")
 _WRITTEN = attrgetter("written")
+_WRITTEN_BARE = attrgetter("written_bare")
 _EVENT = attrgetter("event")
 _TYPE = attrgetter("type")
 _ITEM_ID = attrgetter("item_id")
@@ -607,7 +608,7 @@ _DELTA = attrgetter("delta")
 
 
 def _delta_shape(event: Event) -> _DeltaShape | None:
-    """A text delta read fast (from a stream's payload or a recording's line), decoded as
+    """A text delta read fast (from a stream's payload, a recording's or a dump's line), decoded as
     `_DeltaShape`, or None (not read fast, extra fields, a value of another class, log
     probabilities to check)."""
     if event.lite is None:
@@ -620,7 +621,10 @@ def _delta_shape(event: Event) -> _DeltaShape | None:
             line = event.written
             if line is None:
                 return None
-            shape = _decode_delta_shape_record(line).event
+            if event.written_bare:
+                shape = _decode_delta_shape(line)
+            else:
+                shape = _decode_delta_shape_record(line).event
     except LITE_FAILURES:
         return None
     return shape if shape.type == TEXT_DELTA and not shape.logprobs else None
@@ -638,7 +642,10 @@ def _delta_run_shapes(run: list[Event]) -> list[_DeltaShape] | None:
             lines = list(map(_WRITTEN, run))
             if None in lines:
                 return None
-            shapes = list(map(_EVENT, _decode_delta_shape_record_lines(b"".join(lines))))
+            if all(map(_WRITTEN_BARE, run)):  # a dump's lines: each the event itself
+                shapes = _decode_delta_shape_lines(b"".join(lines))
+            else:
+                shapes = list(map(_EVENT, _decode_delta_shape_record_lines(b"".join(lines))))
     except LITE_FAILURES:
         return None
     if (

@@ -34,6 +34,9 @@ TYPE_ALIASES: dict[str, str] = {
 class EventSource(Protocol):
     """Where a lazily decoded event's JSON lives (a file read by offset, mcptui/io/indexed.py)."""
 
+    bare: bool
+    """Each line is the event's JSON itself (a dump), not a recording's `{"t", "event"}`."""
+
     def event_at(self, line: int) -> dict[str, Any]: ...
 
     def text_of(self, line: int) -> bytes: ...
@@ -119,6 +122,11 @@ class Event(msgspec.Struct, gc=False, eq=False):
         if self._raw is not None or data is None or type(data) is bytes or self.line is None:
             return None
         return data.text_of(self.line)  # type: ignore[union-attr]
+
+    @property
+    def written_bare(self) -> bool:
+        """Whether `written` is the event's JSON itself (a dump's line), not a record."""
+        return bool(getattr(self._data, "bare", False))
 
     def copy(self, **changes: Any) -> Event:
         """The same entry with other attributes, numbered anew by a timeline: a fast-read event

@@ -1,0 +1,201 @@
+"""Same events and problems whichever way a file is read: a file of one JSON event per line
+(a dump: the upstream `*.chunks.txt`, a log of events) and a recording, read a piece at a time
+by offset (tui/mcptui/io/indexed.py, with and without its helper process) or whole
+(tui/mcptui/io/formats.py), on a varied corpus: the upstream fixtures and shipped recordings as
+they are, and dumps with every kind of odd line the whole reader has a rule for, placed at
+random past the lines the format is sniffed by."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcptui.io.formats import load_bytes, load_path
+from mcptui.io.indexed import RecordingReader, recording_reader
+from mcptui.io.recording import Loaded
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN = "tk9Qx7Lm2Vb8Zr4"
+SERVER = f"https://mcp.example.com/mcp?token={TOKEN}"
+
+
+def seen(loaded: Loaded) -> tuple[Any, ...]:
+    """All that a reading yields that anything shows or checks."""
+    return (
+        loaded.format,
+        [
+            (e.kind, e.t, e.line, e.is_note, json.dumps(e.raw, sort_keys=True))
+            for e in loaded.events
+        ],
+        [(p.line, p.message) for p in loaded.problems],
+        dict(loaded.problems.seen),
+        loaded.snapshots,
+        loaded.header,
+        sorted(loaded.secrets),
+    )
+
+
+def whole(path: Path) -> Loaded:
+    return load_bytes(path.read_bytes(), source=str(path))
+
+
+def lazily(path: Path, *, helper: bool, piece: int = 4096) -> Loaded:
+    """`path` read in `piece`-byte pieces; with `helper`, a helper process reads ahead from
+    the first piece on."""
+    reader = recording_reader(str(path), 1 << 30)
+    assert reader is not None, f"{path.name} was not read lazily"
+    reader.helper_after = 0 if helper else 1 << 62
+    reader.helper_piece = piece
+    while not reader.done:
+        reader.read(piece)
+    return reader.loaded
+
+
+def delta(seq: int, item: str, text: str) -> dict[str, Any]:
+    return {
+        "type": "response.output_text.delta",
+        "sequence_number": seq,
+        "item_id": item,
+        "output_index": 0,
+        "content_index": 0,
+        "delta": text,
+    }
+
+
+def created() -> dict[str, Any]:
+    tool = {"type": "mcp", "server_label": "files", "server_url": SERVER}
+    response = {"id": "resp_1", "object": "response", "status": "in_progress", "tools": [tool]}
+    return {"type": "response.created", "sequence_number": 0, "response": response}
+
+
+def plain_stream(count: int) -> list[str]:
+    lines = [json.dumps(created())]
+    lines += [json.dumps(delta(n, f"msg_{n // 40}", f"word {n} ")) for n in range(1, count)]
+    return lines
+
+
+ODD_LINES: list[str] = [
+    "",
+    "   \t",
+    "\x1c",
+    "{not json",
+    '{"type": "response.output_text.delta", "delta": "cut',
+    "[1, 2]",
+    '"a string"',
+    "3",
+    "null",
+    json.dumps({"no": "type"}),
+    json.dumps({"other": "typeless"}),
+    json.dumps({"type": 5}),
+    json.dumps({"type": "response.output_text.delta", "item_id": "m", "delta": 7}),
+    "[" * 300 + "]" * 300,
+    json.dumps({"type": "response.x", "deep": json.loads("[" * 80 + "]" * 80)}),
+    json.dumps(delta(9000, "msg_s", f"the url is {SERVER} ")),
+    json.dumps(delta(9001, "msg_s", f"half {TOKEN[:7]}"))
+    + "\n"
+    + json.dumps(delta(9002, "msg_s", f"{TOKEN[7:]} rest")),
+    json.dumps(delta(9003, "msg_k", "key sk-proj-abcdefghijklmnopqrstuvwx1234 end")),
+    json.dumps(delta(9004, "msg_b", "Authorization: Bearer abcdefghijklmnop1234")),
+    json.dumps({"type": "response.output_item.done", "item": {"text": "x" * 9000}}),
+    json.dumps({"type": "error", "message": "boom"}),
+]
+"""A line (or two) for each rule of the whole reader's, and for redaction."""
+
+TYPELESS_RUN = "\n".join([json.dumps({"no": "type"})] * 5)
+
+
+def write_dump(path: Path, seed: int) -> Path:
+    """A stream of 400 events with odd lines at random places past the first 60, some in
+    runs, with random line endings, a BOM or not, and a last line that may be cut off."""
+    rng = random.Random(seed)
+    lines = plain_stream(400)
+    for _ in range(rng.randint(5, 40)):
+        odd = rng.choice([*ODD_LINES, TYPELESS_RUN, TYPELESS_RUN + "\n[1]\n" + TYPELESS_RUN])
+        lines.insert(rng.randint(60, len(lines)), odd)
+    ending = rng.choice(["\n", "\r\n"])
+    text = ending.join(lines)
+    tail = rng.choice(["", "\n", "\n\n  \n", '\n{"type": "response.completed", "respo'])
+    if tail.startswith("\n{") and rng.random() < 0.5:
+        tail += "\n\n"
+    data = (text + tail).encode("utf-8")
+    if rng.random() < 0.3:
+        data = b"\xef\xbb\xbf" + data
+    if rng.random() < 0.3:
+        at = data.index(b"word 200 ")
+        data = data[:at] + b"\xff\xfe" + data[at:]  # not UTF-8: replaced as the whole reader does
+    path.write_bytes(data)
+    return path
+
+
+def upstream_and_shipped() -> list[Path]:
+    upstream = sorted((REPO.parent / "shared" / "fixtures" / "upstream").glob("*.chunks.txt"))
+    return upstream + sorted((REPO / "recordings").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", upstream_and_shipped(), ids=lambda p: p.name)
+def test_a_file_as_it_is_reads_alike_lazily_and_whole(path: Path):
+    expected = seen(whole(path))
+    reader = recording_reader(str(path), 1 << 30)
+    if sum(1 for line in path.read_text().splitlines() if line.strip()) > 1:
+        assert reader is not None, "a dump or recording of several lines goes the lazy way"
+    else:
+        assert reader is None, "one line alone is a single event (or an error body)"
+        return
+    assert seen(load_path(str(path))) == expected
+    assert seen(lazily(path, helper=False, piece=512)) == expected
+    assert seen(lazily(path, helper=True, piece=4096)) == expected
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_dump_with_odd_lines_reads_alike_lazily_and_whole(tmp_path: Path, seed: int):
+    path = write_dump(tmp_path / f"dump{seed}.chunks.txt", seed)
+    expected = seen(whole(path))
+    assert expected[0] == "JSON lines"
+    assert expected[2], "the odd lines are problems"
+    assert seen(lazily(path, helper=False, piece=1024 + 97 * seed)) == expected
+    assert seen(lazily(path, helper=True, piece=4096)) == expected
+
+
+def test_secrets_a_dump_echoes_are_hidden_from_the_first_event_either_way(tmp_path: Path):
+    lines = plain_stream(100)
+    lines.insert(1, json.dumps(delta(1, "msg_0", f"calling {SERVER} now")))
+    path = tmp_path / "secret.chunks.txt"
+    path.write_text("\n".join(lines) + "\n")
+    for loaded in (whole(path), lazily(path, helper=False), lazily(path, helper=True)):
+        text = json.dumps([e.raw for e in loaded.events])
+        assert TOKEN not in text
+        assert "mcp.example.com" in text  # the URL is kept, its token hidden
+
+
+def test_a_dump_is_read_lazily_only_where_its_opening_tells(tmp_path: Path):
+    lines = plain_stream(300)
+    cases = {
+        "jsonl": ("\n".join(lines), True),
+        "odd line early": ("\n".join([lines[0], "{not json", *lines[1:]]), False),
+        "one object": (lines[0], False),
+        "pretty object": (json.dumps(created(), indent=2), False),
+        "a har": (json.dumps({"log": {"entries": []}}) + "\n" + lines[1], False),
+        "sse": ("\n".join(f"data: {line}\n" for line in lines), False),
+        "recording": (json.dumps({"mcptui": "recording", "format": 1}) + "\n", False),
+    }
+    for name, (text, lazy) in cases.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text)
+        reader = recording_reader(str(path), 1 << 30)
+        taken = reader is not None and reader.bare
+        assert taken == lazy, name
+        assert seen(load_path(str(path))) == seen(whole(path)), name
+
+
+def test_the_lazy_reader_keeps_a_dumps_events_by_offset_not_as_dicts(tmp_path: Path):
+    path = tmp_path / "plain.chunks.txt"
+    path.write_text("\n".join(plain_stream(2000)) + "\n")
+    reader = recording_reader(str(path), 1 << 30)
+    assert isinstance(reader, RecordingReader) and reader.bare
+    loaded = reader.read_all()
+    assert loaded.format == "JSON lines"
+    held = sum(1 for e in loaded.events if e._raw is not None)
+    assert held <= 1, f"{held} events of 2000 were kept as dicts"

@@ -1,0 +1,82 @@
+"""What a file's opening says it is: the few rules both readers of a dump share.
+
+tui/mcptui/io/formats.py reads a whole text and decides by its first lines; the lazy reader
+(tui/mcptui/io/indexed.py) must take a file only where that whole-text reading would read it
+the same way, having looked at no more than the file's first bytes. Both use these rules, so
+the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mcptui.io.archives import opens_as_json_archive
+from mcptui.io.recording import is_header, is_record
+from mcptui.model.jsonsafe import loads
+
+SSE_FIELD = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
+SSE_SNIFF = 65536
+"""Characters of a text searched for an SSE field at a line's start."""
+SNIFF_LINES = 50
+"""Non-blank lines looked at, of the first `4 * SNIFF_LINES`."""
+HEAD_BYTES = 4 * SSE_SNIFF
+"""Bytes that hold at least `SSE_SNIFF` characters of UTF-8."""
+
+
+def first_lines(text: str, count: int) -> list[str]:
+    """The first `count` lines of `text`, without splitting all of it: the lines of a 30 MB
+    SSE text of 3M `data: {}` cost 300 MB only to look at its first 200."""
+    lines: list[str] = []
+    start = 0
+    while len(lines) < count and start <= len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        lines.append(text[start:end])
+        start = end + 1
+    return lines
+
+
+def sample_of(text: str) -> list[tuple[int, str]]:
+    """The lines a text's format is sniffed by: (number, line), the first `SNIFF_LINES` that
+    are not blank among the first `4 * SNIFF_LINES`."""
+    numbered = enumerate(first_lines(text, SNIFF_LINES * 4), 1)
+    return [(n, line) for n, line in numbered if line.strip()][:SNIFF_LINES]
+
+
+def try_json(text: str) -> Any:
+    try:
+        return loads(text)
+    except ValueError:
+        return None
+
+
+def is_json_lines_head(head: bytes, *, whole: bool) -> bool:
+    """Whether a file that opens with `head` (at least its first `HEAD_BYTES`; all of it when
+    `whole`) is one JSON event per line as tui/mcptui/io/formats.py reads it: not an archive,
+    a recording or SSE, every sniffed line a JSON object on its own, and more than one of
+    them (one object alone is a "single event", or the first line of a pretty-printed one).
+    False whenever the head cannot tell (a sniffed line runs past it): the whole-text reader
+    decides those."""
+    text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    start = text.lstrip()
+    if not start.startswith("{") or opens_as_json_archive(start[:SSE_SNIFF]):
+        return False
+    if not whole and len(text) < SSE_SNIFF:
+        return False  # a head this short in characters holds fewer than the search needs
+    if SSE_FIELD.search(text[:SSE_SNIFF]):
+        return False
+    if not whole:
+        text = text[: text.rfind("\n") + 1]  # complete lines only
+    sample = sample_of(text)
+    short = len(first_lines(text, SNIFF_LINES * 4 + 1)) <= SNIFF_LINES * 4
+    if not whole and short and len(sample) < SNIFF_LINES:
+        return False  # the sample would run on past the head
+    if len(sample) < 2:
+        return False
+    for _, line in sample:
+        obj = try_json(line)
+        if not isinstance(obj, dict) or is_header(obj) or is_record(obj):
+            return False
+    return True

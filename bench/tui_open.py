@@ -95,6 +95,7 @@ from mcptui.ui.screens.playback import Playback
 from mcptui.ui.widgets.footer import FittingFooter
 from mcptui.ui.widgets.status import StatusHeader
 
+from bench.figures import figure
 from bench.ingest import build_stream
 
 SIZE = (160, 50)
@@ -856,6 +857,14 @@ def main(argv: list[str] | None = None) -> int:
     for line in report_lines(results):
         print(line)
     print(f"overall: {verdict(results['pass'])}")
+    what = f"recording {args.events // 1000}k"
+    for mode in ("step", "instant"):
+        figure(
+            f"first paint --{mode}, {what} (in process)", paint[mode]["total_s"], "s", targets[mode]
+        )
+    figure(f"memory held, {what}", memory["bytes_per_event"], "B/event", TARGET_BYTES_PER_EVENT)
+    for key in ("forward", "back"):
+        figure(f"step latency {key} p95, {what} (in process)", steps[key]["p95"], "ms", None)
     if args.json:
         print(json.dumps(results, indent=2))
     if args.profile:

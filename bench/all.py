@@ -48,8 +48,8 @@ BENCHES = (
     ),
     Bench(
         "live",
-        ("bench/live.py", "--no-tui", "--events", "200000"),
-        ("bench/live.py", "--no-tui", "--events", "20000", "--repeat", "1"),
+        ("bench/live.py", "--events", "200000"),
+        ("bench/live.py", "--events", "20000", "--repeat", "1"),
     ),
     Bench("proxy", ("bench/proxy.py",), ("bench/proxy.py", "--quick")),
     Bench(

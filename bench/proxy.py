@@ -92,11 +92,6 @@ GOAL_THROUGHPUT_RATIO = 0.5
 
 PACE = 0.01
 """Seconds between paced deltas: the emulator's default `delta_delay`."""
-SHORT_EVENTS = 20
-"""Events of the scripted answer with no tools: 8 around the message + 12 deltas."""
-FRAME_EVENTS = 8
-"""Events of a message answer besides its deltas (created, in_progress, item added, part
-added, text done, part done, item done, completed)."""
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 
@@ -407,19 +402,24 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             short = request_body()
             paced = request_body(args.words, PACE)
             long = request_body(args.long)
+            # The scripted answer's length is the emulator's: counted on the first direct
+            # stream, then expected of every other (direct or through the proxy).
+            short_events = stream(clients["direct"], bases["direct"], short, stamped=True).events
+            paced_events = stream(clients["direct"], bases["direct"], paced, stamped=True).events
+            frame_events = paced_events - args.words
             for path in bases:  # warm-up: connections, imports, first-request paths
-                run(path, short, True, SHORT_EVENTS)
-                run(path, paced, True, args.words + FRAME_EVENTS)
+                run(path, short, True, short_events)
+                run(path, paced, True, paced_events)
 
             ttfb: dict[str, list[float]] = {"direct": [], "proxy": []}
             for order in pairs(args.ttfb):
                 for path in order:
-                    ttfb[path].append(run(path, short, True, SHORT_EVENTS).ttfb)
+                    ttfb[path].append(run(path, short, True, short_events).ttfb)
 
             delays: dict[str, list[float]] = {"direct": [], "proxy": []}
             for order in pairs(args.requests):
                 for path in order:
-                    delays[path] += run(path, paced, True, args.words + FRAME_EVENTS).delays
+                    delays[path] += run(path, paced, True, paced_events).delays
 
             best: dict[str, Stream] = {}
             cpu: dict[str, dict[str, float | None]] = {"direct": {}, "proxy": {}}
@@ -427,8 +427,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             for order in pairs(args.repeat):
                 for path in order:
                     before = {child.name: child.cpu_seconds() for child in children}
-                    result = run(path, long, False, args.long + FRAME_EVENTS)
-                    after[path].append(run(path, short, True, SHORT_EVENTS).ttfb)
+                    result = run(path, long, False, args.long + frame_events)
+                    after[path].append(run(path, short, True, short_events).ttfb)
                     settle(children)
                     for child in children:
                         was, now = before[child.name], child.cpu_seconds()
@@ -465,6 +465,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "event_delay": {path: summary_ms(samples) for path, samples in delays.items()},
         "throughput": throughput,
         "throughput_ratio": ratio,
+        "paced_events": paced_events,
         "ttfb_after_long": {path: summary_ms(samples) for path, samples in after.items()},
         "recording": {
             "files": len(files),
@@ -508,7 +509,7 @@ def report_lines(results: dict[str, Any], args: argparse.Namespace) -> Iterator[
         (
             "event_delay",
             f"per-event delay (ms), {args.requests} streams per path of "
-            f"{args.words + FRAME_EVENTS} events, deltas {PACE * 1000:g} ms apart",
+            f"{results['paced_events']} events, deltas {PACE * 1000:g} ms apart",
             TARGET_EVENT_ADDED_MS,
             targets["event_p95_added_ms"],
         ),

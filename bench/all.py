@@ -53,6 +53,11 @@ BENCHES = (
     ),
     Bench("proxy", ("bench/proxy.py",), ("bench/proxy.py", "--quick")),
     Bench(
+        "terminal_steps",
+        ("bench/terminal_steps.py",),
+        ("bench/terminal_steps.py", "--events", "20000", "--samples", "20"),
+    ),
+    Bench(
         "steps",
         ("bench/tui_open.py", "--reuse"),
         ("bench/tui_open.py", "--reuse", "--events", "20000", "--repeat", "1"),

@@ -1,9 +1,10 @@
 """Same events and problems whichever way a file is read: a file of one JSON event per line
-(a dump: the upstream `*.chunks.txt`, a log of events) and a recording, read a piece at a time
-by offset (tui/mcptui/io/indexed.py, with and without its helper process) or whole
-(tui/mcptui/io/formats.py), on a varied corpus: the upstream fixtures and shipped recordings as
-they are, and dumps with every kind of odd line the whole reader has a rule for, placed at
-random past the lines the format is sniffed by."""
+(a dump: the upstream `*.chunks.txt`, a log of events), an SSE text and a recording, read a
+piece at a time (tui/mcptui/io/indexed.py, with and without its helper process;
+tui/mcptui/io/sse_reader.py) or whole (tui/mcptui/io/formats.py), on a varied corpus: the
+upstream fixtures and shipped recordings as they are and as SSE, and dumps with every kind of
+odd line or message the whole reader has a rule for, placed at random past the lines the
+format is sniffed by."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from mcptui.io.formats import load_bytes, load_path
 from mcptui.io.indexed import RecordingReader, recording_reader
 from mcptui.io.recording import Loaded
+from mcptui.io.sse_reader import SSEReader
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "tk9Qx7Lm2Vb8Zr4"
@@ -47,8 +49,9 @@ def lazily(path: Path, *, helper: bool, piece: int = 4096) -> Loaded:
     the first piece on."""
     reader = recording_reader(str(path), 1 << 30)
     assert reader is not None, f"{path.name} was not read lazily"
-    reader.helper_after = 0 if helper else 1 << 62
-    reader.helper_piece = piece
+    if isinstance(reader, RecordingReader):
+        reader.helper_after = 0 if helper else 1 << 62
+        reader.helper_piece = piece
     while not reader.done:
         reader.read(piece)
     return reader.loaded
@@ -185,8 +188,9 @@ def test_a_dump_is_read_lazily_only_where_its_opening_tells(tmp_path: Path):
         path = tmp_path / f"{name}.txt"
         path.write_text(text)
         reader = recording_reader(str(path), 1 << 30)
-        taken = reader is not None and reader.bare
+        taken = isinstance(reader, RecordingReader) and reader.bare
         assert taken == lazy, name
+        assert isinstance(reader, SSEReader) == (name == "sse"), name
         assert seen(load_path(str(path))) == seen(whole(path)), name
 
 
@@ -199,3 +203,97 @@ def test_the_lazy_reader_keeps_a_dumps_events_by_offset_not_as_dicts(tmp_path: P
     assert loaded.format == "JSON lines"
     held = sum(1 for e in loaded.events if e._raw is not None)
     assert held <= 1, f"{held} events of 2000 were kept as dicts"
+
+
+def as_sse(lines: list[str], rng: random.Random) -> str:
+    """Each line as an SSE message, named by its type or not, the way servers and `curl -N`
+    write them; some odd messages among them."""
+    out = []
+    for line in lines:
+        try:
+            kind = json.loads(line).get("type")
+        except (ValueError, AttributeError):
+            kind = None
+        name = f"event: {kind}\n" if isinstance(kind, str) and rng.random() < 0.8 else ""
+        out.append(f"{name}data: {line}\n\n")
+    return "".join(out)
+
+
+ODD_MESSAGES = [
+    ": keep-alive\n\n",
+    "data: [DONE]\n\n",
+    "data: {not json\n\n",
+    "data: [1, 2]\n\n",
+    'data: {"no": "type"}\n\n',
+    'data: {"no": "type"}\n\ndata: {"no": "type"}\n\ndata: {"no": "type"}\n\n',
+    'event: x\ndata: {"type": "response.x",\ndata: "split": true}\n\n',
+    "id: 7\nretry: 100\n\n",
+    "event: only a name\n\n",
+    'data:{"type":"error","message":"no space"}\n\n',
+    f"data: {json.dumps(delta(9000, 'msg_s', f'the url is {SERVER} '))}\n\n",
+    f"data: {json.dumps(delta(9001, 'msg_s', f'half {TOKEN[:7]}'))}\n\n"
+    f"data: {json.dumps(delta(9002, 'msg_s', f'{TOKEN[7:]} rest'))}\n\n",
+    "\n\n\n",
+]
+
+
+def write_sse(path: Path, seed: int) -> Path:
+    rng = random.Random(seed)
+    messages = [as_sse([line], rng) for line in plain_stream(400)]
+    for _ in range(rng.randint(5, 30)):
+        messages.insert(rng.randint(60, len(messages)), rng.choice(ODD_MESSAGES))
+    text = "".join(messages)
+    if rng.random() < 0.3:
+        text = text.replace("\n", "\r\n")
+    if rng.random() < 0.3:
+        text = text[: -rng.randint(5, 40)]  # cut off while written
+    data = text.encode("utf-8")
+    if rng.random() < 0.3:
+        data = b"\xef\xbb\xbf" + data
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("path", upstream_and_shipped()[:6], ids=lambda p: p.name)
+def test_an_upstream_stream_as_sse_reads_alike_in_pieces_and_whole(tmp_path: Path, path: Path):
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    sse = tmp_path / (path.name + ".sse")
+    sse.write_text(as_sse(lines, random.Random(1)))
+    expected = seen(whole(sse))
+    assert expected[0] == "SSE"
+    assert seen(load_path(str(sse))) == expected
+    assert seen(lazily(sse, helper=False, piece=333)) == expected
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_sse_dump_with_odd_messages_reads_alike_in_pieces_and_whole(tmp_path: Path, seed: int):
+    path = write_sse(tmp_path / f"dump{seed}.sse", seed)
+    expected = seen(whole(path))
+    assert expected[0] == "SSE"
+    assert seen(lazily(path, helper=False, piece=700 + 131 * seed)) == expected
+    assert seen(load_path(str(path))) == expected
+
+
+def test_an_sse_dump_whose_echo_spans_data_lines_is_read_whole(tmp_path: Path):
+    """A server URL echoed in a JSON text spread over several `data:` lines cannot be known
+    before the first event: the whole reader takes the file, and its token stays hidden."""
+    spread = json.dumps(created(), indent=1).replace("\n", "\ndata: ")
+    lines = [json.dumps(delta(n, "msg_0", f"word {n} ")) for n in range(1, 400)]
+    text = f"data: {spread}\n\n" + as_sse(lines, random.Random(2))
+    text += f"data: {json.dumps(delta(400, 'msg_0', f'see {SERVER}'))}\n\n"
+    path = tmp_path / "spread.sse"
+    path.write_text(text)
+    assert recording_reader(str(path), 1 << 30) is None
+    loaded = load_path(str(path))
+    assert loaded.format == "SSE" and TOKEN not in json.dumps([e.raw for e in loaded.events])
+
+
+@pytest.mark.parametrize("form", ["sse", "jsonl"])
+def test_a_dump_that_ends_in_a_run_of_events_with_no_type_counts_the_run(tmp_path: Path, form: str):
+    lines = plain_stream(200) + [json.dumps({"keep": "alive"})] * 4
+    path = tmp_path / f"tail.{form}"
+    text = as_sse(lines, random.Random(3)) if form == "sse" else "\n".join(lines)
+    path.write_text(text)
+    expected = seen(whole(path))
+    assert any(message.startswith("3 more identical") for _, message in expected[2])
+    assert seen(lazily(path, helper=False, piece=999)) == expected

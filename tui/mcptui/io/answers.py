@@ -9,18 +9,18 @@ Pure: no Textual, no network.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from mcptui.io.recording import json_error_reason
+from mcptui.io.recording import Loaded, Problem, json_error_reason
 from mcptui.model.errors import describe_error
 from mcptui.model.events import Event, note
 from mcptui.model.jsonsafe import loads
 from mcptui.model.redaction import redact_url
 from mcptui.model.reducer import ERROR_NOTE_LEVEL
-from mcptui.model.sse import iter_sse
+from mcptui.model.sse import SSEMessage, iter_sse
 from mcptui.model.urlsafe import split_url
 
 USEFUL_HEADERS = (
@@ -81,13 +81,51 @@ def folded_typeless(count: int) -> str:
     return f"{count} more identical events with no type after it, folded into it"
 
 
+class TypelessKeeper:
+    """Appends a file's events to `loaded`. A run of identical events with no `type` (a
+    keep-alive `data: {}` sent three million times) is kept as its first, with one problem
+    that counts the rest: as three million events, each with its own problem and findings,
+    that 30 MB took 44 s and 1.7 GB."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.typeless: dict[str, Any] | None = None
+        self.line: int | None = None
+        self.repeats = 0
+
+    def add(self, obj: dict[str, Any], line: int | None) -> None:
+        if "type" in obj:
+            self.close()
+        elif obj == self.typeless:
+            self.repeats += 1
+            return
+        else:
+            self.close()
+            self.typeless, self.line = obj, line
+            self.loaded.problems.append(Problem(line, NO_TYPE))
+        self.loaded.events.append(Event(obj, line=line))
+
+    def close(self) -> None:
+        """The run of identical typeless events is over: count what was folded."""
+        if self.repeats:
+            self.loaded.problems.append(Problem(self.line, folded_typeless(self.repeats)))
+        self.typeless, self.repeats = None, 0
+
+
 def stream_entries(text: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """Each message of an SSE text as `(line, event, problem)`, in order.
 
     An event without a `type` is kept, with a problem saying so; data that is not a JSON
     object gives no event and a problem that says why; `[DONE]` is skipped.
     """
-    for message in iter_sse(text):
+    return message_entries(iter_sse(text))
+
+
+def message_entries(
+    messages: Iterable[SSEMessage],
+) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+    """`stream_entries` of messages decoded already (a file read a piece at a time)."""
+    for message in messages:
         if message.error is not None:
             yield message.line, None, message.error
             continue

@@ -202,6 +202,15 @@ def opens_as_json_archive(head: str) -> bool:
     return _JSON_ARCHIVE.match(head) is not None
 
 
+def may_be_archive(text: str) -> bool:
+    """Whether `read_archive` would look further at a text that opens with `text` (its first
+    `_SNIFF` characters or more): a reader that never calls it must leave such a text alone."""
+    head = text[:_SNIFF].lstrip()
+    if head.startswith("{"):
+        return opens_as_json_archive(head)
+    return bool(_VCR_YAML.search(head)) and "request:" in head and "response:" in head
+
+
 def read_parsed(whole: Any, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:
     """An already parsed JSON archive, or None when `whole` is none."""
     if is_har(whole):

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from mcptui.io.answers import NO_TYPE, folded_typeless, http_error_note, stream_entries
+from mcptui.io.answers import TypelessKeeper, http_error_note, stream_entries
 from mcptui.io.archives import ARCHIVE_FORMATS, read_archive
 from mcptui.io.indexed import recording_reader
 from mcptui.io.paste import find_in_paste, is_error_body, is_response_object
@@ -189,38 +189,7 @@ def _failed(source: str, message: str) -> Loaded:
     return Loaded(problems=Problems([Problem(None, message)]), source=source)
 
 
-class _Keeper:
-    """Appends a file's events to `loaded`. A run of identical events with no `type` (a
-    keep-alive `data: {}` sent three million times) is kept as its first, with one problem
-    that counts the rest: as three million events, each with its own problem and findings,
-    that 30 MB took 44 s and 1.7 GB."""
-
-    def __init__(self, loaded: Loaded) -> None:
-        self.loaded = loaded
-        self.typeless: dict[str, Any] | None = None
-        self.line: int | None = None
-        self.repeats = 0
-
-    def add(self, obj: dict[str, Any], line: int | None) -> None:
-        if "type" in obj:
-            self.close()
-        elif obj == self.typeless:
-            self.repeats += 1
-            return
-        else:
-            self.close()
-            self.typeless, self.line = obj, line
-            self.loaded.problems.append(Problem(line, NO_TYPE))
-        self.loaded.events.append(Event(obj, line=line))
-
-    def close(self) -> None:
-        """The run of identical typeless events is over: count what was folded."""
-        if self.repeats:
-            self.loaded.problems.append(Problem(self.line, folded_typeless(self.repeats)))
-        self.typeless, self.repeats = None, 0
-
-
-def _event_from(obj: Any, line: int, keeper: _Keeper) -> None:
+def _event_from(obj: Any, line: int, keeper: TypelessKeeper) -> None:
     if not isinstance(obj, dict):
         keeper.loaded.problems.append(
             Problem(line, f"expected a JSON object, got {type(obj).__name__}")
@@ -231,7 +200,7 @@ def _event_from(obj: Any, line: int, keeper: _Keeper) -> None:
 
 def _read_objects(objects: list[tuple[int, Any]], kind: str, source: str) -> Loaded:
     loaded = Loaded(format=kind, source=source)
-    keeper = _Keeper(loaded)
+    keeper = TypelessKeeper(loaded)
     for line, obj in objects:
         _event_from(obj, line, keeper)
     keeper.close()
@@ -252,7 +221,7 @@ def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
 
 def _read_json_lines(text: str, source: str) -> Loaded:
     loaded = Loaded(format="JSON lines", source=source)
-    keeper = _Keeper(loaded)
+    keeper = TypelessKeeper(loaded)
     last = text.rstrip().count("\n") + 1  # the last line that is not blank
     for number, line in _numbered_lines(text):
         if not line.strip():
@@ -269,7 +238,7 @@ def _read_json_lines(text: str, source: str) -> Loaded:
 
 def _read_sse(text: str, source: str) -> Loaded:
     loaded = Loaded(format="SSE", source=source)
-    keeper = _Keeper(loaded)
+    keeper = TypelessKeeper(loaded)
     for line, obj, problem in stream_entries(text):
         if obj is not None:
             keeper.add(obj, line)  # says NO_TYPE itself
@@ -281,7 +250,7 @@ def _read_sse(text: str, source: str) -> Loaded:
 
 def _read_array(array: list[Any], source: str) -> Loaded:
     loaded = Loaded(format="JSON array", source=source)
-    keeper = _Keeper(loaded)
+    keeper = TypelessKeeper(loaded)
     for position, obj in enumerate(array):
         if isinstance(obj, dict) and is_response_object(obj) and "type" not in obj:
             loaded.snapshots.append(obj)
@@ -297,7 +266,7 @@ def _read_array(array: list[Any], source: str) -> Loaded:
 def _read_pasted(text: str, start: int, source: str) -> Loaded:
     """Objects one after another, separated by commas/whitespace, as pasted into forum posts."""
     loaded = Loaded(format="pasted events", source=source)
-    keeper = _Keeper(loaded)
+    keeper = TypelessKeeper(loaded)
     decoder = json.JSONDecoder()
     position = start
     end = len(text)

@@ -39,7 +39,8 @@ from mcptui.io.read_ahead import (
 )
 from mcptui.io.recording import Loaded, Problem, is_header, read_record, unreadable_line
 from mcptui.io.scrub import DeltaScrubber
-from mcptui.io.sniff import HEAD_BYTES, is_json_lines_head
+from mcptui.io.sniff import HEAD_BYTES, is_json_lines_head, is_sse_head
+from mcptui.io.sse_reader import SSEReader, Unsure, echoed_secrets
 from mcptui.model.events import Event
 from mcptui.model.fast_read import (
     LITE_FAILURES,
@@ -67,10 +68,10 @@ KEPT_FOR_AGAIN = 1024
 """Events read back and kept for one more read, at most (`FileLines.event_at`)."""
 
 
-def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
+def recording_reader(path: str, max_bytes: int) -> PieceReader | None:
     """A reader for `path` when it is a regular file, within `max_bytes`, that opens with a
-    recording's header or is one JSON event per line (a dump: `bare`); None for anything
-    else (the whole-file readers take it)."""
+    recording's header or is one JSON event per line (a dump: `bare`), or an SSE text
+    (tui/mcptui/io/sse_reader.py); None for anything else (the whole-file readers take it)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None  # never opened: opening a FIFO blocks until a writer comes, and
@@ -87,8 +88,14 @@ def recording_reader(path: str, max_bytes: int) -> RecordingReader | None:
             if is_recording_start(os.pread(file.fileno(), SNIFF, 0)):
                 return RecordingReader(path, file)
             head = os.pread(file.fileno(), HEAD_BYTES, 0)
-            if is_json_lines_head(head, whole=len(head) >= info.st_size):
+            whole = len(head) >= info.st_size
+            if is_json_lines_head(head, whole=whole):
                 return RecordingReader(path, file, bare=True)
+            if is_sse_head(head, whole=whole):
+                try:
+                    return SSEReader(path, file, echoed_secrets(file))
+                except Unsure:
+                    pass
     except OSError:
         pass
     file.close()
@@ -647,3 +654,7 @@ class RecordingReader:
             if len(known) > known_then:  # secrets are only ever added
                 event.raw = redact_event(event.raw, known)
         self._eager.clear()
+
+
+PieceReader = RecordingReader | SSEReader
+"""A file read a piece at a time (`Session.loading`, `load_path`)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mcptui.io.archives import opens_as_json_archive
+from mcptui.io.archives import may_be_archive, opens_as_json_archive
 from mcptui.io.recording import is_header, is_record
 from mcptui.model.jsonsafe import loads
 
@@ -78,5 +78,33 @@ def is_json_lines_head(head: bytes, *, whole: bool) -> bool:
     for _, line in sample:
         obj = try_json(line)
         if not isinstance(obj, dict) or is_header(obj) or is_record(obj):
+            return False
+    return True
+
+
+def is_sse_head(head: bytes, *, whole: bool) -> bool:
+    """Whether a file that opens with `head` (at least its first `HEAD_BYTES`; all of it when
+    `whole`) is read by tui/mcptui/io/formats.py as an SSE text: not binary, not empty, not an
+    archive or a recording, with an SSE field at a line's start in its first `SSE_SNIFF`
+    characters. False whenever the head cannot tell."""
+    if b"\x00" in head[:4096] and not head.lstrip().startswith((b"{", b"[")):
+        return False  # refused as binary
+    text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    if not whole and len(text) < SSE_SNIFF + 1:
+        return False  # the searches need more than the head holds
+    if not text.strip() or may_be_archive(text) or not SSE_FIELD.search(text[:SSE_SNIFF]):
+        return False
+    if not whole:
+        text = text[: text.rfind("\n") + 1]
+    sample = sample_of(text)
+    if (
+        not whole
+        and len(sample) < SNIFF_LINES
+        and len(first_lines(text, 4 * SNIFF_LINES + 1)) <= 4 * SNIFF_LINES
+    ):
+        return False
+    for _, line in sample:
+        obj = try_json(line)
+        if is_header(obj) or is_record(obj):
             return False
     return True

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mcptui.io.indexed import PIECE, RecordingReader
+from mcptui.io.indexed import PIECE, PieceReader
 from mcptui.io.recording import Loaded, Problem
 from mcptui.model.player import Player
 from mcptui.model.timeline import Timeline
@@ -35,7 +35,7 @@ class Session:
     """For a source that is not a LiveRun (the proxy): whether an answer is still flowing."""
     idle_hint: str = ""
     """What the header says before the first response (where to point an app)."""
-    loading: RecordingReader | None = None
+    loading: PieceReader | None = None
     """A recording still being read (tui/mcptui/io/indexed.py): `load_more` takes the next piece."""
     secrets: list[str] = field(default_factory=list, repr=False)
     """What its source named as secrets (a file's requests, an archive's API key): hidden in
@@ -59,9 +59,7 @@ class Session:
         )
 
     @classmethod
-    def reading(
-        cls, reader: RecordingReader, *, speed: float = 1.0, instant: bool = False
-    ) -> Session:
+    def reading(cls, reader: PieceReader, *, speed: float = 1.0, instant: bool = False) -> Session:
         """A session over the first piece of a recording; the rest comes with `load_more`."""
         reader.collect = False  # the timeline keeps them
         first = reader.read(FIRST_PIECE)

@@ -13,39 +13,55 @@ from pathlib import Path
 from typing import cast
 
 from mcptui import __version__
-from mcptui.cli import (
-    demo,
-    demo_server,
-    diff,
-    emulate,
-    export,
-    inspect,
-    probe,
-    proxy,
-    replay,
-    report,
-    run,
-    tap,
+from mcptui.cli.common import (
+    EXIT_BROKEN_PIPE,
+    Commands,
+    RedactingParser,
+    hold_collector,
+    refuse_line,
+    release_collector,
+    safe_streams,
 )
-from mcptui.cli.common import EXIT_BROKEN_PIPE, Commands, RedactingParser, refuse_line, safe_streams
 
-PARSERS: tuple[Callable[[Commands], None], ...] = (
-    inspect.add_parser,
-    replay.add_parser,
-    report.add_parser,
-    diff.add_parser,
-    export.add_parser,
-    run.add_run_parser,
-    run.add_attach_parser,
-    probe.add_parser,
-    proxy.add_parser,
-    tap.add_parser,
-    emulate.add_parser,
-    demo_server.add_parser,
-    demo.add_parser,
-)
-"""Each command's module adds its sub-parser, which names the command's run function
-(`set_defaults(run=…)`); the order is `--help`'s."""
+COLLECTOR_RELEASED_BY_COMMAND = ("inspect", "report", "replay")
+"""Commands that turn the collector back on themselves, once they have imported what they
+need (`release_collector`); every other command gets it back before it runs."""
+
+
+def parsers() -> tuple[Callable[[Commands], None], ...]:
+    """Each command's module adds its sub-parser, which names the command's run function
+    (`set_defaults(run=…)`); the order is `--help`'s. Imported here, not at the top, so that
+    `main` holds the collector over them too (`hold_collector`)."""
+    from mcptui.cli import (
+        demo,
+        demo_server,
+        diff,
+        emulate,
+        export,
+        inspect,
+        probe,
+        proxy,
+        replay,
+        report,
+        run,
+        tap,
+    )
+
+    return (
+        inspect.add_parser,
+        replay.add_parser,
+        report.add_parser,
+        diff.add_parser,
+        export.add_parser,
+        run.add_run_parser,
+        run.add_attach_parser,
+        probe.add_parser,
+        proxy.add_parser,
+        tap.add_parser,
+        emulate.add_parser,
+        demo_server.add_parser,
+        demo.add_parser,
+    )
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -65,7 +81,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         # a parser class that knows the secrets: argparse only calls it
         parser_class=cast("type[argparse.ArgumentParser]", partial(RedactingParser, known=known)),
     )
-    for add in PARSERS:
+    for add in parsers():
         add(commands)
     return parser
 
@@ -78,7 +94,14 @@ def command_names(parser: argparse.ArgumentParser) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit codes: 0 clean, 1 a failure in the stream, 2 unusable input or options, 3 an
     internal error (one line on stderr, the traceback in mcptui-recordings/mcptui-error.log)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    hold_collector()  # until the command's imports are done (release_collector)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        release_collector()  # a command that ended before it released it
+
+
+def _main(argv: list[str]) -> int:
     safe_streams()
     parser = build_parser(argv)  # once: the rewrites below add no secret to hide
     names = command_names(parser)
@@ -135,6 +158,8 @@ def dispatch(args: argparse.Namespace) -> int:
     )
     if isinstance(tap_file, str) and tap_file != "-" and not Path(tap_file).is_file():
         return refuse_line(f"--tap {tap_file}: no such file (a recording of `mcptui tap`)")
+    if args.command not in COLLECTOR_RELEASED_BY_COMMAND:
+        release_collector()
     command: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if command is None:
         build_parser().print_help()

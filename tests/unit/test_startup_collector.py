@@ -64,3 +64,36 @@ def test_not_turned_on_where_it_was_off():
     common.hold_collector()
     common.release_collector()
     assert not gc.isenabled()
+
+
+def test_an_app_gets_it_back_once_its_first_screen_is_painted():
+    class FakeApp:
+        crash = None
+        return_code = 0
+        when_shown = None
+
+        def run(self) -> None:
+            self.held_while_starting = not gc.isenabled()
+            assert self.when_shown is not None
+            self.when_shown()  # what SafeApp does after its first refresh
+            self.on_after = gc.isenabled()
+
+    common.hold_collector()
+    app = FakeApp()
+    assert common.run_app(app) == 0  # type: ignore[arg-type]
+    assert app.held_while_starting and app.on_after
+
+
+async def test_safe_app_calls_it_after_its_first_refresh():
+    from mcptui.sources.replay import open_session
+    from mcptui.ui.app import McptuiApp
+
+    app = McptuiApp(open_session(str(SMALL), instant=True))
+    called: list[bool] = []
+    app.when_shown = lambda: called.append(True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(20):
+            if called:
+                break
+            await pilot.pause()
+    assert called == [True]

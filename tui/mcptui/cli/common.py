@@ -193,8 +193,9 @@ def open_replay(
 
 
 def run_app(app: SafeApp) -> int:
-    """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0."""
-    release_collector()
+    """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0.
+    The collector stays off (`hold_collector`) until its first screen is painted."""
+    app.when_shown = release_collector
     app.run()
     if app.crash is not None:
         print(app.crash, file=sys.stderr)

@@ -163,7 +163,10 @@ def first_screen(repeat: int) -> list[tuple[float, float | None]] | None:
         screen_once(0)  # warm
         times = [t for t in (screen_once(i + 1) for i in range(repeat)) if t is not None]
     finally:
+        socket_path = tmux("display-message", "-p", "#{socket_path}").stdout.strip()
         tmux("kill-server")
+        if socket_path:
+            Path(socket_path).unlink(missing_ok=True)  # tmux leaves the socket file behind
     if len(times) < repeat:
         print(f"  first screen: {repeat - len(times)} run(s) timed out after {SCREEN_TIMEOUT} s")
     return times or None

@@ -12,6 +12,7 @@ from typing import Any
 
 from _app_support import (
     APP_CSS,
+    SAMPLE_424,
     SAMPLE_SUCCESS,
     SAMPLE_TIMEOUT,
     SIZE,
@@ -289,3 +290,55 @@ async def test_the_selected_row_is_on_screen_after_a_jump_at_80_columns(tmp_path
         top = tree.scroll_offset.y
         assert top <= tree.cursor_line < top + tree.scrollable_content_region.height
         assert tree.show_horizontal_scrollbar  # the case that hid it
+
+
+async def test_an_instant_replay_paints_its_end_first():
+    """`replay --instant` of a file read whole: the first frame already shows the end, landed
+    on the failure, not step 0 with the end one tick later (a frame of the cold start)."""
+    session = open_session(str(SAMPLE_424), instant=True)
+    app = McptuiApp(session)
+    painted: list[int] = []
+    original = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        original(screen, renderable)
+        if renderable is not None and isinstance(screen, InspectorScreen):
+            painted.append(screen.session.timeline.position)
+
+    app._display = display  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
+        assert painted[0] == session.timeline.total
+        assert "failed" in str(screen.tree.cursor_node.label)  # the mcp_call that got the 424
+
+
+async def test_an_instant_replay_scrolls_to_a_failure_below_the_first_rows(tmp_path: Path):
+    """The jump is made at mount, before the tree is laid out: the failed item's row is still
+    scrolled into view."""
+    from _app_support import renumbered, write_chunks
+
+    raws: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress"}}
+    ]
+    for n in range(60):
+        item = {"id": f"mcp_{n}", "type": "mcp_call", "name": "search", "server_label": "docs"}
+        done = {**item, "arguments": "{}", "output": "ok", "status": "completed"}
+        if n == 50:
+            done = {**item, "arguments": "{}", "status": "failed", "error": "http_error 424"}
+        raws += [
+            {"type": "response.output_item.added", "output_index": n, "item": item},
+            {"type": "response.output_item.done", "output_index": n, "item": done},
+        ]
+    raws.append({"type": "response.completed", "response": {"id": "resp_1", "status": "completed"}})
+    session = open_session(
+        str(write_chunks(tmp_path / "many.jsonl", renumbered(raws))), instant=True
+    )
+    async with McptuiApp(session).run_test(size=(80, 24)) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
+        await pilot.pause()
+        tree = screen.tree
+        assert "mcp_50" in str(tree.cursor_node.data) or "failed" in str(tree.cursor_node.label)
+        top = tree.scroll_offset.y
+        assert top <= tree.cursor_line < top + tree.scrollable_content_region.height

@@ -65,3 +65,19 @@ def test_inspect_runs_without_textual(upstream_dir: Path):
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_the_app_imports_without_the_checks():
+    """The checks' modules (causes, conformance, SDK messages: ~18 ms of imports) load when the
+    first check starts, after the first frame: a cold start paints sooner (bench/cold_start.py)."""
+    code = (
+        "import sys\n"
+        "import mcptui.ui.app, mcptui.sources.replay\n"
+        "checks = ('mcptui.model.causes', 'mcptui.model.diagnosis', 'mcptui.model.conformance')\n"
+        "loaded = [m for m in checks if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr

@@ -73,3 +73,17 @@ def test_a_file_named_like_a_command_is_still_replayed_as_a_file(capsys, tmp_pat
     assert code == 2
     assert "unknown command" not in err
     assert "inspekt" in err
+
+
+def test_the_command_list_names_every_sub_parser_in_help_order():
+    """`main` knows the commands without building their parsers (COMMANDS), and builds the
+    one it runs: the list must be the parsers' own."""
+    from mcptui.cli.main import COMMANDS
+
+    assert list(commands()) == list(COMMANDS)
+    for name in COMMANDS:
+        (sub,) = [
+            a for a in build_parser(only=name)._actions if isinstance(a, argparse._SubParsersAction)
+        ]
+        assert name in sub.choices
+        assert set(sub.choices) <= {name, "run", "attach"}

@@ -4,6 +4,7 @@ refusals (exit 2), and running an app."""
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
@@ -25,6 +26,31 @@ TAP_PORT = 8790
 DEMO_SERVER_PORT = 8765
 EXIT_BROKEN_PIPE = 141
 """As a shell reports a command killed by SIGPIPE: the reader of the output went away."""
+
+
+_collector_held = False
+
+
+def hold_collector() -> None:
+    """Turn the cyclic collector off while a command starts. Its imports allocate ~75k
+    objects that live as long as the process (modules, classes, functions, compiled
+    patterns), which the collector walked in ~100 young and ~10 middle passes: ~30 ms of a
+    ~0.33 s start of `replay`'s imports (0.30-0.32 s without, alternating runs)."""
+    global _collector_held
+    if gc.isenabled():
+        gc.disable()
+        _collector_held = True
+
+
+def release_collector() -> None:
+    """The command has imported what it needs: the collector runs again, and what start-up
+    built is frozen out of its passes (as a loaded recording is, ui/screens/loading.py). Only
+    undoes `hold_collector`; a second call does nothing."""
+    global _collector_held
+    if _collector_held:
+        _collector_held = False
+        gc.freeze()
+        gc.enable()
 
 
 class RedactingParser(argparse.ArgumentParser):
@@ -167,7 +193,9 @@ def open_replay(
 
 
 def run_app(app: SafeApp) -> int:
-    """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0."""
+    """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0.
+    The collector stays off (`hold_collector`) until its first screen is painted."""
+    app.when_shown = release_collector
     app.run()
     if app.crash is not None:
         print(app.crash, file=sys.stderr)

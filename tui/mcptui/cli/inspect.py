@@ -11,6 +11,7 @@ from mcptui.cli.common import (
     add_max_bytes,
     add_tap_file,
     refuse_line,
+    release_collector,
 )
 from mcptui.io.reading import MAX_BYTES
 from mcptui.model.textsafe import visible
@@ -65,6 +66,7 @@ def run_inspect(
     )
     from mcptui.sources.replay import load_merged
 
+    release_collector()
     inspections = [Inspection.of(load_merged(path, tap, max_bytes)) for path in paths]
     # Piped output is for grep and scripts: don't wrap lines at 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)

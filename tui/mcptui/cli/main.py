@@ -13,43 +13,100 @@ from pathlib import Path
 from typing import cast
 
 from mcptui import __version__
-from mcptui.cli import (
-    demo,
-    demo_server,
-    diff,
-    emulate,
-    export,
-    inspect,
-    probe,
-    proxy,
-    replay,
-    report,
-    run,
-    tap,
+from mcptui.cli.common import (
+    EXIT_BROKEN_PIPE,
+    Commands,
+    RedactingParser,
+    hold_collector,
+    refuse_line,
+    release_collector,
+    safe_streams,
 )
-from mcptui.cli.common import EXIT_BROKEN_PIPE, Commands, RedactingParser, refuse_line, safe_streams
 
-PARSERS: tuple[Callable[[Commands], None], ...] = (
-    inspect.add_parser,
-    replay.add_parser,
-    report.add_parser,
-    diff.add_parser,
-    export.add_parser,
-    run.add_run_parser,
-    run.add_attach_parser,
-    probe.add_parser,
-    proxy.add_parser,
-    tap.add_parser,
-    emulate.add_parser,
-    demo_server.add_parser,
-    demo.add_parser,
+COLLECTOR_RELEASED_BY_COMMAND = ("inspect", "report", "replay")
+"""Commands that turn the collector back on themselves, once they have imported what they
+need (`release_collector`); every other command gets it back before it runs."""
+
+
+COMMANDS = (
+    "inspect",
+    "replay",
+    "report",
+    "diff",
+    "export",
+    "run",
+    "attach",
+    "probe",
+    "proxy",
+    "tap",
+    "emulate",
+    "demo-server",
+    "demo",
 )
-"""Each command's module adds its sub-parser, which names the command's run function
-(`set_defaults(run=…)`); the order is `--help`'s."""
+"""Every command, in `--help`'s order (tests/unit/test_cli_usage.py checks it against the
+sub-parsers): known without building them."""
 
 
-def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """The command line; `argv`'s secrets (`argv_secrets`) are hidden from its errors."""
+def parsers(only: str | None = None) -> list[Callable[[Commands], None]]:
+    """Each command's module adds its sub-parser, which names the command's run function
+    (`set_defaults(run=…)`); the order is `--help`'s. With `only`, that command's alone: the
+    thirteen took ~15 ms to import and build, of a ~0.2 s `inspect` (bench/cold_start.py).
+    Imported here, not at the top, so that `main` holds the collector over them too."""
+    found: list[Callable[[Commands], None]] = []
+    if only in (None, "inspect"):
+        from mcptui.cli import inspect
+
+        found.append(inspect.add_parser)
+    if only in (None, "replay"):
+        from mcptui.cli import replay
+
+        found.append(replay.add_parser)
+    if only in (None, "report"):
+        from mcptui.cli import report
+
+        found.append(report.add_parser)
+    if only in (None, "diff"):
+        from mcptui.cli import diff
+
+        found.append(diff.add_parser)
+    if only in (None, "export"):
+        from mcptui.cli import export
+
+        found.append(export.add_parser)
+    if only in (None, "run", "attach"):
+        from mcptui.cli import run
+
+        found += [run.add_run_parser, run.add_attach_parser]
+    if only in (None, "probe"):
+        from mcptui.cli import probe
+
+        found.append(probe.add_parser)
+    if only in (None, "proxy"):
+        from mcptui.cli import proxy
+
+        found.append(proxy.add_parser)
+    if only in (None, "tap"):
+        from mcptui.cli import tap
+
+        found.append(tap.add_parser)
+    if only in (None, "emulate"):
+        from mcptui.cli import emulate
+
+        found.append(emulate.add_parser)
+    if only in (None, "demo-server"):
+        from mcptui.cli import demo_server
+
+        found.append(demo_server.add_parser)
+    if only in (None, "demo"):
+        from mcptui.cli import demo
+
+        found.append(demo.add_parser)
+    return found
+
+
+def build_parser(argv: Sequence[str] = (), *, only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; `argv`'s secrets (`argv_secrets`) are hidden from its errors. With
+    `only`, the sub-parser of that command alone (`parsers`)."""
     from mcptui.model.redaction import argv_secrets
 
     known = argv_secrets(argv)
@@ -65,29 +122,31 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         # a parser class that knows the secrets: argparse only calls it
         parser_class=cast("type[argparse.ArgumentParser]", partial(RedactingParser, known=known)),
     )
-    for add in PARSERS:
+    for add in parsers(only):
         add(commands)
     return parser
-
-
-def command_names(parser: argparse.ArgumentParser) -> list[str]:
-    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return list(commands.choices)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit codes: 0 clean, 1 a failure in the stream, 2 unusable input or options, 3 an
     internal error (one line on stderr, the traceback in mcptui-recordings/mcptui-error.log)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    hold_collector()  # until the command's imports are done (release_collector)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        release_collector()  # a command that ended before it released it
+
+
+def _main(argv: list[str]) -> int:
     safe_streams()
-    parser = build_parser(argv)  # once: the rewrites below add no secret to hide
-    names = command_names(parser)
-    if argv and not argv[0].startswith("-") and argv[0] not in names:
-        unknown = unknown_command(argv[0], names)
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        unknown = unknown_command(argv[0], list(COMMANDS))
         if unknown is not None:
             return refuse_line(unknown)
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
-    args = parser.parse_args(bare_step(argv))
+    # `mcptui --help` and the like need every command; a command, its own parser
+    only = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(argv, only=only).parse_args(bare_step(argv))
     from mcptui.io.sdk_schema_cache import install
 
     install()  # the conformance check reads the SDK's types from a cache, not the SDK
@@ -135,6 +194,8 @@ def dispatch(args: argparse.Namespace) -> int:
     )
     if isinstance(tap_file, str) and tap_file != "-" and not Path(tap_file).is_file():
         return refuse_line(f"--tap {tap_file}: no such file (a recording of `mcptui tap`)")
+    if args.command not in COLLECTOR_RELEASED_BY_COMMAND:
+        release_collector()
     command: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if command is None:
         build_parser().print_help()

@@ -14,6 +14,7 @@ from mcptui.cli.common import (
     add_tap_file,
     open_replay,
     refuse_line,
+    release_collector,
     run_app,
     terminal_missing,
 )
@@ -94,6 +95,7 @@ def screenshot(args: argparse.Namespace) -> int:
     from mcptui.io.reading import output_problem, overwrites_input
     from mcptui.ui.screenshot import parse_size, take_screenshot
 
+    release_collector()
     problem = output_problem(args.screenshot, "--screenshot")
     if problem is not None:
         shown = shown_path(args.screenshot) or repr("")

@@ -11,6 +11,7 @@ from mcptui.cli.common import (
     add_max_bytes,
     add_tap_file,
     refuse_line,
+    release_collector,
 )
 from mcptui.model.textsafe import one_line, shown_path
 
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from mcptui.share.report import html_report, markdown_report, report_title
     from mcptui.sources.replay import load_merged
 
+    release_collector()
     if args.tap and len(args.files) > 1:
         return refuse_line("--tap merges a tap recording into one stream: give one FILE")
     output = None if args.output in (None, "-") else Path(args.output)

@@ -28,7 +28,7 @@ from mcptui.model.sdk_messages import (
     hides_its_exception,
     message_cause,
 )
-from mcptui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, ResponseState
+from mcptui.model.state import OPENAI_TOOL_TIMEOUT, ItemState, ResponseState, mcp_entries
 from mcptui.model.timing import likely_timeout_after
 from mcptui.model.urlsafe import split_url
 from mcptui.model.wire_evidence import NO_RESULT, RAISED_CODES, WORKED, WireFinding
@@ -540,15 +540,6 @@ PROBE_KINDS: dict[str, str] = {
 }
 """Probe classifications (`mcptui.probe`, `mcptui.mcpclient.link`) and the cause each one
 confirms."""
-
-
-def mcp_entries(request: Any) -> list[dict[str, Any]]:
-    """A request's (or a response's echoed) `{"type": "mcp", ...}` tool entries; nothing for
-    a malformed `tools`."""
-    tools = request.get("tools") if isinstance(request, dict) else None
-    if not isinstance(tools, list):
-        return []
-    return [t for t in tools if isinstance(t, dict) and t.get("type") == "mcp"]
 
 
 def item_causes(

@@ -14,7 +14,6 @@ from mcptui.model.causes import (
     ProbeEvidence,
     is_private_url,
     item_causes,
-    mcp_entries,
     response_causes,
 )
 from mcptui.model.conformance import check_stream
@@ -22,7 +21,7 @@ from mcptui.model.errors import describe_error
 from mcptui.model.events import Event
 from mcptui.model.findings import Finding, ordered
 from mcptui.model.sdk_messages import family_of, wraps_a_plain_value
-from mcptui.model.state import SessionState
+from mcptui.model.state import SessionState, mcp_entries
 from mcptui.model.timeline import Timeline
 from mcptui.model.timing import ItemTiming, TimingReport, timing_report
 from mcptui.model.wire import WireLinks, link

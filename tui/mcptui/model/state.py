@@ -215,3 +215,13 @@ def parse_json_text(text: str) -> Any:
         return loads(text)
     except (ValueError, TypeError):
         return text
+
+
+def mcp_entries(request: Any) -> list[dict[str, Any]]:
+    """A request's (or a response's echoed) `{"type": "mcp", ...}` tool entries; nothing for
+    a malformed `tools`. (Here, not with the causes that use it most: the first screen asks
+    it whether a failed call can be probed, before the checks' modules are loaded.)"""
+    tools = request.get("tools") if isinstance(request, dict) else None
+    if not isinstance(tools, list):
+        return []
+    return [t for t in tools if isinstance(t, dict) and t.get("type") == "mcp"]

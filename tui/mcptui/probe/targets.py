@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from mcptui.io.formats import load_bytes
 from mcptui.io.reading import MAX_BYTES, InputError
 from mcptui.io.recording import Loaded
-from mcptui.model.causes import mcp_entries
+from mcptui.model.state import mcp_entries
 from mcptui.model.timeline import Timeline
 from mcptui.sources.request_file import (
     VARIABLE,

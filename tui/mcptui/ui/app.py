@@ -14,7 +14,6 @@ from textual.worker import Worker, WorkerState
 
 from mcptui.model.redaction import hide_known, merge_secrets, redact_text, request_secrets
 from mcptui.model.summary import unfinished
-from mcptui.share.inspect_output import EXIT_CLEAN, EXIT_FAILURE
 from mcptui.sources.session import Session
 from mcptui.ui.actions import ACTIONS, bindings
 from mcptui.ui.safe_app import SafeApp
@@ -115,6 +114,8 @@ class McptuiApp(SafeApp):
     async def action_quit(self) -> None:
         """Quit with the code `inspect` gives (README): 1 when what was shown holds a failure,
         0 when not; `proxy` and `tap` exit 0, what they relayed being data."""
+        from mcptui.share.inspect_output import EXIT_CLEAN, EXIT_FAILURE  # with the checks
+
         failed = self.proxy is None and bool(self.session.timeline.failure_indexes)
         if not failed and self.proxy is None:
             failed = self._unfinished_at_end()

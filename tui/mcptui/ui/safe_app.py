@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -19,10 +20,18 @@ class SafeApp(App[None]):
 
     crash: str | None = None
     """After an internal error: the one line to print once the terminal is restored."""
+    when_shown: Callable[[], object] | None = None
+    """Called once the first screen is painted: `run_app` turns the cyclic collector back on
+    there (`mcptui.cli.common.hold_collector`), so that it does not walk, during start-up,
+    the widgets, styles and rules that live as long as the app."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._follow_theme(refresh=False)
+
+    def on_mount(self) -> None:  # (Textual also runs the subclasses' own on_mount)
+        if self.when_shown is not None:
+            self.call_after_refresh(self.when_shown)
 
     def watch_theme(self) -> None:
         self._follow_theme(refresh=True)

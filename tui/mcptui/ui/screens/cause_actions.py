@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.text import Text
 
-from mcptui.model.causes import mcp_entries
-from mcptui.model.state import ResponseState
+from mcptui.model.state import ResponseState, mcp_entries
 from mcptui.model.textsafe import visible
 from mcptui.ui.actions import BY_NAME, available_when
 from mcptui.ui.screens.host import host_app

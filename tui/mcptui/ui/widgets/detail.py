@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from json import JSONEncoder
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -28,7 +28,6 @@ from textual.style import Style as VisualStyle
 from textual.timer import Timer
 from textual.visual import RichVisual, Visual
 
-from mcptui.model.causes import LikelyCause
 from mcptui.model.errors import describe_error
 from mcptui.model.events import Event, is_wire_note, sequence_number_in
 from mcptui.model.findings import Finding
@@ -37,10 +36,12 @@ from mcptui.model.state import ItemState, ResponseState, parse_json_text
 from mcptui.model.status import ShownStatus
 from mcptui.model.textsafe import json_safe, visible
 from mcptui.model.timing import ItemTiming
-from mcptui.share.inspect_output import add_causes
 from mcptui.share.status_marks import note_text
 from mcptui.ui.widgets.findings import finding_text
 from mcptui.ui.widgets.labels import ERROR_STYLE, seconds, status_text
+
+if TYPE_CHECKING:  # the checks' modules load after the first frame (Diagnosing.diagnose)
+    from mcptui.model.causes import LikelyCause
 
 MAX_JSON_CHARS = 20_000
 """Longer JSON is cut for display (the copy action still copies all of it): highlighting and
@@ -553,6 +554,8 @@ class DetailPane(ScrollView, can_focus=True):
 def causes_tree(causes: Sequence[LikelyCause], actions: Mapping[str, Text] | None = None) -> Tree:
     """Likely causes, best first, each with its evidence and what to try (and, by cause key,
     how to do it from here)."""
+    from mcptui.share.inspect_output import add_causes
+
     tree = Tree(Text("diagnosis", "bold yellow"), guide_style="yellow")
     add_causes(tree, causes, actions)
     return tree

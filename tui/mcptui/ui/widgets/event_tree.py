@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual import events
@@ -21,7 +21,6 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from mcptui.model.diagnosis import Diagnosis
 from mcptui.model.errors import describe_error
 from mcptui.model.findings import Finding
 from mcptui.model.groups import EventGroup, GroupIndex
@@ -38,6 +37,9 @@ from mcptui.ui.widgets.labels import (
     item_label,
     response_label,
 )
+
+if TYPE_CHECKING:  # the checks' modules load after the first frame (Diagnosing.diagnose)
+    from mcptui.model.diagnosis import Diagnosis
 
 NodeKind = Literal["response", "item", "group", "event", "error"]
 

@@ -34,7 +34,14 @@ from mcptui.io.sniff import SSE_FIELD, SSE_SNIFF, sample_of, try_json
 from mcptui.model.events import Event
 from mcptui.model.ingest import collector_paused
 from mcptui.model.jsonsafe import loads, raw_decode
-from mcptui.model.redaction import hide_known, merge_secrets, redact, redact_event, request_secrets
+from mcptui.model.redaction import (
+    hide_known,
+    merge_secrets,
+    redact,
+    redact_event,
+    request_secrets,
+    response_echo_secrets,
+)
 
 ACCEPTED_FORMATS = (
     "mcptui recording (.jsonl)",
@@ -97,15 +104,11 @@ def _known_secrets(loaded: Loaded) -> list[str]:
         for event in loaded.events
         if event.is_note and "request" in event.raw
     ]
-    requests += [
-        event.raw.get("response")
-        for event in loaded.events
-        if event.lite is None
-        and (event.kind or "").startswith("response.")
-        and not (event.kind or "").endswith(".delta")
-    ]
     requests += loaded.snapshots
-    return merge_secrets(loaded.secrets, *(request_secrets(request) for request in requests))
+    echoed = [response_echo_secrets(event.raw) for event in loaded.events if event.lite is None]
+    return merge_secrets(
+        loaded.secrets, *echoed, *(request_secrets(request) for request in requests)
+    )
 
 
 def _load_text(text: str, source: str, max_bytes: int) -> Loaded:

@@ -33,6 +33,7 @@ from mcptui.io.read_ahead import (
     Ahead,
     Pieces,
     PieceScan,
+    lines_holding,
     lines_of,
     may_start_helper,
     starts_of,
@@ -56,7 +57,14 @@ from mcptui.model.fast_read import (
 )
 from mcptui.model.ingest import collector_paused
 from mcptui.model.jsonsafe import loads
-from mcptui.model.redaction import SharedTexts, hide_known, redact, redact_event, request_secrets
+from mcptui.model.redaction import (
+    SharedTexts,
+    hide_known,
+    redact,
+    redact_event,
+    request_secrets,
+    response_echo_secrets,
+)
 
 PIECE = 1 << 20
 """Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
@@ -120,27 +128,9 @@ def noted_secrets(file: BinaryIO, *, bare: bool = False) -> list[str]:
     that names it is hidden too. One pass of a byte search over the file; only the lines
     holding a request are decoded."""
     found: list[str] = []
-    descriptor = file.fileno()
-    size = os.fstat(descriptor).st_size
-    offset = 0
-    carry = b""
-    while offset < size:
-        block = carry + os.pread(descriptor, BLOCK, offset)
-        if not offset and block.startswith(BOM):
-            block = block[len(BOM) :]  # the first line's JSON after it
-        offset += BLOCK
-        cut = block.rfind(b"\n") + 1 if offset < size else len(block)
-        whole, carry = block[:cut], block[cut:]
-        if len(carry) > BLOCK * 64:
-            carry = b""  # a line this long is read (and redacted) the ordinary way
-        for needle in (NOTED, ECHOED):
-            at = whole.find(needle)
-            while at >= 0:
-                start = whole.rfind(b"\n", 0, at) + 1
-                end = whole.find(b"\n", at)
-                end = len(whole) if end < 0 else end
-                found += _request_secrets_in(whole[start:end], bare)
-                at = whole.find(needle, end)
+    for line in lines_holding(file, (NOTED, ECHOED)):
+        if line is not None:  # a line too long to search is read (and redacted) the usual way
+            found += _request_secrets_in(line, bare)
     return found
 
 
@@ -152,10 +142,7 @@ def _request_secrets_in(line: bytes, bare: bool = False) -> list[str]:
     if not isinstance(record, dict):
         return []
     if bare:  # an event of a dump: a Response it echoes (formats.py's `_known_secrets`)
-        kind = record.get("type")
-        if isinstance(kind, str) and kind.startswith("response.") and not kind.endswith(".delta"):
-            return request_secrets(record.get("response"))
-        return []
+        return response_echo_secrets(record)
     body = record.get("note") if isinstance(record.get("note"), dict) else record
     if not isinstance(body, dict):
         return []

@@ -21,10 +21,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 from array import array
+from collections.abc import Iterator
 from itertools import accumulate, islice, repeat
 from multiprocessing.connection import Connection
 from operator import add
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from mcptui.model.fast_read import (
     LITE_FAILURES,
@@ -80,6 +81,39 @@ class Pieces:
         cut = len(text) if at_end else text.rfind(b"\n") + 1
         self._rest = text[cut:]
         return base, text, cut, at_end
+
+
+SEARCH_BLOCK = 256 << 10
+"""Bytes searched at a time by `lines_holding`."""
+
+
+def lines_holding(file: BinaryIO, needles: tuple[bytes, ...]) -> Iterator[bytes | None]:
+    """Each line of `file` that holds one of `needles` (once for each it holds), found by a
+    byte search a block at a time, so that only those lines are decoded. None stands for a
+    line too long to search (over 16 MB): the caller reads the file its own way there. A BOM
+    before the first line is dropped."""
+    descriptor = file.fileno()
+    size = os.fstat(descriptor).st_size
+    offset = 0
+    carry = b""
+    while offset < size:
+        block = carry + os.pread(descriptor, SEARCH_BLOCK, offset)
+        if not offset and block.startswith(BOM):
+            block = block[len(BOM) :]
+        offset += SEARCH_BLOCK
+        cut = block.rfind(b"\n") + 1 if offset < size else len(block)
+        whole, carry = block[:cut], block[cut:]
+        if len(carry) > SEARCH_BLOCK * 64:
+            carry = b""
+            yield None
+        for needle in needles:
+            at = whole.find(needle)
+            while at >= 0:
+                start = whole.rfind(b"\n", 0, at) + 1
+                end = whole.find(b"\n", at)
+                end = len(whole) if end < 0 else end
+                yield whole[start:end]
+                at = whole.find(needle, end)
 
 
 def lines_of(text: bytes, cut: int) -> list[bytes]:

@@ -20,17 +20,16 @@ import os
 from typing import BinaryIO
 
 from mcptui.io.answers import TypelessKeeper, message_entries
-from mcptui.io.read_ahead import BOM
+from mcptui.io.read_ahead import BOM, lines_holding
 from mcptui.io.recording import Loaded, Problem
 from mcptui.io.scrub import DeltaScrubber
 from mcptui.model.events import Event
 from mcptui.model.ingest import collector_paused
 from mcptui.model.jsonsafe import loads
-from mcptui.model.redaction import merge_secrets, redact_event, request_secrets
+from mcptui.model.redaction import merge_secrets, redact_event, response_echo_secrets
 from mcptui.model.sse import SSEDecoder, SSEMessage
 
 PIECE = 1 << 20
-BLOCK = 256 << 10
 ECHOED = b'"server_url"'
 
 
@@ -43,24 +42,10 @@ def echoed_secrets(file: BinaryIO) -> list[str]:
     any event is read (formats.py's `_known_secrets` of an SSE text). Raises `Unsure` when a
     line that names one cannot be read alone."""
     found: set[str] = set()
-    descriptor = file.fileno()
-    size = os.fstat(descriptor).st_size
-    offset = 0
-    carry = b""
-    while offset < size:
-        block = carry + os.pread(descriptor, BLOCK, offset)
-        offset += BLOCK
-        cut = block.rfind(b"\n") + 1 if offset < size else len(block)
-        whole, carry = block[:cut], block[cut:]
-        if len(carry) > BLOCK * 64:
-            raise Unsure  # a line this long: the whole reader takes the file
-        at = whole.find(ECHOED)
-        while at >= 0:
-            start = whole.rfind(b"\n", 0, at) + 1
-            end = whole.find(b"\n", at)
-            end = len(whole) if end < 0 else end
-            found.update(_secrets_in(whole[start:end].rstrip(b"\r").removeprefix(BOM)))
-            at = whole.find(ECHOED, end)
+    for line in lines_holding(file, (ECHOED,)):
+        if line is None:
+            raise Unsure  # a line too long to search: the whole reader takes the file
+        found.update(_secrets_in(line.rstrip(b"\r")))
     return merge_secrets(sorted(found))
 
 
@@ -71,12 +56,7 @@ def _secrets_in(line: bytes) -> list[str]:
         obj = loads(line[5:])
     except ValueError:
         raise Unsure from None  # one line of a JSON text spread over several `data:` lines
-    if not isinstance(obj, dict):
-        return []
-    kind = obj.get("type")
-    if isinstance(kind, str) and kind.startswith("response.") and not kind.endswith(".delta"):
-        return request_secrets(obj.get("response"))
-    return []
+    return response_echo_secrets(obj) if isinstance(obj, dict) else []
 
 
 class SSEReader:

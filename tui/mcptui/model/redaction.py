@@ -538,6 +538,15 @@ def request_secrets(request: Any) -> list[str]:
     return sorted(set(found), key=len, reverse=True)
 
 
+def response_echo_secrets(event: dict[str, Any]) -> list[str]:
+    """The secrets of the MCP server URLs that an event's Response object echoes (its `tools`):
+    those of a `response.*` event that is not a delta; none of any other."""
+    kind = event.get("type")
+    if isinstance(kind, str) and kind.startswith("response.") and not kind.endswith(".delta"):
+        return request_secrets(event.get("response"))
+    return []
+
+
 def merge_secrets(*groups: Sequence[str]) -> list[str]:
     """Known secrets from several places, each once, longest first (`hide_known` order)."""
     return sorted(

@@ -17,6 +17,7 @@ import pytest
 from mcptui.io.formats import load_bytes, load_path
 from mcptui.io.indexed import RecordingReader, recording_reader
 from mcptui.io.recording import Loaded
+from mcptui.io.sniff import HEAD_BYTES
 from mcptui.io.sse_reader import SSEReader
 
 REPO = Path(__file__).resolve().parents[2]
@@ -297,3 +298,17 @@ def test_a_dump_that_ends_in_a_run_of_events_with_no_type_counts_the_run(tmp_pat
     expected = seen(whole(path))
     assert any(message.startswith("3 more identical") for _, message in expected[2])
     assert seen(lazily(path, helper=False, piece=999)) == expected
+
+
+@pytest.mark.parametrize("form", ["jsonl", "sse"])
+def test_a_dump_longer_than_the_sniffed_head_is_read_in_pieces_alike(tmp_path: Path, form: str):
+    """Past the 256 KB the format is sniffed from, only the head's whole lines count."""
+    lines = plain_stream(6000)
+    lines.insert(3000, "{not json")
+    text = as_sse(lines, random.Random(4)) if form == "sse" else "\n".join(lines) + "\n"
+    path = tmp_path / f"big.{form}"
+    path.write_text(text)
+    assert path.stat().st_size > 2 * HEAD_BYTES
+    reader = recording_reader(str(path), 1 << 30)
+    assert isinstance(reader, SSEReader if form == "sse" else RecordingReader)
+    assert seen(lazily(path, helper=False, piece=64 << 10)) == seen(whole(path))

@@ -63,17 +63,10 @@ def is_json_lines_head(head: bytes, *, whole: bool) -> bool:
     start = text.lstrip()
     if not start.startswith("{") or opens_as_json_archive(start[:SSE_SNIFF]):
         return False
-    if not whole and len(text) < SSE_SNIFF:
-        return False  # a head this short in characters holds fewer than the search needs
-    if SSE_FIELD.search(text[:SSE_SNIFF]):
-        return False
-    if not whole:
-        text = text[: text.rfind("\n") + 1]  # complete lines only
-    sample = sample_of(text)
-    short = len(first_lines(text, SNIFF_LINES * 4 + 1)) <= SNIFF_LINES * 4
-    if not whole and short and len(sample) < SNIFF_LINES:
-        return False  # the sample would run on past the head
-    if len(sample) < 2:
+    if (not whole and len(text) <= SSE_SNIFF) or SSE_FIELD.search(text[:SSE_SNIFF]):
+        return False  # SSE, or a head that holds fewer characters than the search needs
+    sample = _sample_within(text, whole)
+    if sample is None or len(sample) < 2:
         return False
     for _, line in sample:
         obj = try_json(line)
@@ -90,21 +83,26 @@ def is_sse_head(head: bytes, *, whole: bool) -> bool:
     if b"\x00" in head[:4096] and not head.lstrip().startswith((b"{", b"[")):
         return False  # refused as binary
     text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    if not whole and len(text) < SSE_SNIFF + 1:
+    if not whole and len(text) <= SSE_SNIFF:
         return False  # the searches need more than the head holds
     if not text.strip() or may_be_archive(text) or not SSE_FIELD.search(text[:SSE_SNIFF]):
         return False
-    if not whole:
-        text = text[: text.rfind("\n") + 1]
-    sample = sample_of(text)
-    if (
-        not whole
-        and len(sample) < SNIFF_LINES
-        and len(first_lines(text, 4 * SNIFF_LINES + 1)) <= 4 * SNIFF_LINES
-    ):
+    sample = _sample_within(text, whole)
+    if sample is None:
         return False
     for _, line in sample:
         obj = try_json(line)
         if is_header(obj) or is_record(obj):
             return False
     return True
+
+
+def _sample_within(text: str, whole: bool) -> list[tuple[int, str]] | None:
+    """`sample_of` the text a file opens with (all of it when `whole`), or None when the
+    sample would run on past it (its last line may be cut)."""
+    if whole:
+        return sample_of(text)
+    text = text[: text.rfind("\n") + 1]  # complete lines only
+    sample = sample_of(text)
+    short = len(first_lines(text, SNIFF_LINES * 4 + 1)) <= SNIFF_LINES * 4
+    return None if short and len(sample) < SNIFF_LINES else sample

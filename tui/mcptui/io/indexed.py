@@ -30,6 +30,7 @@ from mcptui.io.read_ahead import (
     AHEAD_AFTER,
     AHEAD_PIECE,
     BOM,
+    PIECE,
     Ahead,
     Pieces,
     PieceScan,
@@ -66,9 +67,6 @@ from mcptui.model.redaction import (
     response_echo_secrets,
 )
 
-PIECE = 1 << 20
-"""Bytes read per `read` call (about 3k events, about 10 ms): the app reads one between
-frames."""
 SNIFF = 64 << 10
 BLOCK = 256 << 10
 """Bytes read at a time to read events back (`FileLines.text_of`): about 700 events."""
@@ -376,92 +374,60 @@ class RecordingReader:
         return out
 
     def _rows(self, rows: list[bytes], out: list[Event]) -> None:
-        """Read each of `rows`, the lines that follow those read so far, into `out`."""
-        if self.bare:
-            self._bare_rows(rows, out)
-            return
+        """Read each of `rows`, the lines that follow those read so far, into `out`. A dump's
+        line (`bare`) is the event itself, with no time; its first line (it may hold a BOM)
+        and every line while an odd one is open (`_open`) go through `_bare_line`."""
         append, other = out.append, self.others.append
         lines = self.lines
         known = lines.known
+        bare = self.bare
         number, index = self._number, self.emitted
         same = ""
-        for line in rows:
-            number += 1
-            try:
-                delta = decode_delta_record(line)
-            except LITE_FAILURES:
-                pass  # not a text delta (or an odd one): read as a `Lite` below
-            else:
-                read = delta.event
-                if plain_delta(read, line, known):
-                    if read.item_id == same:
-                        read.item_id = same  # one string for a run's id, not one a delta
-                    else:
-                        same = read.item_id
-                    append(
-                        Event(None, index, delta.t, number, False, None, lines, TEXT_DELTA, read)
-                    )
-                    index += 1
-                    continue
-            record = decoded(decode_record, line)
-            kinded = None if record is None else classified(record.event, line, known)
-            event: Event | None
-            if record is not None and kinded is not None:
-                event = Event(None, index, record.t, number, False, None, lines, *kinded)
-            elif (event := self._tolerant(number, line)) is not None:
-                event.index = index
-            else:
-                continue
-            append(event)
-            other(event)
-            index += 1
-        self._number, self.emitted = number, index
-
-    def _bare_rows(self, rows: list[bytes], out: list[Event]) -> None:
-        """`_rows` for a dump's lines: each line is an event (no time), read fast where a
-        recording's event would be; the first (it may hold a BOM) and anything odd go
-        through `_bare_line`."""
-        append, other = out.append, self.others.append
-        lines = self.lines
-        known = lines.known
-        number, index = self._number, self.emitted
-        same = ""
-        odd = number == 0 or self._open
-        """A run of events with no type, or a line that did not parse, is open: the next
-        event ends it (`_end_open`)."""
+        odd = bare and (number == 0 or self._open)
+        t: float | None = None
         for line in rows:
             number += 1
             if not odd:
                 try:
-                    read = decode_delta(line)
+                    if bare:
+                        read = decode_delta(line)
+                    else:
+                        delta = decode_delta_record(line)
+                        read, t = delta.event, delta.t
                 except LITE_FAILURES:
                     pass  # not a text delta (or an odd one): read as a `Lite` below
                 else:
                     if plain_delta(read, line, known):
                         if read.item_id == same:
-                            read.item_id = same
+                            read.item_id = same  # one string for a run's id, not one a delta
                         else:
                             same = read.item_id
-                        append(
-                            Event(None, index, None, number, False, None, lines, TEXT_DELTA, read)
-                        )
+                        append(Event(None, index, t, number, False, None, lines, TEXT_DELTA, read))
                         index += 1
                         continue
-                lite = decoded(decode_lite, line)
+                if bare:
+                    lite = decoded(decode_lite, line)
+                else:
+                    record = decoded(decode_record, line)
+                    lite, t = (None, None) if record is None else (record.event, record.t)
                 kinded = None if lite is None else classified(lite, line, known)
                 if kinded is not None:
-                    event = Event(None, index, None, number, False, None, lines, *kinded)
-                    append(event)
-                    other(event)
+                    kept = Event(None, index, t, number, False, None, lines, *kinded)
+                    append(kept)
+                    other(kept)
                     index += 1
                     continue
-            event_or_none = self._bare_line(number, line)
-            odd = self._open
-            if event_or_none is None:
+            event: Event | None
+            if bare:
+                event = self._bare_line(number, line)
+                odd = self._open
+            else:
+                event = self._tolerant(number, line)
+            if event is None:
                 continue
-            event_or_none.index = index
-            append(event_or_none)
-            other(event_or_none)
+            event.index = index
+            append(event)
+            other(event)
             index += 1
         self._number, self.emitted = number, index
 

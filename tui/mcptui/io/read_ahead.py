@@ -40,6 +40,9 @@ from mcptui.model.fast_read import (
 )
 
 BOM = b"\xef\xbb\xbf"
+PIECE = 1 << 20
+"""Bytes a reader (a recording's, a dump's) reads per `read` call (about 3k events, about
+10 ms): the app reads one between frames."""
 AHEAD_PIECE = 8 << 20
 """Bytes the helper reads at a time: about 25k events, 9 ms of the app's time to take."""
 AHEAD_AFTER = 32 << 20
@@ -157,8 +160,6 @@ def scan_piece(base: int, text: bytes, cut: int, at_end: bool, bare: bool = Fals
     secrets known), the type of an event read back when needed, or nothing (it must read the
     line itself). The same calls in the same order, so the same verdicts. `bare`: each line
     is an event (a dump), with no time."""
-    if bare:
-        return _scan_bare(base, text, cut, at_end)
     rows = lines_of(text, cut)
     others: list[int] = []
     kinds: list[str | None] = []
@@ -168,33 +169,41 @@ def scan_piece(base: int, text: bytes, cut: int, at_end: bool, bare: bool = Fals
     item_ids: list[str] = []
     deltas: list[str] = []
     same = ""
+    t: float | None = None
     for row, line in enumerate(rows):
         try:
-            delta = decode_delta_record(line)
+            if bare:
+                read = decode_delta(line)
+            else:
+                delta = decode_delta_record(line)
+                read, t = delta.event, delta.t
         except LITE_FAILURES:
             pass
         else:
-            read = delta.event
             if plain_delta(read, line):
                 item_id = read.item_id
                 if item_id == same:
                     item_id = same
                 else:
                     same = item_id
-                times.append(delta.t)
+                times.append(t)
                 numbers.append(read.sequence_number)
                 item_ids.append(item_id)
                 deltas.append(read.delta)
                 continue
         others.append(row)
-        record = decoded(decode_record, line)
+        if bare:
+            lite = decoded(decode_lite, line)
+        else:
+            record = decoded(decode_record, line)
+            lite, t = (None, None) if record is None else (record.event, record.t)
         kind = None
         # A text delta's verdict depends on the secrets the app knows by then: the app's.
-        if record is not None and record.event.type != TEXT_DELTA:
-            kept = classified(record.event, line)
+        if lite is not None and lite.type != TEXT_DELTA:
+            kept = classified(lite, line)
             kind = None if kept is None else kept[0]
         kinds.append(kind)
-        other_times.append(None if record is None else record.t)
+        other_times.append(t)
     return PieceScan(
         base,
         cut,
@@ -204,53 +213,6 @@ def scan_piece(base: int, text: bytes, cut: int, at_end: bool, bare: bool = Fals
         kinds,
         other_times,
         times,
-        numbers,
-        item_ids,
-        deltas,
-    )
-
-
-def _scan_bare(base: int, text: bytes, cut: int, at_end: bool) -> PieceScan:
-    """`scan_piece` of a dump's lines, as `RecordingReader._bare_rows` reads them."""
-    rows = lines_of(text, cut)
-    others: list[int] = []
-    kinds: list[str | None] = []
-    numbers: list[int] = []
-    item_ids: list[str] = []
-    deltas: list[str] = []
-    same = ""
-    for row, line in enumerate(rows):
-        try:
-            read = decode_delta(line)
-        except LITE_FAILURES:
-            pass
-        else:
-            if plain_delta(read, line):
-                item_id = read.item_id
-                if item_id == same:
-                    item_id = same
-                else:
-                    same = item_id
-                numbers.append(read.sequence_number)
-                item_ids.append(item_id)
-                deltas.append(read.delta)
-                continue
-        others.append(row)
-        lite = decoded(decode_lite, line)
-        kind = None
-        if lite is not None and lite.type != TEXT_DELTA:
-            kept = classified(lite, line)
-            kind = None if kept is None else kept[0]
-        kinds.append(kind)
-    return PieceScan(
-        base,
-        cut,
-        at_end,
-        array("q", starts_of(rows, base)).tobytes(),
-        others,
-        kinds,
-        [None] * len(others),
-        [None] * len(deltas),
         numbers,
         item_ids,
         deltas,

@@ -20,7 +20,7 @@ import os
 from typing import BinaryIO
 
 from mcptui.io.answers import TypelessKeeper, message_entries
-from mcptui.io.read_ahead import BOM, lines_holding
+from mcptui.io.read_ahead import BOM, PIECE, lines_holding
 from mcptui.io.recording import Loaded, Problem
 from mcptui.io.scrub import DeltaScrubber
 from mcptui.model.events import Event
@@ -29,7 +29,6 @@ from mcptui.model.jsonsafe import loads
 from mcptui.model.redaction import merge_secrets, redact_event, response_echo_secrets
 from mcptui.model.sse import SSEDecoder, SSEMessage
 
-PIECE = 1 << 20
 ECHOED = b'"server_url"'
 
 

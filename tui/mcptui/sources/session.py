@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mcptui.io.indexed import PIECE, PieceReader
+from mcptui.io.indexed import PieceReader
+from mcptui.io.read_ahead import PIECE
 from mcptui.io.recording import Loaded, Problem
 from mcptui.model.player import Player
 from mcptui.model.timeline import Timeline

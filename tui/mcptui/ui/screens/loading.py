@@ -18,7 +18,7 @@ import gc
 import time
 from typing import TYPE_CHECKING
 
-from mcptui.io.indexed import PIECE
+from mcptui.io.read_ahead import PIECE
 
 if TYPE_CHECKING:
     from mcptui.ui.screens.host import Host

@@ -174,10 +174,10 @@ def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loa
     Compressed bodies decompress to at most `max_bytes` in all, or the archive is refused with
     a problem that says so.
     """
+    if not may_be_archive(text):
+        return None
     head = text[:_SNIFF].lstrip()
     if head.startswith("{"):
-        if not opens_as_json_archive(head):
-            return None
         try:
             whole = loads(text)
         except ValueError as exc:
@@ -192,22 +192,15 @@ def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loa
                 f"({json_error_reason(exc)}{where}): is it cut off?",
             )
         return read_parsed(whole, source, max_bytes)
-    if _VCR_YAML.search(head) and "request:" in head and "response:" in head:
-        return read_vcr_yaml(text, source, max_bytes)
-    return None
-
-
-def opens_as_json_archive(head: str) -> bool:
-    """Whether a JSON text (its start, whitespace stripped) opens as an archive does."""
-    return _JSON_ARCHIVE.match(head) is not None
+    return read_vcr_yaml(text, source, max_bytes)
 
 
 def may_be_archive(text: str) -> bool:
-    """Whether `read_archive` would look further at a text that opens with `text` (its first
+    """Whether `read_archive` looks further at a text that opens with `text` (its first
     `_SNIFF` characters or more): a reader that never calls it must leave such a text alone."""
     head = text[:_SNIFF].lstrip()
     if head.startswith("{"):
-        return opens_as_json_archive(head)
+        return _JSON_ARCHIVE.match(head) is not None
     return bool(_VCR_YAML.search(head)) and "request:" in head and "response:" in head
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mcptui.io.archives import may_be_archive, opens_as_json_archive
+from mcptui.io.archives import may_be_archive
 from mcptui.io.recording import is_header, is_record
 from mcptui.model.jsonsafe import loads
 
@@ -60,8 +60,7 @@ def is_json_lines_head(head: bytes, *, whole: bool) -> bool:
     False whenever the head cannot tell (a sniffed line runs past it): the whole-text reader
     decides those."""
     text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    start = text.lstrip()
-    if not start.startswith("{") or opens_as_json_archive(start[:SSE_SNIFF]):
+    if not text.lstrip().startswith("{") or may_be_archive(text):
         return False
     if (not whole and len(text) <= SSE_SNIFF) or SSE_FIELD.search(text[:SSE_SNIFF]):
         return False  # SSE, or a head that holds fewer characters than the search needs

@@ -5,6 +5,7 @@ open it do), so `inspect` stays light."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from difflib import get_close_matches
@@ -28,79 +29,37 @@ COLLECTOR_RELEASED_BY_COMMAND = ("inspect", "report", "replay")
 need (`release_collector`); every other command gets it back before it runs."""
 
 
-COMMANDS = (
-    "inspect",
-    "replay",
-    "report",
-    "diff",
-    "export",
-    "run",
-    "attach",
-    "probe",
-    "proxy",
-    "tap",
-    "emulate",
-    "demo-server",
-    "demo",
+COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("inspect", ("inspect",), ("add_parser",)),
+    ("replay", ("replay",), ("add_parser",)),
+    ("report", ("report",), ("add_parser",)),
+    ("diff", ("diff",), ("add_parser",)),
+    ("export", ("export",), ("add_parser",)),
+    ("run", ("run", "attach"), ("add_run_parser", "add_attach_parser")),
+    ("probe", ("probe",), ("add_parser",)),
+    ("proxy", ("proxy",), ("add_parser",)),
+    ("tap", ("tap",), ("add_parser",)),
+    ("emulate", ("emulate",), ("add_parser",)),
+    ("demo_server", ("demo-server",), ("add_parser",)),
+    ("demo", ("demo",), ("add_parser",)),
 )
-"""Every command, in `--help`'s order (tests/unit/test_cli_usage.py checks it against the
-sub-parsers): known without building them."""
+"""Each command's module under `mcptui.cli`, the commands it adds and the functions that add
+their sub-parsers (each names its command's run function, `set_defaults(run=…)`), in
+`--help`'s order."""
+COMMANDS = tuple(name for _, names, _ in COMMAND_MODULES for name in names)
+"""Every command, known without building the parsers (tests/unit/test_cli_usage.py checks it
+against the sub-parsers)."""
 
 
 def parsers(only: str | None = None) -> list[Callable[[Commands], None]]:
-    """Each command's module adds its sub-parser, which names the command's run function
-    (`set_defaults(run=…)`); the order is `--help`'s. With `only`, that command's alone: the
+    """The functions that add the sub-parsers; with `only`, that command's alone: the
     thirteen took ~15 ms to import and build, of a ~0.2 s `inspect` (bench/cold_start.py).
     Imported here, not at the top, so that `main` holds the collector over them too."""
     found: list[Callable[[Commands], None]] = []
-    if only in (None, "inspect"):
-        from mcptui.cli import inspect
-
-        found.append(inspect.add_parser)
-    if only in (None, "replay"):
-        from mcptui.cli import replay
-
-        found.append(replay.add_parser)
-    if only in (None, "report"):
-        from mcptui.cli import report
-
-        found.append(report.add_parser)
-    if only in (None, "diff"):
-        from mcptui.cli import diff
-
-        found.append(diff.add_parser)
-    if only in (None, "export"):
-        from mcptui.cli import export
-
-        found.append(export.add_parser)
-    if only in (None, "run", "attach"):
-        from mcptui.cli import run
-
-        found += [run.add_run_parser, run.add_attach_parser]
-    if only in (None, "probe"):
-        from mcptui.cli import probe
-
-        found.append(probe.add_parser)
-    if only in (None, "proxy"):
-        from mcptui.cli import proxy
-
-        found.append(proxy.add_parser)
-    if only in (None, "tap"):
-        from mcptui.cli import tap
-
-        found.append(tap.add_parser)
-    if only in (None, "emulate"):
-        from mcptui.cli import emulate
-
-        found.append(emulate.add_parser)
-    if only in (None, "demo-server"):
-        from mcptui.cli import demo_server
-
-        found.append(demo_server.add_parser)
-    if only in (None, "demo"):
-        from mcptui.cli import demo
-
-        found.append(demo.add_parser)
+    for module, names, adders in COMMAND_MODULES:
+        if only is None or only in names:
+            loaded = importlib.import_module(f"mcptui.cli.{module}")
+            found += [getattr(loaded, adder) for adder in adders]
     return found
 
 

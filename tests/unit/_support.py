@@ -346,3 +346,16 @@ def mcp_stream(
     for number, raw in enumerate(raws):
         raw["sequence_number"] = number
     return raws
+
+
+def text_delta(seq: int, item: str, text: str, **extra: Any) -> dict[str, Any]:
+    """A `response.output_text.delta` event of item `item`, numbered `seq`."""
+    return {
+        "type": "response.output_text.delta",
+        "sequence_number": seq,
+        "item_id": item,
+        "output_index": 0,
+        "content_index": 0,
+        "delta": text,
+        **extra,
+    }

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _support import text_delta as delta
 from mcptui.io.formats import load_bytes, load_path
 from mcptui.io.indexed import RecordingReader, recording_reader
 from mcptui.io.recording import Loaded
@@ -56,17 +57,6 @@ def lazily(path: Path, *, helper: bool, piece: int = 4096) -> Loaded:
     while not reader.done:
         reader.read(piece)
     return reader.loaded
-
-
-def delta(seq: int, item: str, text: str) -> dict[str, Any]:
-    return {
-        "type": "response.output_text.delta",
-        "sequence_number": seq,
-        "item_id": item,
-        "output_index": 0,
-        "content_index": 0,
-        "delta": text,
-    }
 
 
 def created() -> dict[str, Any]:

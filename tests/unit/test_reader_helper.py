@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _support import text_delta as delta
 from mcptui.io.indexed import RecordingReader, recording_reader
 from mcptui.model.timeline import Timeline
 
@@ -31,18 +32,6 @@ def request(secret: str) -> dict[str, Any]:
                 "server_url": f"https://mcp.example.com/mcp?token={secret}",
             }
         ]
-    }
-
-
-def delta(seq: int, item: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "type": "response.output_text.delta",
-        "sequence_number": seq,
-        "item_id": item,
-        "output_index": 0,
-        "content_index": 0,
-        "delta": text,
-        **extra,
     }
 
 

@@ -250,6 +250,9 @@ class LiveRun:
         """Every response sent for, in order: which request started which response."""
         self._turn: asyncio.Lock | None = None
         """One send at a time: concurrent streams would interleave in one timeline."""
+        self._cancelling: asyncio.Lock | None = None
+        """Held while a cancel request is out: the stream it ends is looked up (and noted)
+        after the cancel's own note, so the recording reads in the order things were asked."""
         self.secrets: list[str] = merge_secrets(
             value_secrets(getattr(client, "api_key", None)),
             text_url_secrets(str(getattr(client, "base_url", ""))),
@@ -466,18 +469,24 @@ class LiveRun:
             )
             return
         what = f"POST /responses/{tracked.id}/cancel"
-        try:
-            raw = await self.client.responses.with_raw_response.cancel(tracked.id)
-        except openai.APIStatusError as exc:
-            self._http_error(what, exc)
-            return
-        except (openai.APIConnectionError, OSError) as exc:
-            self._unreachable(what, exc)
-            return
-        body = raw.http_response.json()
-        self._note(
-            "cancel", f"cancel requested: {tracked.id} is {body.get('status')}", response=body
-        )
+        async with self._cancel_lock():
+            try:
+                raw = await self.client.responses.with_raw_response.cancel(tracked.id)
+            except openai.APIStatusError as exc:
+                self._http_error(what, exc)
+                return
+            except (openai.APIConnectionError, OSError) as exc:
+                self._unreachable(what, exc)
+                return
+            body = raw.http_response.json()
+            self._note(
+                "cancel", f"cancel requested: {tracked.id} is {body.get('status')}", response=body
+            )
+
+    def _cancel_lock(self) -> asyncio.Lock:
+        if self._cancelling is None:
+            self._cancelling = asyncio.Lock()
+        return self._cancelling
 
     # -- following a response ----------------------------------------------------------------
 
@@ -541,6 +550,8 @@ class LiveRun:
     async def _lookup(self, tracked: Tracked) -> bool:
         """GET the response and note its status; True when it is terminal."""
         assert tracked.id is not None
+        async with self._cancel_lock():  # a cancel that ended this stream is noted first
+            pass
         try:
             raw = await self.client.responses.with_raw_response.retrieve(tracked.id)
             body = raw.http_response.json()

@@ -6,13 +6,16 @@ and `k` ends, blanks, quotes) are scrubbed with it and without it (every delta t
 
 from __future__ import annotations
 
+import json
 import random
+from itertools import pairwise
 from typing import Any
 
 import pytest
 from mcptui.io import scrub
 from mcptui.io.scrub import DeltaScrubber
 from mcptui.model.events import Event
+from mcptui.model.fast_read import TEXT_DELTA, Delta
 
 KNOWN = ["tk9Qx7Lm2Vb8Zr4", "hunter2secretvalue"]
 PIECES = [
@@ -114,3 +117,54 @@ def test_the_plain_path_writes_what_the_full_test_writes(
             full = scrubbed(stream(random.Random(seed)), known)
         assert fast == full, seed
     assert sum(calls) > 5000, "the plain path was hardly ever taken: nothing was compared"
+
+
+def lite_stream(rng: random.Random) -> list[Event]:
+    """`stream`, its text deltas read fast (`lite`, their JSON as bytes) as readers make them."""
+    events = []
+    for n, event in enumerate(stream(rng)):
+        raw = event.raw
+        if raw["type"] == TEXT_DELTA and rng.random() < 0.9:
+            raw = {**raw, "sequence_number": n}
+            lite = Delta(sequence_number=n, item_id=raw["item_id"], delta=raw["delta"])
+            event = Event(
+                None, n, None, None, False, None, json.dumps(raw).encode(), TEXT_DELTA, lite
+            )
+        events.append(event)
+    return events
+
+
+@pytest.mark.parametrize("known", [[], KNOWN], ids=["no secrets known", "secrets known"])
+def test_runs_pushed_at_once_are_written_as_pushed_one_by_one(known: list[str]):
+    rng = random.Random(38)
+    runs = 0
+    for _ in range(1500):
+        seed = rng.random()
+        one_by_one = scrubbed(lite_stream(random.Random(seed)), known)
+        events = lite_stream(random.Random(seed))
+        scrubber = DeltaScrubber()
+        cuts = sorted(rng.sample(range(len(events) + 1), min(3, len(events) + 1)))
+        for start, end in pairwise([0, *cuts, len(events)]):  # a reader's pieces
+            scrubber.push_all(events[start:end], known)
+        scrubber.release(known)
+        at_once = sorted((n, event.raw.get("delta")) for n, event in enumerate(events))
+        assert at_once == sorted(one_by_one), seed
+        runs += sum(1 for a, b in pairwise(events) if a.lite and b.lite)
+    assert runs > 5000, "hardly any run of fast-read deltas: nothing was compared"
+
+
+def test_a_run_reads_a_secrets_start_after_the_delta_before_it_in_the_run():
+    # "t" may start KNOWN[0]: held after a blank ("word |t"), not after a letter ("x|t").
+    texts = ["x", "word ", "t", "k9Qx7Lm2Vb8Zr4 done"]
+    events = [
+        Event(None, n, None, None, False, None, b"{}", TEXT_DELTA, Delta(n, "msg_a", text))
+        for n, text in enumerate(texts)
+    ]
+    scrubber = DeltaScrubber()
+    for run in (events[:1], events[1:3], events[3:]):  # as a reader's pieces may cut them
+        scrubber.push_all(run, KNOWN)
+    scrubber.release(KNOWN)
+    written = [
+        event.raw.get("delta") if event.lite is None else event.lite.delta for event in events
+    ]
+    assert written == ["x", "word ", "", f"{scrub.REDACTED} done"], written

@@ -175,6 +175,10 @@ class FileLines:
         """Where the lines read so far end (the last one's end while reading)."""
         self._shared = SharedTexts()
         """Verdicts on the long texts that an item's `.done` events each repeat."""
+        self._plain = bytearray()
+        """1 at a line read back before with nothing to hide: each check, the fold and the
+        report read every event that is not a text delta back (20 MB of them on a 200k-event
+        dump, four times over), and its search for secrets is done once (`_read_back`)."""
         self._again: dict[int, dict[str, Any]] = {}
         """Events read back lately, each kept for one more read: an instant replay's fold
         reads an `output_item.done` right after the failure scan of its piece did (10 KB
@@ -191,6 +195,7 @@ class FileLines:
         """Hide these secrets too from here on (none read back before is kept)."""
         self.known[:] = sorted({*self.known, *secrets}, key=len, reverse=True)
         self._again.clear()
+        self._plain = bytearray()
 
     def event_at(self, line: int) -> dict[str, Any]:
         body = self._again.pop(line, None)
@@ -219,6 +224,16 @@ class FileLines:
         self.hold(start, block)
         return block[: end - start]
 
+    def span_of(self, first: int, last: int) -> bytes:
+        """Lines `first` to `last` as written, from the block held when it holds them."""
+        starts = self.starts
+        start = starts[first - 1]
+        end = starts[last] if last < len(starts) else self.limit
+        offset, block = self._block
+        if offset <= start and end <= offset + len(block):
+            return block[start - offset : end - offset]
+        return os.pread(self.file.fileno(), end - start, start)
+
     def _read_back(self, line: int) -> dict[str, Any]:
         try:
             text = self.text_of(line)
@@ -231,7 +246,13 @@ class FileLines:
                 "type": "mcptui.unreadable",
                 "message": f"line {line} of {self.source} changed since it was read",
             }
+        plain = self._plain
+        if line < len(plain) and plain[line]:
+            return body
         if not self._shared.needs_redaction(text, self.known):
+            if line >= len(plain):
+                plain.extend(bytes(max(line + 1, len(self.starts)) - len(plain)))
+            plain[line] = 1
             return body  # nothing to hide: not serialised again to find out
         return redact_event(body, self.known)
 
@@ -307,9 +328,7 @@ class RecordingReader:
         next delta, before anything shows it."""
         out = self._read(size, wait=wait)
         known = self.lines.known
-        push = self._scrubber.push
-        for event in out:
-            push(event, known)
+        self._scrubber.push_all(out, known)
         if self.done:
             self._scrubber.release(known)
         return out

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
-from mcptui.model.events import TYPE_ALIASES, Event, payloads
+from mcptui.model.events import TYPE_ALIASES, Event, payloads, written_run
 from mcptui.model.fast_read import LITE_FAILURES, TEXT_DELTA, UNSET
 from mcptui.model.findings import Finding, Severity, ordered
 from mcptui.model.sdkschema import CHECKED_ELEMENTS, QuickChecker, quick_checker, sdk_versions
@@ -639,13 +639,18 @@ def _delta_run_shapes(run: list[Event]) -> list[_DeltaShape] | None:
         if texts is not None:
             shapes = _decode_delta_shape_lines(b"\n".join(texts))
         else:
-            lines = list(map(_WRITTEN, run))
-            if None in lines:
-                return None
-            if all(map(_WRITTEN_BARE, run)):  # a dump's lines: each the event itself
-                shapes = _decode_delta_shape_lines(b"".join(lines))
+            written = written_run(run)
+            if written is not None:
+                joined, bare = written
             else:
-                shapes = list(map(_EVENT, _decode_delta_shape_record_lines(b"".join(lines))))
+                lines = list(map(_WRITTEN, run))
+                if None in lines:
+                    return None
+                joined, bare = b"".join(lines), all(map(_WRITTEN_BARE, run))
+            if bare:  # a dump's lines: each the event itself
+                shapes = _decode_delta_shape_lines(joined)
+            else:
+                shapes = list(map(_EVENT, _decode_delta_shape_record_lines(joined)))
     except LITE_FAILURES:
         return None
     if (

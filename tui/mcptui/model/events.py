@@ -17,6 +17,7 @@ from mcptui.model.jsonsafe import loads_shallow
 
 _DATA = attrgetter("_data")
 _RAW = attrgetter("_raw")
+_LINE = attrgetter("line")
 NOTE_TYPE = "mcptui.note"
 """Type shown for transport notes (HTTP errors, disconnects, resumes), which are not events."""
 
@@ -40,6 +41,10 @@ class EventSource(Protocol):
     def event_at(self, line: int) -> dict[str, Any]: ...
 
     def text_of(self, line: int) -> bytes: ...
+
+    def span_of(self, first: int, last: int) -> bytes:
+        """Lines `first` to `last` (both included) as written, in one piece."""
+        ...
 
 
 class Event(msgspec.Struct, gc=False, eq=False):
@@ -196,6 +201,24 @@ def payloads(events: Sequence[Event]) -> list[bytes] | None:
     if set(map(type, data)) != {bytes} or any(map(is_not, map(_RAW, events), repeat(None))):
         return None
     return data
+
+
+def written_run(events: Sequence[Event]) -> tuple[bytes, bool] | None:
+    """The lines `written` of `events`, joined, when they are lines in a row of one file,
+    each read fast (else None), and whether they are a dump's (`written_bare`): one slice
+    of the file for a run of text deltas instead of a read a delta (a check reads 180k
+    of them on a 200k-event dump: 0.3 s of `inspect --json`, a tenth of it)."""
+    source = events[0]._data if events else None
+    start = events[0].line if events else None
+    if source is None or isinstance(source, bytes) or start is None:
+        return None
+    if any(map(is_not, map(_DATA, events), repeat(source))) or any(
+        map(is_not, map(_RAW, events), repeat(None))
+    ):
+        return None
+    if list(map(_LINE, events)) != list(range(start, start + len(events))):
+        return None
+    return source.span_of(start, start + len(events) - 1), bool(source.bare)
 
 
 def sequence_number_in(raw: dict[str, Any]) -> int | None:

@@ -25,8 +25,8 @@ process, best of 3.
 
 Goals: inspect <= 0.3 s of wall, first screen <= 0.4 s (the best of the runs). Every figure is
 printed for a person and as one machine-readable line,
-`FIGURE<TAB>name<TAB>value<TAB>unit<TAB>goal<TAB>PASS|FAIL`. The exit status is 0 whether or
-not the goals are met (the lines say).
+`FIGURE<TAB>name<TAB>value<TAB>unit<TAB>goal<TAB>PASS|FAIL|info` (bench/figures.py). The exit
+status is 0 whether or not the goals are met (the lines say).
 
 Run: `.venv/bin/python bench/cold_start.py [--quick] [--repeat N]`. Needs tmux for the
 first-screen figure (skipped, and said, without it).
@@ -43,6 +43,11 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.figures import figure
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "recordings" / "mcp-424-broken-schema.jsonl"
@@ -65,12 +70,6 @@ class Figure:
     unit: str
     goal: float | None
     """None for an anchor or information: printed without a verdict."""
-
-    def line(self) -> str:
-        if self.goal is None:
-            return f"FIGURE\t{self.name}\t{self.value:.3f}\t{self.unit}\t-\t-"
-        verdict = "PASS" if self.value <= self.goal else "FAIL"
-        return f"FIGURE\t{self.name}\t{self.value:.3f}\t{self.unit}\t<= {self.goal} s\t{verdict}"
 
     def human(self) -> str:
         text = f"  {self.name:<44} {self.value:7.3f} {self.unit}"
@@ -208,10 +207,10 @@ def main() -> int:
             figures.append(Figure("cold start: first screen, app cpu (best)", min(cpus), "s", None))
 
     print(f"cold start, {SMALL.name}, best of {repeat} fresh processes (after a warm run):")
-    for figure in figures:
-        print(figure.human())
-    for figure in figures:
-        print(figure.line())
+    for one in figures:
+        print(one.human())
+    for one in figures:
+        figure(one.name, one.value, one.unit, one.goal)  # bench/all.py reads these
     return 0
 
 

@@ -196,16 +196,16 @@ def test_the_lazy_reader_keeps_a_dumps_events_by_offset_not_as_dicts(tmp_path: P
     assert held <= 1, f"{held} events of 2000 were kept as dicts"
 
 
-def as_sse(lines: list[str], rng: random.Random) -> str:
-    """Each line as an SSE message, named by its type or not, the way servers and `curl -N`
-    write them; some odd messages among them."""
+def as_sse(lines: list[str], rng: random.Random, named: float = 0.8) -> str:
+    """Each line as an SSE message, named by its type (a `named` share of them) or not, the
+    way servers and `curl -N` write them."""
     out = []
     for line in lines:
         try:
             kind = json.loads(line).get("type")
         except (ValueError, AttributeError):
             kind = None
-        name = f"event: {kind}\n" if isinstance(kind, str) and rng.random() < 0.8 else ""
+        name = f"event: {kind}\n" if isinstance(kind, str) and rng.random() < named else ""
         out.append(f"{name}data: {line}\n\n")
     return "".join(out)
 
@@ -254,6 +254,29 @@ def test_an_upstream_stream_as_sse_reads_alike_in_pieces_and_whole(tmp_path: Pat
     assert expected[0] == "SSE"
     assert seen(load_path(str(sse))) == expected
     assert seen(lazily(sse, helper=False, piece=333)) == expected
+
+
+@pytest.mark.parametrize("path", upstream_and_shipped(), ids=lambda p: p.name)
+def test_a_stream_as_the_api_sends_it_reads_alike_from_its_payloads(tmp_path: Path, path: Path):
+    """Every message named (`event: X` / `data: {...}`): the blocks are read fast, each event
+    kept as its payload's bytes, and come out as the reference decoder makes them."""
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    sse = tmp_path / (path.name + ".sse")
+    sse.write_text(as_sse(lines, random.Random(1), named=1.0))
+    expected = seen(whole(sse))
+    assert seen(lazily(sse, helper=False, piece=333)) == expected
+
+
+def test_an_sse_dump_as_the_api_sends_it_is_kept_as_payloads_not_dicts(tmp_path: Path):
+    path = tmp_path / "plain.sse"
+    path.write_text(as_sse(plain_stream(2000), random.Random(5), named=1.0))
+    reader = recording_reader(str(path), 1 << 30)
+    assert isinstance(reader, SSEReader)
+    while not reader.done:
+        reader.read(4096)  # each piece cuts a block: its start waits for the next
+    assert seen(reader.loaded) == seen(whole(path))
+    held = sum(1 for e in reader.loaded.events if e.payload is None)
+    assert held <= 1, f"{held} events of 2000 were kept as dicts"
 
 
 @pytest.mark.parametrize("seed", range(12))

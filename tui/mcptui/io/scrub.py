@@ -295,9 +295,9 @@ class DeltaScrubber:
         self._held = _Held(key, event, written, text[cut:], self._before())
         return ready
 
-    def push_all(self, events: Sequence[Event], known: Sequence[str]) -> None:
-        """`push` each of `events`, whose deltas are redacted in place (what is ready is not
-        returned: a reader's events are already in order in its list).
+    def push_all(self, events: Sequence[Event], known: Sequence[str]) -> list[Event]:
+        """`push` each of `events`: the entries ready to write, in order, as `push` returns
+        them one call after another.
 
         A run of one item's deltas read fast (`lite`) is taken as one: when nothing that
         a pattern grows from is in the run's joined text, each delta that `passes_plainly`
@@ -306,12 +306,13 @@ class DeltaScrubber:
         (tests/unit/test_scrub_plain.py compares them); `push` was 30% of the CPU of
         `inspect --json` on a 200k-event dump, at 2-4 µs a delta."""
         push = self.push
+        ready: list[Event] = []
         count, at = len(events), 0
         while at < count:
             event = events[at]
             lite = event.lite
             if lite is None or event.is_note or self._held is not None:
-                push(event, known)
+                ready += push(event, known)
                 at += 1
                 continue
             item = lite.item_id
@@ -321,13 +322,20 @@ class DeltaScrubber:
                 if following is None or following.item_id != item or events[end].is_note:
                     break
                 end += 1
-            self._push_run(events, at, end, known)
+            self._push_run(events, at, end, known, ready)
             at = end
+        return ready
 
     def _push_run(
-        self, events: Sequence[Event], start: int, end: int, known: Sequence[str]
+        self,
+        events: Sequence[Event],
+        start: int,
+        end: int,
+        known: Sequence[str],
+        ready: list[Event],
     ) -> None:
-        """`push` events[start:end], one item's deltas read fast, with nothing held before."""
+        """`push` events[start:end], one item's deltas read fast, with nothing held before;
+        what is ready goes to `ready`."""
         key = (TEXT_DELTA, events[start].lite.item_id)
         if key != self._key:
             self._reset()
@@ -335,7 +343,7 @@ class DeltaScrubber:
         texts = [event.lite.delta for event in events[start:end]]
         if "://" in self._lead or _needs(self._context[-5:] + "".join(texts), known):
             for event in events[start:end]:
-                self.push(event, known)
+                ready += self.push(event, known)
             return
         plain: list[str] = []
         for at in range(start, end):
@@ -352,11 +360,12 @@ class DeltaScrubber:
                 )
             ):
                 plain.append(text)
+                ready.append(events[at])
                 continue
             if plain:
                 self._passed("".join(plain))
                 plain = []
-            self.push(events[at], known)
+            ready += self.push(events[at], known)
         if plain:
             self._passed("".join(plain))
 

@@ -31,7 +31,7 @@ from mcptui.model.sse import SSEDecoder, SSEMessage, parse_sse
 FREEZE_EVERY = 20_000
 
 
-def _regular(lines: list[bytes], n: int) -> bool:
+def regular_blocks(lines: list[bytes], n: int) -> bool:
     """Whether the lines of `n` blocks are `event: X`, `data: {...}`, blank, n times over: the
     API's shape. Checked on whole columns in C: strings between two that share a prefix in
     sort order share it too, so each column's min and max decide."""
@@ -116,7 +116,7 @@ class StreamIngester:
         line_no = self._line_no
         lines = body.split(b"\n")
         n = len(lines) // 3
-        if n and len(lines) == 3 * n + 1 and _regular(lines, n):
+        if n and len(lines) == 3 * n + 1 and regular_blocks(lines, n):
             self._line_no = line_no + 3 * n
             return self._payload_events([line[6:] for line in lines[1::3]], t, line_no, 3)
         out: list[Event] = []

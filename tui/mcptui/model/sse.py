@@ -111,6 +111,13 @@ class SSEDecoder:
         self._line_no = line_no
         return out
 
+    def next_line(self) -> int | None:
+        """The line the next block starts on when all that was fed made whole blocks (a
+        reader may read what follows itself, then `set_line`); None while one is open."""
+        if self._skipping or self._last_was_cr or any(self._parts) or self._decoder.getstate()[0]:
+            return None
+        return self._line_no
+
     def set_line(self, line: int) -> None:
         """Number the next block's first line `line` (a reader that parsed the start)."""
         self._line_no = line

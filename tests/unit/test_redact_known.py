@@ -386,3 +386,18 @@ def test_with_the_api_key_known_a_word_ending_in_s_is_not_re_cut():
     assert deltas[0] == "hits"  # not "hit" with its `s` held back
     assert "".join(deltas) == f"hits and misses then {REDACTED} end"
     assert pieces_of(" | ".join(deltas)) == []
+
+
+def test_a_tail_held_back_that_hid_nothing_leaves_both_deltas_as_they_came():
+    """`…the s` may start a key and is held; `ession…` shows it did not: the recording keeps
+    the wire's cut, not `…the ` then `session…`."""
+    text = f"open the session now and then s{KEY[1:]} end"
+    cuts = [len("open the s"), len("open the session now and then s")]
+    events = [Event(e) for e in split_stream(text, cuts)]
+    scrubber = DeltaScrubber()
+    out = [e for event in events for e in scrubber.push(event, [KEY])]
+    out += scrubber.release([KEY])
+    deltas = [e.raw["delta"] for e in out if e.kind == "response.output_text.delta"]
+    assert deltas[:2] == ["open the s", "ession now and then "]
+    assert "".join(deltas) == f"open the session now and then {REDACTED} end"
+    assert pieces_of(" | ".join(deltas)) == []

@@ -267,9 +267,9 @@ class DeltaScrubber:
         key, delta = found
         ready = []
         pending = ""
+        joined: _Held | None = None  # the delta held back, its tail joined to this one's
         if held is not None and held.key == key:
-            pending = held.text
-            _set_delta(held.event, held.written)
+            pending, joined = held.text, held
             ready.append(held.event)
             self._held = None
         elif held is not None or key != self._key:
@@ -285,12 +285,24 @@ class DeltaScrubber:
         cut = safe_cut(text, known, context, lead)
         if cut == len(text):
             if pending or _needs(context[-5:] + text, known) or "://" in lead:
-                _set_delta(event, redact_piece(self._before(), text, known))
+                redacted = redact_piece(self._before(), text, known)
+                if joined is None or redacted != text or not _as_it_came(joined):
+                    _write_held(joined)
+                    _set_delta(event, redacted)
+                # else nothing was hidden: both deltas are written as they came (held
+                # `…the s` then `ession…` was written `…the ` then `session…`, a re-cut
+                # that every check then read as a changed event)
             self._passed(text)
             ready.append(event)
             return ready
         piece = text[:cut]
-        written = redact_piece(self._before(), piece, known) if piece else ""
+        written = piece  # as a whole text is passed on above: redacted only when it may change
+        if piece and (pending or _needs(context[-5:] + piece, known) or "://" in lead):
+            written = redact_piece(self._before(), piece, known)
+        if joined is not None and written == piece and cut >= len(pending) and _as_it_came(joined):
+            written = piece[len(pending) :]  # the held delta as it came; this one's own part
+        else:
+            _write_held(joined)
         self._passed(piece)
         self._held = _Held(key, event, written, text[cut:], self._before())
         return ready
@@ -390,7 +402,21 @@ def _needs(text: str, known: Sequence[str]) -> bool:
     )
 
 
+def _as_it_came(held: _Held) -> bool:
+    """Whether the held delta's text so far is its own, unredacted."""
+    found = delta_text(held.event)
+    return found is not None and found[1] == held.written + held.text
+
+
+def _write_held(held: _Held | None) -> None:
+    if held is not None:
+        _set_delta(held.event, held.written)
+
+
 def _set_delta(event: Event, text: str) -> None:
+    lite = event.lite
+    if lite is not None and lite.delta == text:
+        return  # as it came: not decoded to find out
     raw = event.raw
     if raw.get("delta") != text:
         event.raw = {**raw, "delta": text}

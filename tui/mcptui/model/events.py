@@ -47,6 +47,19 @@ class EventSource(Protocol):
         ...
 
 
+class _Numbered(msgspec.Struct, gc=False):
+    sequence_number: int | None = None
+
+
+class _NumberedRecord(msgspec.Struct, gc=False):
+    event: _Numbered
+
+
+_INT_MIN, _UINT_MAX = -(2**63), 2**64 - 1
+_decode_numbered = msgspec.json.Decoder(_Numbered).decode
+_decode_numbered_record = msgspec.json.Decoder(_NumberedRecord).decode
+
+
 class Event(msgspec.Struct, gc=False, eq=False):
     """A timeline entry.
 
@@ -173,6 +186,25 @@ class Event(msgspec.Struct, gc=False, eq=False):
         lite = self.lite
         if lite is not None:
             return lite.sequence_number
+        data = self._data
+        if data is not None and self._raw is None and not self.is_note:
+            # Read from the JSON as it came, not decoded whole (and searched for secrets):
+            # the sequence check asks it of every event that is not a text delta.
+            seq: int | bool | None = False
+            try:
+                if type(data) is bytes:
+                    seq = _decode_numbered(data).sequence_number
+                else:
+                    line = self.written
+                    if line is not None:
+                        if data.bare:  # type: ignore[union-attr]
+                            seq = _decode_numbered(line).sequence_number
+                        else:
+                            seq = _decode_numbered_record(line).event.sequence_number
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                pass  # an odd value (a float, a bool): read as the dict has it
+            if seq is None or (type(seq) is int and _INT_MIN <= seq <= _UINT_MAX):
+                return seq  # (beyond these a JSON reader makes a float of it)
         return sequence_number_in(self.raw)
 
     @property

@@ -46,6 +46,7 @@ from mcptui.io.sse_reader import SSEReader, Unsure, echoed_secrets
 from mcptui.model.events import Event
 from mcptui.model.fast_read import (
     LITE_FAILURES,
+    SHALLOW_DELTA,
     TEXT_DELTA,
     Delta,
     classified,
@@ -54,7 +55,6 @@ from mcptui.model.fast_read import (
     decode_lite,
     decode_record,
     decoded,
-    plain_delta,
 )
 from mcptui.model.ingest import collector_paused
 from mcptui.model.jsonsafe import loads
@@ -374,8 +374,13 @@ class RecordingReader:
             self._ahead = None
 
     def read_all(self) -> Loaded:
+        """The whole file, read here: a helper reading ahead lets the app paint while the
+        rest is read, but a command that waits for all of it (`inspect`, `report`) only
+        pays it twice: `inspect --json` of a 200k-event dump took 2.95 s of CPU with one,
+        2.55 s without (a few hundredths of a second of wall less with one, on 2 cores)."""
+        self._helper_tried = True
         while not self.done:
-            self.read()
+            self.read(AHEAD_PIECE)
         return self.loaded
 
     def _entries(self, text: bytes, cut: int, base: int) -> list[Event]:
@@ -416,7 +421,12 @@ class RecordingReader:
                 except LITE_FAILURES:
                     pass  # not a text delta (or an odd one): read as a `Lite` below
                 else:
-                    if plain_delta(read, line, known):
+                    text = read.delta  # `plain_delta`, inlined: most lines of every dump
+                    if (
+                        not ("sk-" in text or "://" in text or "earer" in text or "Basic" in text)
+                        and not (known and any(secret in text for secret in known))
+                        and len(line) - len(text) - len(read.item_id) <= SHALLOW_DELTA
+                    ):
                         if read.item_id == same:
                             read.item_id = same  # one string for a run's id, not one a delta
                         else:

@@ -357,6 +357,20 @@ class DeltaScrubber:
             for event in events[start:end]:
                 ready += self.push(event, known)
             return
+        if not known:  # the deltas that are not plain, found in one pass; the rest as slices
+            others = [n for n, text in enumerate(texts) if not text or not _plain_end(text)]
+            first = 0
+            for stop in [*others, len(texts)]:
+                while first < stop and self._held is not None:  # joins the tail held back
+                    ready += self.push(events[start + first], known)
+                    first += 1
+                if first < stop:
+                    self._passed("".join(texts[first:stop]))
+                    ready += events[start + first : start + stop]
+                if stop < len(texts):
+                    ready += self.push(events[start + stop], known)
+                first = stop + 1
+            return
         plain: list[str] = []
         for at in range(start, end):
             text: str = texts[at - start]

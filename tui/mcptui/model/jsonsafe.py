@@ -155,6 +155,20 @@ def dumps(value: Any) -> str:
         return text_without_surrogates(text)
 
 
+_INDENTED = orjson.OPT_INDENT_2 | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+def dumps_indented(value: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False, indent=2, default=str)`, with orjson where it
+    can: the stdlib indents in Python (its C encoder is compact only), 0.2 s of `inspect
+    --json` on a 200k-event stream. (Floats may read `1e16` for `1e+16`; NaN is `null`, as
+    JSON has no NaN.)"""
+    try:
+        return orjson.dumps(value, default=str, option=_INDENTED).decode()
+    except (orjson.JSONEncodeError, TypeError):  # integers over 64 bits, surrogates...
+        return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+
+
 def raw_decode(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int]:
     """`decoder.raw_decode` with the same bound, for objects pasted one after another."""
     try:

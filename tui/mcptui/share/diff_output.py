@@ -34,7 +34,6 @@ sequences in a stream never take effect.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -44,6 +43,7 @@ from rich.text import Text
 
 from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded
+from mcptui.model.jsonsafe import dumps_indented
 from mcptui.model.redaction import redact, redact_text
 from mcptui.model.run_diff import (
     Change,
@@ -147,11 +147,7 @@ def row_json(row: ItemPair) -> dict[str, Any]:
 
 def print_json(comparison: Comparison, loaded: Sequence[Loaded]) -> None:
     """Indented JSON with the stdlib, inert on a terminal (`json_safe`)."""
-    sys.stdout.write(
-        json_safe(
-            json.dumps(to_json(comparison, loaded), ensure_ascii=False, indent=2, default=str)
-        )
-    )
+    sys.stdout.write(json_safe(dumps_indented(to_json(comparison, loaded))))
     sys.stdout.write("\n")
 
 

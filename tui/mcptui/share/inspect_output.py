@@ -7,7 +7,6 @@ Every string from the stream goes into `rich.text.Text` as plain text (never mar
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -22,6 +21,7 @@ from mcptui.model.causes import LikelyCause, worth_a_paragraph
 from mcptui.model.diagnosis import Diagnosis, diagnose, header_options
 from mcptui.model.events import Event
 from mcptui.model.findings import Finding, count_by_severity, suggestion_label
+from mcptui.model.jsonsafe import dumps_indented
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import item_status
 from mcptui.model.summary import (
@@ -225,9 +225,7 @@ def timing_json(report: TimingReport, source: str | None) -> dict[str, Any]:
 def print_json(inspections: Sequence[Inspection], out: TextIO) -> None:
     """The report as indented JSON, written with the stdlib (Rich's `print_json` re-parses and
     highlights it: minutes on a big file) and inert on a terminal (`json_safe`)."""
-    out.write(
-        json_safe(json.dumps(to_json(inspections), ensure_ascii=False, indent=2, default=str))
-    )
+    out.write(json_safe(dumps_indented(to_json(inspections))))
     out.write("\n")
 
 

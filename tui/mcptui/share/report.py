@@ -24,7 +24,7 @@ from typing import Any
 from mcptui import __version__
 from mcptui.model.causes import LikelyCause, worth_a_paragraph
 from mcptui.model.events import Event, is_wire_note
-from mcptui.model.jsonsafe import loads
+from mcptui.model.jsonsafe import dumps_indented, loads
 from mcptui.model.redaction import (
     hide_known,
     json_text_secrets,
@@ -502,7 +502,7 @@ def event_lines(chosen: Sequence[Event]) -> str:
 
 
 def pretty_json(value: Any) -> str:
-    text = json.dumps(with_arguments_redacted(value), ensure_ascii=False, indent=2, default=str)
+    text = dumps_indented(with_arguments_redacted(value))
     return text if len(text) <= MAX_JSON_CHARS else text[:MAX_JSON_CHARS] + "\n… (cut)"
 
 

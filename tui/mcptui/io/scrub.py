@@ -17,12 +17,15 @@ is passed on as it came, so a stream with nothing to hide costs a few string tes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 from mcptui.model.events import Event
 from mcptui.model.fast_read import TEXT_DELTA
 from mcptui.model.redaction import REDACTED, SECRET_QUERY_NAME, hide_known, redact_text
 
+_LITE_DELTA = attrgetter("lite.delta")
 MAX_HELD = 8192
 """Characters of an item's text held back at most (a URL longer than this is cut)."""
 CONTEXT = 64
@@ -352,13 +355,17 @@ class DeltaScrubber:
         if key != self._key:
             self._reset()
             self._key = key
-        texts = [event.lite.delta for event in events[start:end]]
+        texts = list(map(_LITE_DELTA, islice(events, start, end)))
         if "://" in self._lead or _needs(self._context[-5:] + "".join(texts), known):
             for event in events[start:end]:
                 ready += self.push(event, known)
             return
         if not known:  # the deltas that are not plain, found in one pass; the rest as slices
-            others = [n for n, text in enumerate(texts) if not text or not _plain_end(text)]
+            others = [
+                n
+                for n, text in enumerate(texts)
+                if not text or (text[-1] in "sk" and not _plain_end(text))
+            ]
             first = 0
             for stop in [*others, len(texts)]:
                 while first < stop and self._held is not None:  # joins the tail held back

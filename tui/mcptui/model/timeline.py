@@ -139,6 +139,16 @@ class Timeline:
             self._ahead = self._seeded_reducer()
         self._ahead.fold(self.events[self._ahead.applied :])
 
+    def seed(self, snapshots: Sequence[dict[str, Any]]) -> None:
+        """Add Response objects found after the first events (a JSON array read a piece at a
+        time holds them anywhere): the state at the cursor is the one of a timeline that had
+        them from the start, as a whole reading has."""
+        self.snapshots.extend(snapshots)
+        position = self.position
+        self._ahead = None
+        self.reducer = self._seeded_reducer()
+        self.reducer.fold(self.events[:position])
+
     def seek(self, target: int) -> None:
         """Move the cursor so that exactly `target` events are applied."""
         target = max(0, min(target, len(self.events)))

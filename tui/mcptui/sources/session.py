@@ -80,6 +80,9 @@ class Session:
         if reader is None:
             return False
         self.timeline.extend(reader.read(size, wait=wait), follow=False, others=reader.others)
+        found = reader.loaded.snapshots
+        if len(found) > len(self.timeline.snapshots):  # a Response object of a JSON array
+            self.timeline.seed(found[len(self.timeline.snapshots) :])
         if ahead:
             self.timeline.fold_ahead()
         self.player.extend(self.timeline.events)

@@ -595,3 +595,44 @@ def test_an_array_found_not_whole_after_its_first_pieces_reads_alike(
     expected = seen(whole(path))
     assert expected[0] == ("JSON array" if case == "snapshot, whole" else "JSON array (incomplete)")
     assert seen(array_lazily(path, piece=4096)) == expected
+
+
+@pytest.mark.parametrize("layout", ["per line", "compact"])
+@pytest.mark.parametrize("broken", [False, True])
+def test_a_secret_named_late_is_hidden_in_what_was_read_before(
+    tmp_path: Path, layout: str, broken: bool
+):
+    """A token that only the array's last event names (its final Response), held whole or
+    split across two deltas long before: the events read before are read again, hidden as the
+    whole reader hides them, and a session's state folded from them is folded again."""
+    events: list[Any] = [json.loads(line) for line in plain_stream(3000)]
+    events[0]["response"]["tools"] = []
+    events[100:100] = [
+        delta(100, "msg_2", f"see {SERVER} now "),
+        delta(101, "msg_2", f"half {TOKEN[:7]}"),
+        delta(102, "msg_2", f"{TOKEN[7:]} rest "),
+    ]
+    texts = [dumped(event, layout) for event in events]
+    texts[1200:1200] = [dumped({"no": "type"}, layout)] * 2 + ["5"]
+    if broken:
+        texts.insert(2000, "{not json")  # the pasted reading reads on at the next line's `{`
+        texts[2001] = "\n" + texts[2001].lstrip()
+    completed = created()
+    completed["type"] = "response.completed"
+    texts.append(dumped(completed, layout))
+    path = tmp_path / "late-secret.json"
+    path.write_text(as_array(texts, layout))
+    expected = whole(path)
+    assert expected.secrets and TOKEN not in json.dumps([e.raw for e in expected.events])
+    assert seen(array_lazily(path, piece=8192)) == seen(expected)
+    reader = recording_reader(str(path), 1 << 30)
+    assert isinstance(reader, ArrayReader)
+    session = Session.reading(reader)
+    session.timeline.seek(110)  # past the deltas: their text is folded
+    session.load_all()
+    alike = Session.from_loaded(expected)
+    alike.timeline.seek(110)
+    (shown,) = [i for i in session.timeline.state.responses[0].items if i.item_id == "msg_2"]
+    (wanted,) = [i for i in alike.timeline.state.responses[0].items if i.item_id == "msg_2"]
+    assert shown.text_parts == wanted.text_parts
+    assert TOKEN not in "".join(shown.text_parts) and TOKEN[7:] not in "".join(shown.text_parts)

@@ -17,9 +17,11 @@ the secrets the header and the request notes name.
 
 from __future__ import annotations
 
+import copy
 import os
 import stat
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable
 from functools import partial
 from itertools import pairwise, repeat
@@ -29,9 +31,10 @@ from mcptui.io.answers import NO_TYPE, folded_typeless
 from mcptui.io.json_array import (
     ArrayScan,
     Batch,
-    array_secrets,
     batches,
     closing_bracket,
+    element_secrets,
+    key_hits,
 )
 from mcptui.io.paste import is_response_object
 from mcptui.io.read_ahead import (
@@ -83,7 +86,6 @@ from mcptui.model.jsonsafe import loads
 from mcptui.model.redaction import (
     SharedTexts,
     hide_known,
-    merge_secrets,
     redact,
     redact_event,
     request_secrets,
@@ -302,6 +304,9 @@ class RecordingReader:
         self.collect = True
         """Keep the events in `loaded.events` too (a session keeps them in its timeline
         instead: `Session.reading` turns this off)."""
+        self.relearned = False
+        """The events read so far were read again (`ArrayReader._redo`): a state folded from
+        them is stale (`Session.load_more` folds it again)."""
         self.loaded = Loaded(format="JSON lines" if bare else "mcptui recording", source=source)
         self._typeless: dict[str, Any] | None = None
         """A dump's run of identical events with no type: its first (`_bare_line`)."""
@@ -702,34 +707,40 @@ class ArrayReader(RecordingReader):
     lines, and each value that does not parse a problem.
 
     Whether an array is whole is known at its end. Before, it is read as one (unless it does
-    not end with `]`), and where it turns out not to be (`Batch.flip`) what was read is read
-    again as pasted: the same elements, now with their lines, and the problems worded so
-    (`_to_pasted`). A Response object is a snapshot only in a whole array: met before the
-    end, the rest is scanned first to know. The secrets the elements echo are found before
-    the first is read (`json_array.echoed_secrets`). No helper reads ahead (an element's end
-    is found here, then its event read as a line's is)."""
+    not end with `]`), and where it turns out not to be (`Batch.flip`) what was read is turned
+    into the pasted reading: the same elements, now with their lines, and the problems worded
+    so (`_to_pasted`). A Response object is a snapshot only in a whole array: met before the
+    end, the rest is scanned first to know (`_whole`).
 
-    def __init__(
-        self, source: str, file: BinaryIO, scan: ArrayScan, secrets: list[str], *, settled: bool
-    ) -> None:
-        """`scan`: from just after the array's `[`; `settled`: whether the file is known to
-        be read so to its end (a whole array, or pasted from the start)."""
-        super().__init__(
-            source, file, bare=True, lines=ArrayElements(file, source), secrets=secrets
-        )
+    Secrets: the whole reader hides those that any Response the file holds names, everywhere.
+    A search of the whole file before the first screen (as a dump of lines has) took 1.1 s of
+    a 1M-event array's 335 MB, twice the time the first screen may take. Here each piece's
+    elements that hold a Response's key are read before its events (`_learn_echoes`): what a
+    stream's first events echo hides all that follows. One that names a secret none before
+    did (the second stream of a file, a token in the final Response's text) has the events
+    read before it read again with it (`_redo`): the same events, hidden alike. A single
+    stream's last event echoes the tools its first did: nothing is read twice. No helper
+    reads ahead (an element's end is found here, then its event read as a line's is)."""
+
+    def __init__(self, source: str, file: BinaryIO, scan: ArrayScan) -> None:
+        """`scan`: from just after the array's `[`."""
+        super().__init__(source, file, bare=True, lines=ArrayElements(file, source), secrets=[])
         self.loaded.format = "JSON array" if scan.strict else "JSON array (incomplete)"
         self._array = scan
         self._pieces = Pieces(file.fileno(), self.size, scan.start)
         self._strict = scan.strict
-        self._settled = settled or not scan.strict
-        """No turn to the pasted reading can come: what follows is kept for none."""
+        self._began_strict = scan.strict
+        self._settled = not scan.strict
+        """No turn to the pasted reading can come: the problems need no record for one."""
+        self._flipped_at: int | None = None
+        """How many elements were read as a whole array's before the turn to pasted."""
         self._element_lines = array("q")
         """The line each element starts on."""
-        self._emitted: list[Event] = []
-        """The events read while the array may still turn out not to be whole."""
+        self._events: list[Event] = []
+        """Every event read, in order (8 bytes each): what a turn or a new secret changes."""
         self._logged: list[tuple[int, str | None]] = []
-        """The element of each problem kept meanwhile, and how the pasted reading words it
-        (None: the same)."""
+        """The element of each problem kept while the array may still turn out not whole,
+        and how the pasted reading words it (None: the same)."""
         self._flip_ahead = False
         """The piece being read turns to the pasted reading further on."""
 
@@ -742,14 +753,38 @@ class ArrayReader(RecordingReader):
         base, text, at_end = pieces.take(max(size, pieces.held))  # a long element: twice more
         batch = self._array.scan(text, base, at_end)
         pieces.leave(text, batch.cut)
-        self.lines.hold(base, text)
+        self._flip_ahead = batch.flip is not None
         with collector_paused():
+            self._learn_echoes(batch, text, base)
+            self.lines.hold(base, text)
             out = self._elements(batch, text, base)
         if self.collect:
             self.loaded.events.extend(out)
         if at_end:
             self._finish()
         return out
+
+    def _learn_echoes(self, batch: Batch, text: bytes, base: int) -> None:
+        """Learn the secrets the batch's elements name (`json_array.element_secrets`), before
+        any of its events is read; the events read before, read again if one is new."""
+        starts, ends = batch.starts, batch.ends
+        found: set[str] = set()
+        last = -1
+        for hit in key_hits(text):
+            index = bisect_right(starts, base + hit) - 1
+            if index <= last or base + hit >= ends[index]:
+                continue  # the element is read, or the key is in no element (yet)
+            last = index
+            element = text[starts[index] - base : ends[index] - base]
+            secrets, snapshot = element_secrets(element, strict=self._strict)
+            if snapshot and not self._whole(self._number):
+                secrets, _ = element_secrets(element, strict=False)
+            found.update(secrets)
+        new = found - set(self.lines.known)
+        if new:
+            self.lines.learn(new)
+            if self._events:
+                self._redo()
 
     def _elements(self, batch: Batch, text: bytes, base: int) -> list[Event]:
         """The entries of a batch's elements, its problems and its turn to the pasted
@@ -763,12 +798,9 @@ class ArrayReader(RecordingReader):
             text[start - base : end - base]
             for start, end in zip(batch.starts, batch.ends, strict=True)
         ]
-        marks: list[tuple[int, int, str]] = [
-            (index, line, message) for index, line, message in batch.failures
-        ]
+        marks = list(batch.failures)
         if batch.flip is not None:
             marks.insert(0, (batch.flip, 0, ""))  # before a failure at the same place
-        self._flip_ahead = batch.flip is not None
         out: list[Event] = []
         done = 0
         for index, line, message in marks:
@@ -778,7 +810,7 @@ class ArrayReader(RecordingReader):
                 self.loaded.problems.append(Problem(line, message))
             else:
                 self._flip_ahead = False
-                self._to_pasted()
+                self._to_pasted(self._number)
         self._take_rows(rows[done:], out)
         return out
 
@@ -794,8 +826,7 @@ class ArrayReader(RecordingReader):
             if event._at is None:  # read fast: `_rows` named it by its number
                 event._at = event.line
             event.line = shown(event._at)  # type: ignore[arg-type]
-        if not self._settled:
-            self._emitted += out[first:]
+        self._events += out[first:]
 
     def _shown(self, number: int) -> int | None:
         return None if self._strict else self._element_lines[number - 1]
@@ -823,37 +854,42 @@ class ArrayReader(RecordingReader):
             else:
                 self._problem(number, kind)
             return None
-        if self._strict and "type" not in obj and is_response_object(obj) and self._whole():
+        if "type" not in obj and is_response_object(obj) and self._whole(number - 1):
             self.loaded.snapshots.append(hide_known(redact(obj), self.lines.known))
             return None
         return self._kept(obj, number)
 
-    def _whole(self) -> bool:
-        """Whether the array is whole to its end: known, or scanned for now (once); else
-        the rest is read as pasted from here, and what was read turned so too."""
+    def _whole(self, before: int) -> bool:
+        """Whether the array is whole to its end (a Response object in it is a snapshot), as
+        element `before + 1` is read: known, or scanned for now (once). If not, the elements
+        from that one on are read as pasted values, and those before turned so too."""
+        if not self._strict:
+            return False
         if not self._settled and not self._flip_ahead:
             scan = self._array
             fd = self.lines.file.fileno()
             ahead = batches(scan.copy(), fd, self.size, self._pieces.cut_at)
             self._settled = all(batch.flip is None for batch in ahead)
             if self._settled:
-                self._emitted, self._logged = [], []
+                self._logged = []
         if not self._settled:
             self._array.to_pasted()
-            self._to_pasted()
+            self._to_pasted(before)
         return self._strict
 
-    def _to_pasted(self) -> None:
-        """The array is not whole: read what is left as pasted values, and turn what was read
-        into what that reading makes of it (the same elements: each event and problem with
-        its line, the problems of elements that are no objects worded so)."""
+    def _to_pasted(self, before: int) -> None:
+        """The array is not whole: read the elements from `before + 1` on as pasted values,
+        and turn what was read into what that reading makes of it (the same elements: each
+        event and problem with its line, the problems of elements that are no objects worded
+        so)."""
         if not self._strict:
             return
         self._strict = False
         self._settled = True
+        self._flipped_at = before
         self.loaded.format = "JSON array (incomplete)"
         lines = self._element_lines
-        for event in self._emitted:
+        for event in self._events:
             event.line = lines[event._at - 1]  # type: ignore[operator]
         old = self.loaded.problems
         new = Problems()
@@ -863,7 +899,52 @@ class ArrayReader(RecordingReader):
             if message in new.seen:
                 new.seen[message] = count  # those past `KEEP_EACH`, counted
         self.loaded.problems = new
-        self._emitted, self._logged = [], []
+        self._logged = []
+
+    def _redo(self) -> None:
+        """Read the events read so far again, with the secrets known now: each event's fields
+        as a reading that knew them from the start has them (the same elements give the same
+        events, in the same order), then redacted on their joined text again
+        (`DeltaScrubber`). Read by a copy of this reader, whose problems go nowhere."""
+        shadow = copy.copy(self)
+        shadow.loaded = Loaded()
+        shadow.others, shadow._eager = [], []
+        shadow._typeless, shadow._typeless_line, shadow._repeats = None, 0, 0
+        shadow._number = shadow.emitted = 0
+        shadow._settled = True
+        shadow._strict = self._began_strict
+        events = self._events
+        starts, ends = self.lines.starts, self.lines.ends  # type: ignore[attr-defined]
+        fd = self.lines.file.fileno()
+        taken = 0
+        for first in range(0, len(starts), REDO_ELEMENTS):
+            last = min(len(starts), first + REDO_ELEMENTS)
+            low = starts[first]
+            block = os.pread(fd, ends[last - 1] - low, low)
+            spans = zip(starts[first:last], ends[first:last], strict=True)
+            rows = [block[start - low : end - low] for start, end in spans]
+            turn = self._flipped_at
+            parts = [rows]
+            if shadow._strict and turn is not None and turn < last:
+                parts = [rows[: turn - first], rows[turn - first :]]
+            for part in parts:
+                out: list[Event] = []
+                shadow._rows(part, out)
+                for old, read in zip(events[taken : taken + len(out)], out, strict=True):
+                    old._raw, old._data, old._kind, old.lite = (
+                        read._raw,
+                        read._data,
+                        read._kind,
+                        read.lite,
+                    )
+                taken += len(out)
+                if len(parts) > 1:
+                    shadow._strict = False
+        known = self.lines.known
+        scrubber = self._scrubber = DeltaScrubber()
+        for event in events:
+            scrubber.push(event, known)
+        self.relearned = True
 
     def _finish(self) -> None:
         self._end_open(last=True)
@@ -873,8 +954,12 @@ class ArrayReader(RecordingReader):
             if len(known) > known_then:
                 event.raw = redact_event(event.raw, known)
         self._eager.clear()
-        self._emitted, self._logged = [], []
+        self._logged = []
         self._settled = True
+
+
+REDO_ELEMENTS = 4096
+"""Elements read again at a time (`ArrayReader._redo`)."""
 
 
 def array_reader(source: str, file: BinaryIO) -> ArrayReader | None:
@@ -889,15 +974,8 @@ def array_reader(source: str, file: BinaryIO) -> ArrayReader | None:
     close = closing_bracket(read, size)
     if close is None:
         return None
-    head = read(0, HEAD_BYTES)
-    begin = head.index(b"[") + 1
-    scan = ArrayScan(read, size, begin, strict=close >= 0)
-    secrets, whole = array_secrets(scan, fd, begin, close)
-    if whole is False:
-        scan = ArrayScan(read, size, begin, strict=False)
-        secrets, _ = array_secrets(scan, fd, begin, close)
-    known = merge_secrets(sorted(secrets))
-    return ArrayReader(source, file, scan, known, settled=whole is not None)
+    begin = read(0, HEAD_BYTES).index(b"[") + 1
+    return ArrayReader(source, file, ArrayScan(read, size, begin, strict=close >= 0))
 
 
 def _read_at(fd: int, offset: int, count: int) -> bytes:

@@ -713,8 +713,9 @@ class ArrayReader(RecordingReader):
     end, the rest is scanned first to know (`_whole`).
 
     Secrets: the whole reader hides those that any Response the file holds names, everywhere.
-    A search of the whole file before the first screen (as a dump of lines has) took 1.1 s of
-    a 1M-event array's 335 MB, twice the time the first screen may take. Here each piece's
+    Searching the whole file for them before the first screen (as a dump of lines is searched)
+    made opening a 1M-event array (335 MB) take 1.4 s, near three times what the first screen
+    may take. Here each piece's
     elements that hold a Response's key are read before its events (`_learn_echoes`): what a
     stream's first events echo hides all that follows. One that names a secret none before
     did (the second stream of a file, a token in the final Response's text) has the events

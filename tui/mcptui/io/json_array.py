@@ -11,19 +11,20 @@ problem, read on from the next line that opens with `{`. Up to where a strict sc
 the whole reader refuses, both readings hold the same values: the scan says where
 (`Batch.flip`) and goes on as the pasted reading from there.
 
-Where an element ends, measured on bench/dumps.py's 200k-event array (one event a line, 286
-bytes an event; per element, on this 2-core machine under load, so the ratios count):
-`json.JSONDecoder().raw_decode` on the decoded piece took 4.3 µs (it builds every value), a
-regex over strings and brackets 3.3 µs (a match object for each of ~25 strings an event),
-msgspec reading the element as `Raw` from its start to the piece's end (it stops at the first
-character after the value and says where: "trailing characters (byte N)") 1.1 µs, and msgspec
-reading the element's own line as `Raw` 0.33 µs: a value that parses whole from its start is
-that element (JSON is read left to right, so no shorter or longer text from that start is one
-value too). So the line is tried first (without a comma after it), the `Raw` read to the
-piece's end where the element does not end its line (a compact array: all of it is one line;
-a pretty-printed one: an element is many lines), and the json module decides whatever msgspec
-refuses (NaN, a lone surrogate escape: it takes more than msgspec; fuzzed, msgspec takes
-nothing it refuses).
+Where an element ends, measured on 1 MB of bench/dumps.py's 200k-event array (one event a
+line, 309 bytes an event; CPU per element on this 2-core machine under load, by
+bench/array_elements.py): `json.JSONDecoder().raw_decode` on the decoded text, 2.8 µs (it
+builds every value); a regex over strings and brackets with the depth kept in Python, 20 µs
+(a match object for each of ~25 strings an event); msgspec reading `Raw` from the element's
+start to the piece's end (it stops after the value and says where: "trailing characters
+(byte N)"), 2.2 µs; msgspec reading the element's own line as `Raw`, 0.46 µs. A value that
+parses whole from its start is that element (JSON is read left to right: no shorter or
+longer text from that start is one value too). So the element's line is tried first
+(without a comma after it), `Raw` to the piece's end where the element does not end its line
+(a compact array is one line; an element of a pretty-printed one, many), and the json module
+decides what msgspec refuses (NaN, a lone surrogate escape: fuzzed, msgspec takes nothing the
+json module refuses). With the scan's own work (whitespace, commas, lines, depth), 4.0 µs an
+element; a run of lines of one element each checked at once (`_line_run`), 1.8 µs.
 """
 
 from __future__ import annotations
@@ -207,8 +208,8 @@ class ArrayScan:
         a line's start, up to the last line that ends with a comma, checked in C: those lines
         read by msgspec as one array of `Raw` values, each as long as its line (so each is
         its line), none nesting too deep. Where the run ends (after its last comma), or `pos`
-        when the lines are not so (the loop reads them one by one). One element at a time
-        took 2.1 µs of bench/dumps.py's 200k-event array (under load); a run, 0.4 µs."""
+        when the lines are not so (the loop reads them one by one): 1.8 µs an element of
+        bench/dumps.py's 200k-event array where one at a time took 4.0 µs."""
         end = text.rfind(b",\n", pos)
         if end < 0:
             return pos

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -98,13 +97,29 @@ def write_format(fmt: str, events: list[bytes], recording: Path, path: Path) -> 
     return path
 
 
+LAUNCHER = """
+import os, subprocess, sys
+pid = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
+_, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+"""
+"""Runs a command and says its exit code, CPU and peak RSS. A process's peak RSS starts at its
+parent's RSS (Linux keeps the high-water mark of the memory it forked from across `exec`):
+started from this process, which holds the events and the sessions the first paints built
+(hundreds of MB), each command's peak was this process's, and the per-event figure 0. Started
+from this small launcher, it is the command's own (and the launcher's ~10 MB, the same for
+the base file)."""
+
+
 def child_cost(argv: list[str]) -> tuple[float, int]:
     """CPU seconds (user + system) and peak RSS (bytes) of one child process run to its end."""
-    pid = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
-    _, status, usage = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) not in (0, 1):  # inspect exits 1 on failures found
-        raise SystemExit(f"{argv} failed with {status}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    said = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, *argv], capture_output=True, text=True, check=True
+    ).stdout.split()
+    code, cpu, rss = int(said[0]), float(said[1]), int(said[2])
+    if code not in (0, 1):  # inspect exits 1 on failures found
+        raise SystemExit(f"{argv} failed with {code}")
+    return cpu, rss * 1024
 
 
 def best(repeat: int, run: Callable[[], tuple[float, int]]) -> tuple[float, int]:

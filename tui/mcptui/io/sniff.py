@@ -148,4 +148,7 @@ def sample_holds_record(read: Callable[[int, int], bytes], size: int) -> bool | 
         if sample is not None:
             sniffed_objects = [try_json(line) for _, line in sample]
             return any(is_header(obj) or is_record(obj) for obj in sniffed_objects)
-        data += read(len(data), min(size, SAMPLE_BYTES) - len(data))
+        more = read(len(data), min(size, SAMPLE_BYTES) - len(data))
+        if not more:
+            return None  # cut short since it was measured
+        data += more

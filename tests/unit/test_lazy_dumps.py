@@ -636,3 +636,21 @@ def test_a_secret_named_late_is_hidden_in_what_was_read_before(
     (wanted,) = [i for i in alike.timeline.state.responses[0].items if i.item_id == "msg_2"]
     assert shown.text_parts == wanted.text_parts
     assert TOKEN not in "".join(shown.text_parts) and TOKEN[7:] not in "".join(shown.text_parts)
+
+
+def test_a_secret_only_a_late_response_object_names_is_hidden_before_it(tmp_path: Path):
+    """A Response object (a snapshot) that names a password in its instructions, and no
+    server: the whole reader hides it everywhere; read a piece at a time, the events before
+    it are read again."""
+    password = "pw7Hq2Zx9Lk4Rt"
+    events: list[Any] = [json.loads(line) for line in plain_stream(2000)]
+    events.insert(300, delta(300, "msg_7", f"the password is {password} "))
+    bare = {"id": "resp_x", "object": "response", "output": []}
+    bare["instructions"] = f"use https://bot:{password}@db.example.com/q"
+    events.append(bare)
+    path = tmp_path / "snapshot-secret.json"
+    path.write_text(as_array([dumped(event, "per line") for event in events], "per line"))
+    expected = whole(path)
+    assert password in expected.secrets
+    assert password not in json.dumps([e.raw for e in expected.events])
+    assert seen(array_lazily(path, piece=4096)) == seen(expected)

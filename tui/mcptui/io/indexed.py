@@ -744,6 +744,31 @@ class ArrayReader(RecordingReader):
         and how the pasted reading words it (None: the same)."""
         self._flip_ahead = False
         """The piece being read turns to the pasted reading further on."""
+        self._stale = False
+        """A secret was learned after events that may hold it were read: read them again."""
+
+    def read(self, size: int = PIECE, *, wait: bool = True) -> list[Event]:
+        """`RecordingReader.read`; when a secret was learned after events were read, all read
+        so far is read again instead of this piece's events being redacted alone (`_redo`)."""
+        out = self._read(size, wait=wait)
+        known = self.lines.known
+        if self._stale:
+            self._stale = False
+            self._redo()
+        else:
+            push = self._scrubber.push
+            for event in out:
+                push(event, known)
+        if self.done:
+            self._scrubber.release(known)
+        return out
+
+    def _learn_late(self, secrets: list[str], *, after: bool) -> None:
+        """Hide these secrets too; `after`: events were read before that may hold them."""
+        new = set(secrets) - set(self.lines.known)
+        if new:
+            self.lines.learn(new)
+            self._stale = self._stale or after
 
     def _read(self, size: int, *, wait: bool) -> list[Event]:
         del wait  # nothing reads ahead: a piece is always at hand
@@ -781,11 +806,7 @@ class ArrayReader(RecordingReader):
             if snapshot and not self._whole(self._number):
                 secrets, _ = element_secrets(element, strict=False)
             found.update(secrets)
-        new = found - set(self.lines.known)
-        if new:
-            self.lines.learn(new)
-            if self._events:
-                self._redo()
+        self._learn_late(sorted(found), after=bool(self._events))
 
     def _elements(self, batch: Batch, text: bytes, base: int) -> list[Event]:
         """The entries of a batch's elements, its problems and its turn to the pasted
@@ -856,6 +877,7 @@ class ArrayReader(RecordingReader):
                 self._problem(number, kind)
             return None
         if "type" not in obj and is_response_object(obj) and self._whole(number - 1):
+            self._learn_late(request_secrets(obj), after=number > 1)  # one with no tools too
             self.loaded.snapshots.append(hide_known(redact(obj), self.lines.known))
             return None
         return self._kept(obj, number)
@@ -903,10 +925,10 @@ class ArrayReader(RecordingReader):
         self._logged = []
 
     def _redo(self) -> None:
-        """Read the events read so far again, with the secrets known now: each event's fields
-        as a reading that knew them from the start has them (the same elements give the same
-        events, in the same order), then redacted on their joined text again
-        (`DeltaScrubber`). Read by a copy of this reader, whose problems go nowhere."""
+        """Read the events read so far again (this piece's too), with the secrets known now:
+        each event's fields as a reading that knew them from the start has them (the same
+        elements give the same events, in the same order), then redacted on their joined text
+        again (`DeltaScrubber`). Read by a copy of this reader, whose problems go nowhere."""
         shadow = copy.copy(self)
         shadow.loaded = Loaded()
         shadow.others, shadow._eager = [], []

@@ -17,15 +17,26 @@ the secrets the header and the request notes name.
 
 from __future__ import annotations
 
+import copy
 import os
 import stat
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable
 from functools import partial
 from itertools import pairwise, repeat
 from typing import Any, BinaryIO
 
 from mcptui.io.answers import NO_TYPE, folded_typeless
+from mcptui.io.json_array import (
+    ArrayScan,
+    Batch,
+    batches,
+    closing_bracket,
+    element_secrets,
+    key_hits,
+)
+from mcptui.io.paste import is_response_object
 from mcptui.io.read_ahead import (
     AHEAD_AFTER,
     AHEAD_PIECE,
@@ -39,9 +50,23 @@ from mcptui.io.read_ahead import (
     may_start_helper,
     starts_of,
 )
-from mcptui.io.recording import Loaded, Problem, is_header, read_record, unreadable_line
+from mcptui.io.recording import (
+    Loaded,
+    Problem,
+    Problems,
+    is_header,
+    json_error_reason,
+    read_record,
+    unreadable_line,
+)
 from mcptui.io.scrub import DeltaScrubber
-from mcptui.io.sniff import HEAD_BYTES, is_json_lines_head, is_sse_head
+from mcptui.io.sniff import (
+    HEAD_BYTES,
+    is_array_head,
+    is_json_lines_head,
+    is_sse_head,
+    sample_holds_record,
+)
 from mcptui.io.sse_reader import SSEReader, Unsure, echoed_secrets
 from mcptui.model.events import Event
 from mcptui.model.fast_read import (
@@ -97,7 +122,11 @@ def recording_reader(path: str, max_bytes: int) -> PieceReader | None:
             whole = len(head) >= info.st_size
             if is_json_lines_head(head, whole=whole):
                 return RecordingReader(path, file, bare=True)
-            if is_sse_head(head, whole=whole):
+            if is_array_head(head, whole=whole):
+                reader = array_reader(path, file)
+                if reader is not None:
+                    return reader
+            elif is_sse_head(head, whole=whole):
                 try:
                     return SSEReader(path, file, echoed_secrets(file))
                 except Unsure:
@@ -162,6 +191,9 @@ def is_recording_start(head: bytes) -> bool:
 class FileLines:
     """Where the events of a recording are: each line's offset, read back on demand."""
 
+    unit = "line"
+    """What an event is read back from, as a message names it."""
+
     def __init__(self, file: BinaryIO, source: str, *, bare: bool = False) -> None:
         self.file = file
         self.source = source
@@ -210,11 +242,18 @@ class FileLines:
         """Read lines back from `text`, the file's bytes from `offset`, while they last."""
         self._block = (offset, text)
 
+    def span(self, line: int) -> tuple[int, int]:
+        """Where line `line` starts and ends in the file (its newline included)."""
+        starts = self.starts
+        return starts[line - 1], starts[line] if line < len(starts) else self.limit
+
+    def ended(self, offset: int) -> None:
+        """All is read, up to `offset`: the last line ends there."""
+        self.starts.append(offset)
+
     def text_of(self, line: int) -> bytes:
         """Line `line` as written (with its newline, but the file's last)."""
-        starts = self.starts
-        start = starts[line - 1]
-        end = starts[line] if line < len(starts) else self.limit
+        start, end = self.span(line)
         offset, block = self._block
         if offset <= start and end <= offset + len(block):
             return block[start - offset : end - offset]
@@ -244,7 +283,7 @@ class FileLines:
         if not isinstance(body, dict):
             return {
                 "type": "mcptui.unreadable",
-                "message": f"line {line} of {self.source} changed since it was read",
+                "message": f"{self.unit} {line} of {self.source} changed since it was read",
             }
         plain = self._plain
         if line < len(plain) and plain[line]:
@@ -266,16 +305,29 @@ class RecordingReader:
     of identical events with no type folded into its first): a 200k-event dump read whole
     took 3.8 KB an event and several seconds before the first screen."""
 
-    def __init__(self, source: str, file: BinaryIO, *, bare: bool = False) -> None:
+    def __init__(
+        self,
+        source: str,
+        file: BinaryIO,
+        *,
+        bare: bool = False,
+        lines: FileLines | None = None,
+        secrets: list[str] | None = None,
+    ) -> None:
         """Read `file`, a regular file kept open: events are read back by offset (`inspect`
-        of 200k events peaks at 3.9x the file, against 5.0x holding it in memory too)."""
+        of 200k events peaks at 3.9x the file, against 5.0x holding it in memory too).
+        `lines` and `secrets`: where the events are and the secrets to hide, when a reader
+        of another layout knows them (`ArrayReader`)."""
         self.size = os.fstat(file.fileno()).st_size
         self.bare = bare
-        self.lines = FileLines(file, source, bare=bare)
+        self.lines = FileLines(file, source, bare=bare) if lines is None else lines
         self._header_read = False
         self.collect = True
         """Keep the events in `loaded.events` too (a session keeps them in its timeline
         instead: `Session.reading` turns this off)."""
+        self.relearned = False
+        """The events read so far were read again (`ArrayReader._redo`): a state folded from
+        them is stale (`Session.load_more` folds it again)."""
         self.loaded = Loaded(format="JSON lines" if bare else "mcptui recording", source=source)
         self._typeless: dict[str, Any] | None = None
         """A dump's run of identical events with no type: its first (`_bare_line`)."""
@@ -302,7 +354,7 @@ class RecordingReader:
         self.helped = 0
         """Pieces the helper has read."""
         self._scrubber = DeltaScrubber()
-        self.lines.learn(set(noted_secrets(file, bare=bare)))
+        self.lines.learn(set(noted_secrets(file, bare=bare) if secrets is None else secrets))
         self.loaded.secrets = self.lines.known  # the same list: `learn` adds to it in place
         self._eager: list[tuple[Event, int]] = []
         """Entries read whole (notes, odd lines), each with how many secrets were known when
@@ -479,11 +531,15 @@ class RecordingReader:
             self._end_open(typeless=False)
             self._unparsed = (number, exc)
             return None
-        problems = self.loaded.problems
         if not isinstance(obj, dict):  # a run of events with no type goes on past it
             self._end_open(typeless=False)
-            problems.append(Problem(number, f"expected a JSON object, got {type(obj).__name__}"))
+            self._problem(number, f"expected a JSON object, got {type(obj).__name__}")
             return None
+        return self._kept(obj, number)
+
+    def _kept(self, obj: dict[str, Any], number: int) -> Event | None:
+        """Event `number` of a dump, read whole: kept (redacted), unless it is one more of a
+        run of identical events with no type, which is folded into the first."""
         if "type" not in obj and obj == self._typeless:
             self._end_open(typeless=False)
             self._repeats += 1
@@ -491,11 +547,19 @@ class RecordingReader:
         self._end_open()
         if "type" not in obj:
             self._typeless, self._typeless_line = obj, number
-            problems.append(Problem(number, NO_TYPE))
+            self._problem(number, NO_TYPE)
         known = self.lines.known
-        event = Event(redact_event(obj, known), line=number)
+        event = Event(redact_event(obj, known), line=self._shown(number), _at=number)
         self._eager.append((event, len(known)))
         return event
+
+    def _shown(self, number: int) -> int | None:
+        """The line an event of entry `number` names (`Event.line`)."""
+        return number
+
+    def _problem(self, number: int, message: str) -> None:
+        """A problem of entry `number` (one the whole reader has too)."""
+        self.loaded.problems.append(Problem(self._shown(number), message))
 
     def _end_open(self, *, typeless: bool = True, last: bool = False) -> None:
         """A line that is not blank came (or the file ended: `last`): the line before that
@@ -508,7 +572,7 @@ class RecordingReader:
             self._unparsed = None
         if typeless and self._typeless is not None:
             if self._repeats:
-                problems.append(Problem(self._typeless_line, folded_typeless(self._repeats)))
+                self._problem(self._typeless_line, folded_typeless(self._repeats))
             self._typeless, self._repeats = None, 0
 
     def _take(self, scan: PieceScan) -> list[Event]:
@@ -630,12 +694,344 @@ class RecordingReader:
             self._end_open(last=True)
         self.done = True
         self.close()
-        self.lines.starts.append(self._pieces.offset)
+        self.lines.ended(self._pieces.offset)
         known = self.lines.known
         for event, known_then in self._eager:
             if len(known) > known_then:  # secrets are only ever added
                 event.raw = redact_event(event.raw, known)
         self._eager.clear()
+
+
+class ArrayElements(FileLines):
+    """Where the elements of a JSON array are: each one's span, read back on demand (one
+    line of a compact array holds them all, and one of a pretty-printed one spans many)."""
+
+    unit = "element"
+
+    def __init__(self, file: BinaryIO, source: str) -> None:
+        super().__init__(file, source, bare=True)
+        self.ends = array("q")
+        """Where each element ends (`starts` says where it starts)."""
+
+    def span(self, line: int) -> tuple[int, int]:
+        return self.starts[line - 1], self.ends[line - 1]
+
+    def ended(self, offset: int) -> None:
+        """Nothing to add: each element's end is known."""
+
+    def text_of(self, line: int) -> bytes:
+        """Element `line`'s JSON, as a line (a check reads a run of text deltas in one go,
+        `conformance._delta_run_shapes`)."""
+        return super().text_of(line) + b"\n"
+
+
+class ArrayReader(RecordingReader):
+    """A JSON array of events (`json.dump(events, file)`, compact on one line, pretty-printed,
+    or one element a line) read a piece at a time as a dump of one event a line is: an
+    element's span instead of a line's offset (tui/mcptui/io/json_array.py finds them), its
+    events read fast or whole by the same rules, and what tui/mcptui/io/formats.py's whole
+    reading makes of the array: a whole array's events have no line, a Response object in
+    it is a snapshot, an element that is not an object a problem; an array cut off (a crash
+    while it was written) or broken inside is read as pasted values (`_read_pasted`), with
+    lines, and each value that does not parse a problem.
+
+    Whether an array is whole is known at its end. Before, it is read as one (unless it does
+    not end with `]`), and where it turns out not to be (`Batch.flip`) what was read is turned
+    into the pasted reading: the same elements, now with their lines, and the problems worded
+    so (`_to_pasted`). A Response object is a snapshot only in a whole array: met before the
+    end, the rest is scanned first to know (`_whole`).
+
+    Secrets: the whole reader hides those that any Response the file holds names, everywhere.
+    Searching the whole file for them before the first screen (as a dump of lines is searched)
+    made opening a 1M-event array (335 MB) take 1.4 s, near three times what the first screen
+    may take. Here each piece's
+    elements that hold a Response's key are read before its events (`_learn_echoes`): what a
+    stream's first events echo hides all that follows. One that names a secret none before
+    did (the second stream of a file, a token in the final Response's text) has the events
+    read before it read again with it (`_redo`): the same events, hidden alike. A single
+    stream's last event echoes the tools its first did: nothing is read twice. No helper
+    reads ahead (an element's end is found here, then its event read as a line's is)."""
+
+    def __init__(self, source: str, file: BinaryIO, scan: ArrayScan) -> None:
+        """`scan`: from just after the array's `[`."""
+        super().__init__(source, file, bare=True, lines=ArrayElements(file, source), secrets=[])
+        self.loaded.format = "JSON array" if scan.strict else "JSON array (incomplete)"
+        self._array = scan
+        self._pieces = Pieces(file.fileno(), self.size, scan.start)
+        self._strict = scan.strict
+        self._began_strict = scan.strict
+        self._settled = not scan.strict
+        """No turn to the pasted reading can come: the problems need no record for one."""
+        self._flipped_at: int | None = None
+        """How many elements were read as a whole array's before the turn to pasted."""
+        self._element_lines = array("q")
+        """The line each element starts on."""
+        self._events: list[Event] = []
+        """Every event read, in order (8 bytes each): what a turn or a new secret changes."""
+        self._logged: list[tuple[int, str | None]] = []
+        """The element of each problem kept while the array may still turn out not whole,
+        and how the pasted reading words it (None: the same)."""
+        self._flip_ahead = False
+        """The piece being read turns to the pasted reading further on."""
+        self._stale = False
+        """A secret was learned after events that may hold it were read: read them again."""
+
+    def read(self, size: int = PIECE, *, wait: bool = True) -> list[Event]:
+        """`RecordingReader.read`; when a secret was learned after events were read, all read
+        so far is read again instead of this piece's events being redacted alone (`_redo`)."""
+        out = self._read(size, wait=wait)
+        known = self.lines.known
+        if self._stale:
+            self._stale = False
+            self._redo()
+        else:
+            push = self._scrubber.push
+            for event in out:
+                push(event, known)
+        if self.done:
+            self._scrubber.release(known)
+        return out
+
+    def _learn_late(self, secrets: list[str], *, after: bool) -> None:
+        """Hide these secrets too; `after`: events were read before that may hold them."""
+        new = set(secrets) - set(self.lines.known)
+        if new:
+            self.lines.learn(new)
+            self._stale = self._stale or after
+
+    def _read(self, size: int, *, wait: bool) -> list[Event]:
+        del wait  # nothing reads ahead: a piece is always at hand
+        self.others = []
+        if self.done:
+            return []
+        pieces = self._pieces
+        base, text, at_end = pieces.take(max(size, pieces.held))  # a long element: twice more
+        batch = self._array.scan(text, base, at_end)
+        pieces.leave(text, batch.cut)
+        self._flip_ahead = batch.flip is not None
+        with collector_paused():
+            self._learn_echoes(batch, text, base)
+            self.lines.hold(base, text)
+            out = self._elements(batch, text, base)
+        if self.collect:
+            self.loaded.events.extend(out)
+        if at_end:
+            self._finish()
+        return out
+
+    def _learn_echoes(self, batch: Batch, text: bytes, base: int) -> None:
+        """Learn the secrets the batch's elements name (`json_array.element_secrets`), before
+        any of its events is read; the events read before, read again if one is new."""
+        starts, ends = batch.starts, batch.ends
+        found: set[str] = set()
+        last = -1
+        for hit in key_hits(text):
+            index = bisect_right(starts, base + hit) - 1
+            if index <= last or base + hit >= ends[index]:
+                continue  # the element is read, or the key is in no element (yet)
+            last = index
+            element = text[starts[index] - base : ends[index] - base]
+            secrets, snapshot = element_secrets(element, strict=self._strict)
+            if snapshot and not self._whole(self._number):
+                secrets, _ = element_secrets(element, strict=False)
+            found.update(secrets)
+        self._learn_late(sorted(found), after=bool(self._events))
+
+    def _elements(self, batch: Batch, text: bytes, base: int) -> list[Event]:
+        """The entries of a batch's elements, its problems and its turn to the pasted
+        reading each in their place."""
+        lines = self.lines
+        assert isinstance(lines, ArrayElements)
+        lines.starts.extend(batch.starts)
+        lines.ends.extend(batch.ends)
+        self._element_lines.extend(batch.lines)
+        rows = [
+            text[start - base : end - base]
+            for start, end in zip(batch.starts, batch.ends, strict=True)
+        ]
+        marks = list(batch.failures)
+        if batch.flip is not None:
+            marks.insert(0, (batch.flip, 0, ""))  # before a failure at the same place
+        out: list[Event] = []
+        done = 0
+        for index, line, message in marks:
+            self._take_rows(rows[done:index], out)
+            done = index
+            if line:
+                self.loaded.problems.append(Problem(line, message))
+            else:
+                self._flip_ahead = False
+                self._to_pasted(self._number)
+        self._take_rows(rows[done:], out)
+        return out
+
+    def _take_rows(self, rows: list[bytes], out: list[Event]) -> None:
+        """`_rows` of these elements, each event then named by its element (`Event._at`) and
+        the line the reading gives it."""
+        if not rows:
+            return
+        first = len(out)
+        self._rows(rows, out)
+        shown = self._shown
+        for event in out[first:]:
+            if event._at is None:  # read fast: `_rows` named it by its number
+                event._at = event.line
+            event.line = shown(event._at)  # type: ignore[arg-type]
+        self._events += out[first:]
+
+    def _shown(self, number: int) -> int | None:
+        return None if self._strict else self._element_lines[number - 1]
+
+    def _problem(self, number: int, message: str, pasted: str | None = None) -> None:
+        """A problem of element `number`; `pasted`: its words in the pasted reading."""
+        problems = self.loaded.problems
+        kept = len(problems)
+        problems.append(Problem(self._shown(number), message))
+        if not self._settled and len(problems) > kept:
+            self._logged.append((number, pasted))
+
+    def _bare_line(self, number: int, line: bytes) -> Event | None:
+        """An element read whole, as formats.py's `_read_array` (or `_read_pasted`) reads it."""
+        try:
+            obj = loads(line)
+        except ValueError as exc:  # the scan took it: only an integer Python will not convert
+            self._problem(number, f"invalid JSON ({json_error_reason(exc)})")
+            return None
+        if not isinstance(obj, dict):
+            self._end_open(typeless=False)
+            kind = f"expected a JSON object, got {type(obj).__name__}"
+            if self._strict:
+                self._problem(number, f"array element {number - 1} is not an object", kind)
+            else:
+                self._problem(number, kind)
+            return None
+        if "type" not in obj and is_response_object(obj) and self._whole(number - 1):
+            self._learn_late(request_secrets(obj), after=number > 1)  # one with no tools too
+            self.loaded.snapshots.append(hide_known(redact(obj), self.lines.known))
+            return None
+        return self._kept(obj, number)
+
+    def _whole(self, before: int) -> bool:
+        """Whether the array is whole to its end (a Response object in it is a snapshot), as
+        element `before + 1` is read: known, or scanned for now (once). If not, the elements
+        from that one on are read as pasted values, and those before turned so too."""
+        if not self._strict:
+            return False
+        if not self._settled and not self._flip_ahead:
+            scan = self._array
+            fd = self.lines.file.fileno()
+            ahead = batches(scan.copy(), fd, self.size, self._pieces.cut_at)
+            self._settled = all(batch.flip is None for batch in ahead)
+            if self._settled:
+                self._logged = []
+        if not self._settled:
+            self._array.to_pasted()
+            self._to_pasted(before)
+        return self._strict
+
+    def _to_pasted(self, before: int) -> None:
+        """The array is not whole: read the elements from `before + 1` on as pasted values,
+        and turn what was read into what that reading makes of it (the same elements: each
+        event and problem with its line, the problems of elements that are no objects worded
+        so)."""
+        if not self._strict:
+            return
+        self._strict = False
+        self._settled = True
+        self._flipped_at = before
+        self.loaded.format = "JSON array (incomplete)"
+        lines = self._element_lines
+        for event in self._events:
+            event.line = lines[event._at - 1]  # type: ignore[operator]
+        old = self.loaded.problems
+        new = Problems()
+        for problem, (number, pasted) in zip(old, self._logged, strict=True):
+            new.append(Problem(lines[number - 1], pasted or problem.message))
+        for message, count in old.seen.items():
+            if message in new.seen:
+                new.seen[message] = count  # those past `KEEP_EACH`, counted
+        self.loaded.problems = new
+        self._logged = []
+
+    def _redo(self) -> None:
+        """Read the events read so far again (this piece's too), with the secrets known now:
+        each event's fields as a reading that knew them from the start has them (the same
+        elements give the same events, in the same order), then redacted on their joined text
+        again (`DeltaScrubber`). Read by a copy of this reader, whose problems go nowhere."""
+        shadow = copy.copy(self)
+        shadow.loaded = Loaded()
+        shadow.others, shadow._eager = [], []
+        shadow._typeless, shadow._typeless_line, shadow._repeats = None, 0, 0
+        shadow._number = shadow.emitted = 0
+        shadow._settled = True
+        shadow._strict = self._began_strict
+        events = self._events
+        starts, ends = self.lines.starts, self.lines.ends  # type: ignore[attr-defined]
+        fd = self.lines.file.fileno()
+        taken = 0
+        for first in range(0, len(starts), REDO_ELEMENTS):
+            last = min(len(starts), first + REDO_ELEMENTS)
+            low = starts[first]
+            block = os.pread(fd, ends[last - 1] - low, low)
+            spans = zip(starts[first:last], ends[first:last], strict=True)
+            rows = [block[start - low : end - low] for start, end in spans]
+            turn = self._flipped_at
+            parts = [rows]
+            if shadow._strict and turn is not None and turn < last:
+                parts = [rows[: turn - first], rows[turn - first :]]
+            for part in parts:
+                out: list[Event] = []
+                shadow._rows(part, out)
+                for old, read in zip(events[taken : taken + len(out)], out, strict=True):
+                    old._raw, old._data, old._kind, old.lite = (
+                        read._raw,
+                        read._data,
+                        read._kind,
+                        read.lite,
+                    )
+                taken += len(out)
+                if len(parts) > 1:
+                    shadow._strict = False
+        known = self.lines.known
+        scrubber = self._scrubber = DeltaScrubber()
+        for event in events:
+            scrubber.push(event, known)
+        self.relearned = True
+
+    def _finish(self) -> None:
+        self._end_open(last=True)
+        self.done = True
+        known = self.lines.known
+        for event, known_then in self._eager:
+            if len(known) > known_then:
+                event.raw = redact_event(event.raw, known)
+        self._eager.clear()
+        self._logged = []
+        self._settled = True
+
+
+REDO_ELEMENTS = 4096
+"""Elements read again at a time (`ArrayReader._redo`)."""
+
+
+def array_reader(source: str, file: BinaryIO) -> ArrayReader | None:
+    """A reader for `file` when it is a JSON array formats.py would read as one (or as the
+    values of one cut off); None when a line it sniffs the format by is a recording's, or
+    the file is too odd to tell (the whole-file reader takes it)."""
+    fd = file.fileno()
+    size = os.fstat(fd).st_size
+    read = partial(_read_at, fd)
+    if sample_holds_record(read, size) is not False:
+        return None
+    close = closing_bracket(read, size)
+    if close is None:
+        return None
+    begin = read(0, HEAD_BYTES).index(b"[") + 1
+    return ArrayReader(source, file, ArrayScan(read, size, begin, strict=close >= 0))
+
+
+def _read_at(fd: int, offset: int, count: int) -> bytes:
+    return os.pread(fd, count, offset)
 
 
 PieceReader = RecordingReader | SSEReader

@@ -70,10 +70,23 @@ class Pieces:
         """Go on from `offset`, a line's start (where another reader stopped)."""
         self.offset, self._rest = offset, b""
 
+    @property
+    def held(self) -> int:
+        """Bytes read and not taken yet (the start of a line, or of a JSON value, cut off)."""
+        return len(self._rest)
+
     def next(self, size: int) -> tuple[int, bytes, int, bool]:
         """The next piece: (where its text starts in the file, the text, where its last whole
         line ends in the text, whether it is the last piece). A BOM is blanked so that
         offsets stay the file's."""
+        base, text, at_end = self.take(size)
+        cut = len(text) if at_end else text.rfind(b"\n") + 1
+        self.leave(text, cut)
+        return base, text, cut, at_end
+
+    def take(self, size: int) -> tuple[int, bytes, bool]:
+        """`size` more bytes after those held: (where the text starts in the file, the text,
+        whether it reaches the end). The caller says with `leave` where it stopped."""
         piece = os.pread(self.fd, size, self.offset)
         base = self.cut_at
         self.offset += len(piece)
@@ -81,9 +94,11 @@ class Pieces:
         text = self._rest + piece if self._rest else piece
         if base == 0 and text.startswith(BOM):
             text = b"   " + text[3:]
-        cut = len(text) if at_end else text.rfind(b"\n") + 1
+        return base, text, at_end
+
+    def leave(self, text: bytes, cut: int) -> None:
+        """`text` (from `take`) is used up to `cut`: the next piece starts there."""
         self._rest = text[cut:]
-        return base, text, cut, at_end
 
 
 SEARCH_BLOCK = 256 << 10

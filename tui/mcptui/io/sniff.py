@@ -9,6 +9,7 @@ the two cannot drift apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from mcptui.io.archives import may_be_archive
@@ -105,3 +106,49 @@ def _sample_within(text: str, whole: bool) -> list[tuple[int, str]] | None:
     sample = sample_of(text)
     short = len(first_lines(text, SNIFF_LINES * 4 + 1)) <= SNIFF_LINES * 4
     return None if short and len(sample) < SNIFF_LINES else sample
+
+
+def is_array_head(head: bytes, *, whole: bool) -> bool:
+    """Whether a file that opens with `head` (at least its first `HEAD_BYTES`; all of it when
+    `whole`) is read by tui/mcptui/io/formats.py as a JSON array (whole, or the values of one
+    cut off): not binary, not an archive or SSE, opening with `[`. False whenever the head
+    cannot tell. Whether a line it is sniffed by is a recording's is asked apart
+    (`sample_holds_record`): the first line of a compact array is all of it."""
+    if b"\x00" in head[:4096]:
+        return False  # what is refused as binary, and JSON holds no NUL
+    text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    if not whole and len(text) <= SSE_SNIFF:
+        return False
+    if not text.lstrip().startswith("[") or may_be_archive(text):
+        return False
+    return not SSE_FIELD.search(text[:SSE_SNIFF])
+
+
+SAMPLE_BYTES = 1 << 20
+"""Bytes of a file looked through for the lines its format is sniffed by, at most."""
+
+
+def sample_holds_record(read: Callable[[int, int], bytes], size: int) -> bool | None:
+    """Whether a line formats.py sniffs a text's format by (`sample_of`) is a recording's
+    header or record (a text that opens with `[` is then read as a recording): True, False,
+    or None when a sniffed line that may be one (it opens with `{`) runs past the first
+    `SAMPLE_BYTES`. Lines past those are not looked at: a compact array's one line runs on
+    past them (it opens with `[`: not a recording's line)."""
+    data = read(0, min(size, HEAD_BYTES))
+    while True:
+        whole = len(data) >= size
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        sample = _sample_within(text, whole)
+        if sample is None and len(data) >= SAMPLE_BYTES:
+            complete = text[: text.rfind("\n") + 1]
+            sample = sample_of(complete)
+            sniffed = len(sample) < SNIFF_LINES and complete.count("\n") < SNIFF_LINES * 4
+            if sniffed and text[len(complete) :].lstrip().startswith("{"):
+                return None  # the line that is cut off is sniffed, and may be an object
+        if sample is not None:
+            sniffed_objects = [try_json(line) for _, line in sample]
+            return any(is_header(obj) or is_record(obj) for obj in sniffed_objects)
+        more = read(len(data), min(size, SAMPLE_BYTES) - len(data))
+        if not more:
+            return None  # cut short since it was measured
+        data += more

@@ -94,6 +94,8 @@ class SSEReader:
         self.emitted = 0
         self.waiting = False
         """Never: no helper reads ahead."""
+        self.relearned = False
+        """Never: no event is read twice (the interface of `indexed.ArrayReader`)."""
         self._offset = 0
         self._decoder = SSEDecoder()
         self._fast_line: int | None = 1

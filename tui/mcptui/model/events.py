@@ -94,6 +94,10 @@ class Event(msgspec.Struct, gc=False, eq=False):
     lite: Any = None
     """For a text delta read fast: its item id, delta and sequence number (the reducer's
     fast path); None otherwise."""
+    _at: int | None = None
+    """Where `_data` (a file) holds the event when `line` does not say: the element of a JSON
+    array (mcptui/io/indexed.py's `ArrayReader`), whose events have no line of their own, or
+    share one (a compact array is one line)."""
 
     @property
     def kind(self) -> str | None:
@@ -114,8 +118,9 @@ class Event(msgspec.Struct, gc=False, eq=False):
         data = self._data
         if type(data) is bytes:
             return loads_shallow(data)  # the fast reader bounded its nesting
-        assert data is not None and self.line is not None
-        return data.event_at(self.line)  # type: ignore[union-attr]
+        at = self.line if self._at is None else self._at
+        assert data is not None and at is not None
+        return data.event_at(at)  # type: ignore[union-attr]
 
     @raw.setter
     def raw(self, value: dict[str, Any]) -> None:
@@ -137,9 +142,10 @@ class Event(msgspec.Struct, gc=False, eq=False):
         of without decoding the event whole (nor searching it for secrets: a text delta is
         read fast only when there is none in it)."""
         data = self._data
-        if self._raw is not None or data is None or type(data) is bytes or self.line is None:
+        at = self.line if self._at is None else self._at
+        if self._raw is not None or data is None or type(data) is bytes or at is None:
             return None
-        return data.text_of(self.line)  # type: ignore[union-attr]
+        return data.text_of(at)  # type: ignore[union-attr]
 
     @property
     def written_bare(self) -> bool:
@@ -159,6 +165,7 @@ class Event(msgspec.Struct, gc=False, eq=False):
             self._data,
             self._kind,
             self.lite,
+            self._at,
         )
         for name, value in changes.items():
             setattr(event, name, value)

@@ -139,6 +139,17 @@ class Timeline:
             self._ahead = self._seeded_reducer()
         self._ahead.fold(self.events[self._ahead.applied :])
 
+    def reseed(self, snapshots: Sequence[dict[str, Any]] = ()) -> None:
+        """Fold the state at the cursor again, from the Response objects with these added: a
+        JSON array read a piece at a time holds them anywhere, and may read its events again
+        (with a secret found late, tui/mcptui/io/indexed.py's `ArrayReader`). The state is
+        the one of a timeline that had them from the start, as a whole reading has."""
+        self.snapshots.extend(snapshots)
+        position = self.position
+        self._ahead = None
+        self.reducer = self._seeded_reducer()
+        self.reducer.fold(self.events[:position])
+
     def seek(self, target: int) -> None:
         """Move the cursor so that exactly `target` events are applied."""
         target = max(0, min(target, len(self.events)))

@@ -80,6 +80,10 @@ class Session:
         if reader is None:
             return False
         self.timeline.extend(reader.read(size, wait=wait), follow=False, others=reader.others)
+        found = reader.loaded.snapshots[len(self.timeline.snapshots) :]
+        if found or reader.relearned:  # a JSON array's Response object, or a secret found late
+            reader.relearned = False
+            self.timeline.reseed(found)
         if ahead:
             self.timeline.fold_ahead()
         self.player.extend(self.timeline.events)

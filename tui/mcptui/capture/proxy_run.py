@@ -59,28 +59,26 @@ def banner(address: str, upstream: str, record_dir: Path) -> str:
 
 def serve_lines(upstream: str, port: int, record_dir: Path, console: Console) -> int:
     """`--no-tui`: serve in the foreground until Ctrl+C; exit 1 if a captured response
-    failed, else 0."""
-    from mcptui.capture.printer import CapturePrinter
+    failed, else 0. A child process records and prints each response
+    (tui/mcptui/capture/offload.py): the relay's own process only relays."""
+    import time
+
+    from rich.text import Text
+
+    from mcptui.capture.offload import OffloadedHub, ProxySpec
 
     sock = bind(DEFAULT_HOST, port)
-    hub = CaptureHub(upstream, record_dir)
-    printer = CapturePrinter(hub, console)
+    width = None if console.is_terminal else console.width
+    hub = OffloadedHub(ProxySpec(upstream, record_dir, time.monotonic(), width))
+    hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
     console.print(banner(base_url(sock), upstream, record_dir), style="dim", highlight=False)
     try:
         make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
         pass
     finally:
-        printer.finish()
-        hub.close()
-    count = len(hub.captures)
-    console.print(
-        f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
-        f"{len(printer.failed)} with failures",
-        style="dim",
-        highlight=False,
-    )
-    return 1 if printer.failed else 0
+        code = hub.finish()
+    return code
 
 
 class TimelineFeed:

@@ -1,0 +1,331 @@
+"""`mcptui proxy --no-tui`: the recording in a process of its own, off the relay's path.
+
+Recording in the relay's process cost it 3 ms of CPU per short streamed request (parsing each
+event, redacting, writing; the file's creation, header and rename) against 2.1 ms for relaying
+it, and every stream the app had open waited while it ran: with 8 concurrent clients the proxy
+took 0.25-0.36x of direct's requests/s, 0.76-1.0x with recording switched off (bench/proxy.py).
+
+So the relay's process only hands each step of each exchange (its request, the answer's start,
+each chunk, its end) to a recorder child, as one pickled message on a pipe, in order and stamped
+with the relay's clock. The child runs the same hub and printer on those steps with that clock:
+the recording is the one the relay's process would have written, times included. It runs at a
+lower priority, on the CPU the relay leaves, so under load it lags and catches up.
+
+Nothing is dropped on the way: a full pipe is buffered in the relay's memory, up to
+`MAX_BACKLOG`, past which the relay waits for the child rather than drop a step. On Ctrl+C the
+child ignores the signal (the terminal sends it to both) and exits only once the relay has
+closed the pipe and every step sent is recorded. A child that died is told once on the
+console; the app's traffic goes on.
+
+The terminal UI keeps its hub in its own process: it shows each entry as it arrives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import pickle
+import signal
+import struct
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from mcptui.capture.captures import CaptureHub, classify
+from mcptui.io.child_process import pipe, start_child
+
+MAX_BACKLOG = 64 * 1024 * 1024
+"""Bytes of steps the relay holds for a child that lags; past it the relay waits for it."""
+PIPE_SIZE = 1024 * 1024
+"""The pipe's own buffer (Linux's default is 64 KB): fewer times the relay finds it full."""
+LENGTH = struct.Struct("<I")
+
+
+@dataclass(frozen=True)
+class ProxySpec:
+    """What the recorder child needs to build the proxy's hub and printer."""
+
+    upstream: str
+    record_dir: Path
+    start: float
+    """The relay's clock when it started: the hub's start."""
+    console_width: int | None
+
+
+class _Pipe:
+    """The sending end, written without blocking from the relay's loop; what does not fit is
+    kept in order and written as the child reads."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection  # owns the descriptor
+        self.fd = connection.fileno()
+        grow = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+        if grow is not None:
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self.fd, grow, PIPE_SIZE)
+        os.set_blocking(self.fd, False)
+        self.pending = bytearray()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.broken: OSError | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.broken is not None:
+            raise self.broken
+        if self.pending:
+            self.pending += data
+            if len(self.pending) > MAX_BACKLOG:
+                self._write_all()  # the child lags far behind: wait for it
+            return
+        try:
+            written = os.write(self.fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:
+            self.broken = exc
+            raise
+        if written < len(data):
+            self.pending += data[written:]
+            self.loop = asyncio.get_running_loop()
+            self.loop.add_writer(self.fd, self._drain)
+
+    def _drain(self) -> None:
+        try:
+            written = os.write(self.fd, self.pending)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self.broken = exc
+            self.pending.clear()
+            written = 0
+        del self.pending[:written]
+        if not self.pending and self.loop is not None:
+            self.loop.remove_writer(self.fd)
+            self.loop = None
+
+    def _write_all(self) -> None:
+        """Write everything pending, waiting for the child as long as it takes."""
+        if self.loop is not None:
+            with contextlib.suppress(Exception):  # the loop may be closed already
+                self.loop.remove_writer(self.fd)
+            self.loop = None
+        data, self.pending = bytes(self.pending), bytearray()
+        os.set_blocking(self.fd, True)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view) :]
+        except OSError as exc:
+            self.broken = exc
+        finally:
+            os.set_blocking(self.fd, False)
+
+    def close(self) -> None:
+        if self.broken is None:
+            self._write_all()
+        self.connection.close()
+
+
+class _Recorder:
+    """The relay's handle on one exchange's answer: each step goes to the child."""
+
+    capture = None
+
+    def __init__(self, hub: OffloadedHub, key: int) -> None:
+        self.hub = hub
+        self.exchange = key
+
+    def feed(self, chunk: bytes) -> None:
+        self.hub.post("f", self.exchange, chunk)
+
+    def end(self, broken: str | None = None) -> None:
+        self.hub.post("e", self.exchange, broken)
+
+
+class OffloadedHub:
+    """The relay's hub (mcptui/capture/relay.py RelayHub) when a child records: the proxy's
+    answers to the relay itself (what to relay where, what to record) come from a local
+    CaptureHub that records nothing; every step to record is posted to the child."""
+
+    record_first = False
+    request_cap = CaptureHub.request_cap
+
+    def __init__(self, spec: ProxySpec) -> None:
+        self.local = CaptureHub(spec.upstream, None)
+        self.upstream = self.local.upstream
+        self.on_problem: Callable[[str], None] | None = None
+        self.open_exchanges = 0
+        self._keys = 0
+        receiving, sending = pipe()
+        # Ignored from its first instruction (a disposition exec keeps, and Python's start
+        # leaves as it is): Ctrl+C while the child still imports would kill it.
+        interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.process = start_child(record_steps, (receiving, spec), "mcptui recorder")
+        finally:
+            signal.signal(signal.SIGINT, interrupt)
+        receiving.close()
+        self._pipe = _Pipe(sending)
+        self._told = False
+
+    def post(self, *step: Any) -> None:
+        data = pickle.dumps((step[0], step[1], time.monotonic(), *step[2:]), protocol=5)
+        try:
+            self._pipe.write(LENGTH.pack(len(data)) + data)
+        except OSError as exc:
+            self._tell(
+                f"the recorder process stopped ({exc.strerror or exc}): nothing more is "
+                "recorded; the app's traffic is unaffected"
+            )
+            raise
+
+    def _tell(self, message: str) -> None:
+        if not self._told and self.on_problem is not None:
+            self.on_problem(message)
+        self._told = True
+
+    # -- the relay's hub protocol --------------------------------------------------------------
+
+    def upstream_url(self, target: str) -> str:
+        return self.local.upstream_url(target)
+
+    def unreachable_answer(self, message: str) -> dict[str, Any]:
+        return self.local.unreachable_answer(message)
+
+    def exchange_for(
+        self,
+        method: str,
+        path: str,
+        target: str,
+        body: bytes | None,
+        headers: list[tuple[bytes, bytes]],
+    ) -> int | None:
+        if classify(method, path) is None:
+            return None
+        self._keys += 1
+        with contextlib.suppress(OSError):  # told once; the relay goes on
+            self.post("x", self._keys, method, path, target, body, headers)
+        return self._keys
+
+    def exchange_started(self) -> None:
+        self.open_exchanges += 1
+
+    def begin(self, exchange: int, status: int, headers: dict[str, str]) -> _Recorder:
+        self.post("b", exchange, status, headers)
+        return _Recorder(self, exchange)
+
+    def unreachable(self, exchange: int, message: str) -> None:
+        with contextlib.suppress(OSError):
+            self.post("u", exchange, message)
+
+    def recording_failed(self, exchange: Any, exc: BaseException) -> None:
+        """Only a stopped child gets here (a step could not be posted): told already."""
+
+    def ended(self, capture: Any, exchange: Any) -> None:
+        self.open_exchanges -= 1
+
+    def close(self) -> None:
+        """Send what is pending and close the pipe: the child records the rest and exits."""
+        if not self._pipe.connection.closed:
+            self._pipe.close()
+
+    def finish(self) -> int:
+        """Close, wait for the child to record everything; its exit status (1: a captured
+        response failed, or the child did)."""
+        self.close()
+        while True:
+            try:
+                self.process.join()
+                break
+            except KeyboardInterrupt:  # pressed again: the recording is still being finished
+                continue
+        return 0 if self.process.exitcode == 0 else 1
+
+
+# -- the child ---------------------------------------------------------------------------------
+
+
+def record_steps(receiving: Connection, spec: ProxySpec) -> None:
+    """The child: build the hub and printer, replay every step, report, exit."""
+    from rich.console import Console
+
+    from mcptui.capture.printer import CapturePrinter
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the relay; this drains
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    now = [spec.start]
+    hub = CaptureHub(spec.upstream, spec.record_dir, clock=lambda: now[0])
+    console = Console(highlight=False, width=spec.console_width)
+    printer = CapturePrinter(hub, console)
+    replay = Replay(hub)
+    with os.fdopen(os.dup(receiving.fileno()), "rb", buffering=PIPE_SIZE) as steps:
+        receiving.close()
+        while len(head := steps.read(LENGTH.size)) == LENGTH.size:
+            step = pickle.loads(steps.read(LENGTH.unpack(head)[0]))
+            now[0] = step[2]
+            replay.step(step[0], step[1], *step[3:])
+    printer.finish()
+    hub.close()
+    count = len(hub.captures)
+    console.print(
+        f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
+        f"{len(printer.failed)} with failures",
+        style="dim",
+        highlight=False,
+    )
+    sys.stdout.flush()
+    raise SystemExit(1 if printer.failed else 0)
+
+
+class Replay:
+    """The relay's calls on its hub (mcptui/capture/relay.py `_Recording`), made again from
+    the steps it posted: what the relay's process would have done."""
+
+    def __init__(self, hub: CaptureHub) -> None:
+        self.hub = hub
+        self.exchanges: dict[int, Any] = {}
+        self.recorders: dict[int, Any] = {}
+
+    def step(self, kind: str, key: int, *args: Any) -> None:
+        hub = self.hub
+        if kind == "x":
+            exchange = hub.exchange_for(*args)
+            if exchange is not None:
+                hub.exchange_started()
+                self.exchanges[key] = exchange
+            return
+        exchange = self.exchanges.get(key)
+        if exchange is None:
+            return
+        if kind == "b":
+            try:
+                self.recorders[key] = hub.begin(exchange, *args)
+            except Exception as exc:
+                hub.recording_failed(exchange, exc)
+        elif kind == "f":
+            self._guarded(key, lambda recorder: recorder.feed(*args))
+        elif kind == "e":
+            self._guarded(key, lambda recorder: recorder.end(*args))
+            recorder = self.recorders.pop(key, None)
+            del self.exchanges[key]
+            hub.ended(recorder.capture if recorder else None, exchange)
+        elif kind == "u":
+            del self.exchanges[key]
+            hub.ended(hub.unreachable(exchange, *args), exchange)
+
+    def _guarded(self, key: int, step: Callable[[Any], None]) -> None:
+        """One recording step; a failure stops this exchange's recording (as the relay's)."""
+        recorder = self.recorders.get(key)
+        if recorder is None:
+            return
+        try:
+            step(recorder)
+        except Exception as exc:
+            self.hub.recording_failed(recorder.exchange, exc)
+            self.recorders[key] = None

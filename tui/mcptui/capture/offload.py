@@ -1,4 +1,5 @@
-"""`mcptui proxy --no-tui`: the recording in a process of its own, off the relay's path.
+"""`mcptui proxy --no-tui` and `mcptui tap --no-tui`: the recording in a process of its own,
+off the relay's path.
 
 Recording in the relay's process cost it 3 ms of CPU per short streamed request (parsing each
 event, redacting, writing; the file's creation, header and rename) against 2.1 ms for relaying
@@ -39,6 +40,7 @@ from typing import Any
 
 from mcptui.capture.captures import CaptureHub, classify
 from mcptui.io.child_process import pipe, start_child
+from mcptui.io.recording import RecordingWriter
 
 MAX_BACKLOG = 64 * 1024 * 1024
 """Bytes of steps the relay holds for a child that lags; past it the relay waits for it."""
@@ -56,6 +58,77 @@ class ProxySpec:
     start: float
     """The relay's clock when it started: the hub's start."""
     console_width: int | None
+
+    def wanted(self, method: str, path: str) -> bool:
+        return classify(method, path) is not None
+
+    def build(self, clock: Callable[[], float]) -> tuple[Any, Callable[[], int]]:
+        """The child's hub and what reports at the end (its exit status)."""
+        from rich.console import Console
+
+        from mcptui.capture.printer import CapturePrinter
+
+        hub = CaptureHub(self.upstream, self.record_dir, clock=clock)
+        console = Console(highlight=False, width=self.console_width)
+        printer = CapturePrinter(hub, console)
+
+        def finish() -> int:
+            printer.finish()
+            hub.close()
+            count = len(hub.captures)
+            console.print(
+                f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
+                f"{len(printer.failed)} with failures",
+                style="dim",
+                highlight=False,
+            )
+            return 1 if printer.failed else 0
+
+        return hub, finish
+
+
+@dataclass(frozen=True)
+class TapSpec:
+    """What the recorder child needs to build the tap's hub and its lines: the recording was
+    opened (and its name chosen) by the relay's process, so a file that cannot be written is
+    refused before anything is served."""
+
+    upstream: str
+    writer: RecordingWriter
+    """Closed; the child appends to it."""
+    start: float
+    console_width: int | None
+
+    def wanted(self, method: str, path: str) -> bool:
+        return True  # every message is the tap's to record
+
+    def build(self, clock: Callable[[], float]) -> tuple[Any, Callable[[], int]]:
+        from rich.console import Console
+        from rich.text import Text
+
+        from mcptui.capture.tap import TapHub
+        from mcptui.share.progress_lines import ProgressPrinter
+
+        hub = TapHub(self.upstream, None, clock=clock)
+        self.writer.reopen()
+        hub.writer = self.writer
+        console = Console(highlight=False, width=self.console_width)
+        hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
+        hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
+
+        def finish() -> int:
+            hub.close()
+            console.print(
+                f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
+                style="dim",
+                highlight=False,
+            )
+            return 0
+
+        return hub, finish
+
+
+Spec = ProxySpec | TapSpec
 
 
 class _Pipe:
@@ -148,16 +221,16 @@ class _Recorder:
 
 
 class OffloadedHub:
-    """The relay's hub (mcptui/capture/relay.py RelayHub) when a child records: the proxy's
-    answers to the relay itself (what to relay where, what to record) come from a local
-    CaptureHub that records nothing; every step to record is posted to the child."""
+    """The relay's hub (mcptui/capture/relay.py RelayHub) when a child records: its answers to
+    the relay itself (where to relay, what a refusal says) come from `local`, a hub of the same
+    kind that records nothing; every step to record is posted to the child."""
 
-    record_first = False
-    request_cap = CaptureHub.request_cap
-
-    def __init__(self, spec: ProxySpec) -> None:
-        self.local = CaptureHub(spec.upstream, None)
-        self.upstream = self.local.upstream
+    def __init__(self, spec: Spec, local: Any) -> None:
+        self.spec = spec
+        self.local = local
+        self.record_first: bool = local.record_first
+        self.request_cap: int = local.request_cap
+        self.upstream: str = local.upstream
         self.on_problem: Callable[[str], None] | None = None
         self.open_exchanges = 0
         self._keys = 0
@@ -205,7 +278,7 @@ class OffloadedHub:
         body: bytes | None,
         headers: list[tuple[bytes, bytes]],
     ) -> int | None:
-        if classify(method, path) is None:
+        if not self.spec.wanted(method, path):
             return None
         self._keys += 1
         with contextlib.suppress(OSError):  # told once; the relay goes on
@@ -250,19 +323,13 @@ class OffloadedHub:
 # -- the child ---------------------------------------------------------------------------------
 
 
-def record_steps(receiving: Connection, spec: ProxySpec) -> None:
-    """The child: build the hub and printer, replay every step, report, exit."""
-    from rich.console import Console
-
-    from mcptui.capture.printer import CapturePrinter
-
+def record_steps(receiving: Connection, spec: Spec) -> None:
+    """The child: build the hub, replay every step, report, exit with the report's status."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the relay; this drains
     with contextlib.suppress(OSError):
         os.nice(10)
     now = [spec.start]
-    hub = CaptureHub(spec.upstream, spec.record_dir, clock=lambda: now[0])
-    console = Console(highlight=False, width=spec.console_width)
-    printer = CapturePrinter(hub, console)
+    hub, finish = spec.build(lambda: now[0])
     replay = Replay(hub)
     with os.fdopen(os.dup(receiving.fileno()), "rb", buffering=PIPE_SIZE) as steps:
         receiving.close()
@@ -270,24 +337,16 @@ def record_steps(receiving: Connection, spec: ProxySpec) -> None:
             step = pickle.loads(steps.read(LENGTH.unpack(head)[0]))
             now[0] = step[2]
             replay.step(step[0], step[1], *step[3:])
-    printer.finish()
-    hub.close()
-    count = len(hub.captures)
-    console.print(
-        f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
-        f"{len(printer.failed)} with failures",
-        style="dim",
-        highlight=False,
-    )
+    code = finish()
     sys.stdout.flush()
-    raise SystemExit(1 if printer.failed else 0)
+    raise SystemExit(code)
 
 
 class Replay:
     """The relay's calls on its hub (mcptui/capture/relay.py `_Recording`), made again from
     the steps it posted: what the relay's process would have done."""
 
-    def __init__(self, hub: CaptureHub) -> None:
+    def __init__(self, hub: Any) -> None:
         self.hub = hub
         self.exchanges: dict[int, Any] = {}
         self.recorders: dict[int, Any] = {}

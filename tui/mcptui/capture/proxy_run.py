@@ -69,7 +69,8 @@ def serve_lines(upstream: str, port: int, record_dir: Path, console: Console) ->
 
     sock = bind(DEFAULT_HOST, port)
     width = None if console.is_terminal else console.width
-    hub = OffloadedHub(ProxySpec(upstream, record_dir, time.monotonic(), width))
+    spec = ProxySpec(upstream, record_dir, time.monotonic(), width)
+    hub = OffloadedHub(spec, CaptureHub(upstream, None))
     hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
     console.print(banner(base_url(sock), upstream, record_dir), style="dim", highlight=False)
     try:

@@ -1,6 +1,7 @@
-"""`mcptui proxy --no-tui` records in a child process (tui/mcptui/capture/offload.py): every
-event it relayed must be in the recordings once it has stopped, redacted, even when Ctrl+C (sent
-to the whole process group, as a terminal does) comes while the child still lags behind."""
+"""`mcptui proxy --no-tui` and `mcptui tap --no-tui` record in a child process
+(tui/mcptui/capture/offload.py): every event or message relayed must be in the recordings once
+they have stopped, redacted, even when Ctrl+C (sent to the whole process group, as a terminal
+does) comes while the child still lags behind."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from mcptui.emulator.demo_server import build_app
 from mcptui.net.serve import ServerThread
 from test_run_cli import cli_env
 
@@ -147,3 +149,79 @@ def test_every_relayed_event_is_recorded_redacted_after_ctrl_c(api: str, tmp_pat
         assert [e["type"] for e in events] == [e["type"] for e in got[number]]
         times = [line["t"] for line in lines[1:]]
         assert times == sorted(times) and times[0] >= 0
+
+
+TAP_SECRET = "tap-offload-token-0123456789"
+CALLS = 40
+
+
+def mcp_calls(url: str, calls: int) -> None:
+    """A legacy-era session (initialize, then `tools/call search` one after another)."""
+    headers = {
+        "accept": "application/json, text/event-stream",
+        "authorization": f"Bearer {TAP_SECRET}",
+        "mcp-protocol-version": "2025-11-25",
+    }
+    with httpx2.Client(timeout=30) as client:
+
+        def post(message: dict[str, Any]) -> httpx2.Response:
+            answer = client.post(url, json={"jsonrpc": "2.0", **message}, headers=headers)
+            assert answer.status_code < 300, answer.text
+            return answer
+
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}}
+        answer = post(
+            {
+                "id": 0,
+                "method": "initialize",
+                "params": {**hello, "clientInfo": {"name": "test", "version": "0"}},
+            }
+        )
+        headers["mcp-session-id"] = answer.headers["mcp-session-id"]
+        post({"method": "notifications/initialized"})
+        for number in range(1, calls + 1):
+            params = {"name": "search", "arguments": {"query": f"q{number}"}}
+            assert '"result"' in post({"id": number, "method": "tools/call", "params": params}).text
+
+
+def test_every_tap_message_is_recorded_redacted_after_ctrl_c(tmp_path: Path):
+    with ServerThread(build_app(token=TAP_SECRET)) as server:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "mcptui", "tap", "--no-tui", "--port", "0"),
+                *("--upstream", f"{server.url}/mcp", "--record", "tap.jsonl"),
+            ],
+            cwd=tmp_path,
+            env=cli_env(api_key=None),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            assert process.stdout is not None
+            first = process.stdout.readline()
+            found = re.search(r"(http://127\.0\.0\.1:\d+)/mcp → ", first)
+            assert found, first
+            mcp_calls(f"{found.group(1)}/mcp", CALLS)
+        finally:
+            os.killpg(process.pid, signal.SIGINT)
+            out, err = process.communicate(timeout=60)
+    assert "Traceback" not in out + err, err
+    assert process.returncode == 0, out + err
+    text = (tmp_path / "tap.jsonl").read_text()
+    assert TAP_SECRET not in text
+    lines = [json.loads(line) for line in text.splitlines()]
+    notes = [line["note"] for line in lines[1:]]
+    sent = [
+        n["jsonrpc"]["params"]["arguments"]["query"]
+        for n in notes
+        if n["message"] == "→ tools/call search"
+    ]
+    assert sent == [f"q{number}" for number in range(1, CALLS + 1)]
+    answered = [n for n in notes if n["message"].startswith("← result search")]
+    assert len(answered) == CALLS
+    times = [line["t"] for line in lines[1:]]
+    assert times == sorted(times)
+    assert "messages recorded in tap.jsonl" in out.splitlines()[-1]

@@ -32,8 +32,10 @@ import signal
 import struct
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -133,7 +135,9 @@ Spec = ProxySpec | TapSpec
 
 class _Pipe:
     """The sending end, written without blocking from the relay's loop; what does not fit is
-    kept in order and written as the child reads."""
+    kept in order, as the pieces it came in (never one buffer moved on each write: shifting a
+    few MB of backlog on every write the child made room for stalled the relay by
+    milliseconds), and written as the child reads."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection  # owns the descriptor
@@ -143,7 +147,9 @@ class _Pipe:
             with contextlib.suppress(OSError):
                 fcntl.fcntl(self.fd, grow, PIPE_SIZE)
         os.set_blocking(self.fd, False)
-        self.pending = bytearray()
+        self.pending: deque[memoryview] = deque()
+        self.size = 0
+        """Bytes pending."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self.broken: OSError | None = None
 
@@ -151,8 +157,9 @@ class _Pipe:
         if self.broken is not None:
             raise self.broken
         if self.pending:
-            self.pending += data
-            if len(self.pending) > MAX_BACKLOG:
+            self.pending.append(memoryview(data))
+            self.size += len(data)
+            if self.size > MAX_BACKLOG:
                 self._write_all()  # the child lags far behind: wait for it
             return
         try:
@@ -163,23 +170,35 @@ class _Pipe:
             self.broken = exc
             raise
         if written < len(data):
-            self.pending += data[written:]
+            self.pending.append(memoryview(data)[written:])
+            self.size += len(data) - written
             self.loop = asyncio.get_running_loop()
             self.loop.add_writer(self.fd, self._drain)
 
     def _drain(self) -> None:
         try:
-            written = os.write(self.fd, self.pending)
+            self._write_some()
         except BlockingIOError:
             return
         except OSError as exc:
             self.broken = exc
             self.pending.clear()
-            written = 0
-        del self.pending[:written]
+            self.size = 0
         if not self.pending and self.loop is not None:
             self.loop.remove_writer(self.fd)
             self.loop = None
+
+    def _write_some(self) -> None:
+        """One write of as many pending pieces as the pipe takes."""
+        written = os.writev(self.fd, list(islice(self.pending, 256)))
+        self.size -= written
+        while written:
+            piece = self.pending[0]
+            if len(piece) > written:
+                self.pending[0] = piece[written:]
+                return
+            written -= len(piece)
+            self.pending.popleft()
 
     def _write_all(self) -> None:
         """Write everything pending, waiting for the child as long as it takes."""
@@ -187,14 +206,14 @@ class _Pipe:
             with contextlib.suppress(Exception):  # the loop may be closed already
                 self.loop.remove_writer(self.fd)
             self.loop = None
-        data, self.pending = bytes(self.pending), bytearray()
         os.set_blocking(self.fd, True)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self.fd, view) :]
+            while self.pending:
+                self._write_some()
         except OSError as exc:
             self.broken = exc
+            self.pending.clear()
+            self.size = 0
         finally:
             os.set_blocking(self.fd, False)
 

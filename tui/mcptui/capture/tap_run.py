@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from mcptui.capture.proxy_run import SERVER_OPTIONS, TimelineFeed
+from mcptui.capture.proxy_run import SERVER_OPTIONS, TimelineFeed, quiet_collector
 from mcptui.capture.relay import RecordingProxy
 from mcptui.capture.tap import TapHub
 from mcptui.io.recording import DEFAULT_RECORD_DIR
@@ -83,6 +83,7 @@ def serve_tap_lines(
         highlight=False,
         soft_wrap=True,
     )
+    quiet_collector()
     try:
         make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down

@@ -43,6 +43,11 @@ relayed counts in the recording check), and `tools/call` one after another to th
 server (`mcptui demo-server`) direct and through `mcptui tap --no-tui` (calls/s, tap / direct;
 the tap's recording must hold every call and its answer).
 
+Information figures: the CPU the relay process and its recorder child (`--no-tui` records in a
+child, tui/mcptui/capture/offload.py) used per short streamed request of the time-to-first-byte
+run, from /proc after both are idle again (clock ticks of 10 ms: with `--quick` a coarse
+figure). `settle` waits for the recorder too.
+
 "added" is the proxy's percentile minus the direct one. Targets: p95 added time to first byte
 <= 5 ms, p95 added per-event delay <= 5 ms, proxy throughput >= 95% of direct. The proxy must
 also have recorded what it relayed: once it has stopped, the recording folder must hold one
@@ -238,12 +243,17 @@ class Child:
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU time the process has used (Linux /proc; None elsewhere)."""
+        return process_cpu(self.proc.pid)
+
+    def children_cpu_seconds(self) -> float | None:
+        """The same of its child processes (the proxy's recorder), while they run."""
         try:
-            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+            tasks = Path(f"/proc/{self.proc.pid}/task").iterdir()
+            pids = [int(pid) for task in tasks for pid in (task / "children").read_text().split()]
         except OSError:
             return None
-        fields = stat[stat.rindex(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        used = [process_cpu(pid) for pid in pids]
+        return sum(u for u in used if u is not None)
 
     def stop(self) -> int | None:
         if self.proc.poll() is None:
@@ -261,6 +271,16 @@ class Child:
         except OSError:
             return ""
         return "\n".join(text.splitlines()[-lines:])
+
+
+def process_cpu(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux /proc; None elsewhere)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- the client -------------------------------------------------------------------------------
@@ -328,13 +348,30 @@ def stream(client: httpx2.Client, base: str, body: dict[str, Any], *, stamped: b
     )
 
 
+def readings(children: list[Child]) -> dict[str, float | None]:
+    """CPU seconds used so far by each child, and by the proxy's recorder process."""
+    used = {child.name: child.cpu_seconds() for child in children}
+    used["recorder"] = children[-1].children_cpu_seconds()
+    return used
+
+
+def sub(now: float | None, was: float | None, count: int) -> float | None:
+    """CPU ms per request between two readings (None when unknown)."""
+    return None if now is None or was is None else (now - was) * 1000 / count
+
+
 def settle(children: list[Child], quiet: float = 0.15, limit: float = 5.0) -> None:
-    """Wait until no child uses CPU (work a server does after a stream ended counts too)."""
+    """Wait until no child (nor its own children: the proxy's recorder) uses CPU (work a
+    server does after a stream ended counts too)."""
     deadline = time.monotonic() + limit
-    last = [child.cpu_seconds() for child in children]
+
+    def used() -> list[float | None]:
+        return [c.cpu_seconds() for c in children] + [c.children_cpu_seconds() for c in children]
+
+    last = used()
     while time.monotonic() < deadline:
         time.sleep(quiet)
-        now = [child.cpu_seconds() for child in children]
+        now = used()
         if now == last:
             return
         last = now
@@ -422,9 +459,16 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 run(path, paced, True, paced_events)
 
             ttfb: dict[str, list[float]] = {"direct": [], "proxy": []}
+            settle(children)
+            relay_cpu, recorder_cpu = proxy.cpu_seconds(), proxy.children_cpu_seconds()
             for order in pairs(args.ttfb):
                 for path in order:
                     ttfb[path].append(run(path, short, True, short_events).ttfb)
+            settle(children)
+            short_cpu = {
+                "relay": sub(proxy.cpu_seconds(), relay_cpu, args.ttfb),
+                "recorder": sub(proxy.children_cpu_seconds(), recorder_cpu, args.ttfb),
+            }
 
             delays: dict[str, list[float]] = {"direct": [], "proxy": []}
             for order in pairs(args.requests):
@@ -436,16 +480,16 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             after: dict[str, list[float]] = {"direct": [], "proxy": []}
             for order in pairs(args.repeat):
                 for path in order:
-                    before = {child.name: child.cpu_seconds() for child in children}
+                    before = readings(children)
                     result = run(path, long, False, args.long + frame_events)
                     after[path].append(run(path, short, True, short_events).ttfb)
                     settle(children)
-                    for child in children:
-                        was, now = before[child.name], child.cpu_seconds()
+                    for name, now in readings(children).items():
+                        was = before[name]
                         if was is not None and now is not None:
                             used = (now - was) / result.events
-                            seen = cpu[path].get(child.name)
-                            cpu[path][child.name] = used if seen is None else min(seen, used)
+                            seen = cpu[path].get(name)
+                            cpu[path][name] = used if seen is None else min(seen, used)
                     if path not in best or result.seconds < best[path].seconds:
                         best[path] = result
 
@@ -493,6 +537,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "throughput": throughput,
         "throughput_ratio": ratio,
         "paced_events": paced_events,
+        "short_cpu_ms": short_cpu,
         "concurrent": {"requests_per_s": rates, "ratio": rates["proxy"] / rates["direct"]},
         "ttfb_after_long": {path: summary_ms(samples) for path, samples in after.items()},
         "recording": {
@@ -777,6 +822,9 @@ def main(argv: list[str] | None = None) -> int:
         GOAL_THROUGHPUT_RATIO,
         at_least=True,
     )
+    for part, used in results["short_cpu_ms"].items():
+        if used is not None:
+            figure(f"proxy: {part} CPU per short streamed request", used, "ms", None)
     figure(
         f"proxy: {args.clients} concurrent clients' requests/s, proxy / direct",
         results["concurrent"]["ratio"],

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import os
 import pickle
 import signal
@@ -142,10 +141,10 @@ class _Pipe:
     def __init__(self, connection: Connection) -> None:
         self.connection = connection  # owns the descriptor
         self.fd = connection.fileno()
-        grow = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
-        if grow is not None:
-            with contextlib.suppress(OSError):
-                fcntl.fcntl(self.fd, grow, PIPE_SIZE)
+        with contextlib.suppress(ImportError, AttributeError, OSError):  # Linux only
+            import fcntl
+
+            fcntl.fcntl(self.fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         os.set_blocking(self.fd, False)
         self.pending: deque[memoryview] = deque()
         self.size = 0

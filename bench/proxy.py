@@ -37,6 +37,17 @@ request per path that is not counted:
                        work done after the last byte counts), and the first byte of a short
                        request sent as soon as each long stream has ended
 
+Two figures under load (bench/proxy_load.py): 8 concurrent clients sending short unpaced
+streams for `--seconds` per path and round (requests/s, proxy / direct; every request the proxy
+relayed counts in the recording check), and `tools/call` one after another to the demo MCP
+server (`mcptui demo-server`) direct and through `mcptui tap --no-tui` (calls/s, tap / direct;
+the tap's recording must hold every call and its answer).
+
+Information figures: the CPU the relay process and its recorder child (`--no-tui` records in a
+child, tui/mcptui/capture/offload.py) used per short streamed request of the time-to-first-byte
+run, from /proc after both are idle again (clock ticks of 10 ms: with `--quick` a coarse
+figure). `settle` waits for the recorder too.
+
 "added" is the proxy's percentile minus the direct one. Targets: p95 added time to first byte
 <= 5 ms, p95 added per-event delay <= 5 ms, proxy throughput >= 95% of direct. The proxy must
 also have recorded what it relayed: once it has stopped, the recording folder must hold one
@@ -45,10 +56,11 @@ it. Exit status 0 whether or not targets are met (a measurement, not a test); 1 
 is broken (a process did not start, a stream came back wrong).
 
 Run: `.venv/bin/python bench/proxy.py [--requests N] [--ttfb N] [--words N] [--long N]
-[--repeat R] [--quick] [--json] [--keep]` (default about 50 s; `--quick` about 15 s; `--keep`
-leaves the recordings and the servers' logs in the temporary folder). Linux only (the shared
-monotonic clock, /proc). On a small VM the throughput figures move by tens of percent between
-runs: compare ratios from one run, and raise `--repeat` if they swing.
+[--repeat R] [--clients N] [--seconds S] [--calls N] [--quick] [--json] [--keep]` (default
+about 70 s; `--quick` about 25 s; `--keep` leaves the recordings and the servers' logs in the
+temporary folder). Linux only (the shared monotonic clock, /proc). On a small VM the throughput
+figures move by tens of percent between runs: compare ratios from one run, and raise `--repeat`
+if they swing.
 """
 
 from __future__ import annotations
@@ -78,6 +90,7 @@ if __package__ in (None, ""):  # run as a script: make the repo root importable
 import httpx2
 
 from bench.figures import figure
+from bench.proxy_load import concurrent, tap_rates
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -88,6 +101,8 @@ TARGET_THROUGHPUT = 0.95
 GOAL_TTFB_ADDED_P50_MS = 1.0
 GOAL_TTFB_ADDED_P95_MS = 3.0
 GOAL_THROUGHPUT_RATIO = 0.5
+GOAL_CONCURRENT_RATIO = 0.5
+GOAL_TAP_RATIO = 0.8
 """Issue 37's goals (its FIGURE lines, bench/all.py); the TARGET_ ones are this bench's own."""
 
 PACE = 0.01
@@ -228,12 +243,17 @@ class Child:
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU time the process has used (Linux /proc; None elsewhere)."""
+        return process_cpu(self.proc.pid)
+
+    def children_cpu_seconds(self) -> float | None:
+        """The same of its child processes (the proxy's recorder), while they run."""
         try:
-            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+            tasks = Path(f"/proc/{self.proc.pid}/task").iterdir()
+            pids = [int(pid) for task in tasks for pid in (task / "children").read_text().split()]
         except OSError:
             return None
-        fields = stat[stat.rindex(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        used = [process_cpu(pid) for pid in pids]
+        return sum(u for u in used if u is not None)
 
     def stop(self) -> int | None:
         if self.proc.poll() is None:
@@ -251,6 +271,16 @@ class Child:
         except OSError:
             return ""
         return "\n".join(text.splitlines()[-lines:])
+
+
+def process_cpu(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux /proc; None elsewhere)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- the client -------------------------------------------------------------------------------
@@ -318,13 +348,30 @@ def stream(client: httpx2.Client, base: str, body: dict[str, Any], *, stamped: b
     )
 
 
+def readings(children: list[Child]) -> dict[str, float | None]:
+    """CPU seconds used so far by each child, and by the proxy's recorder process."""
+    used = {child.name: child.cpu_seconds() for child in children}
+    used["recorder"] = children[-1].children_cpu_seconds()
+    return used
+
+
+def sub(now: float | None, was: float | None, count: int) -> float | None:
+    """CPU ms per request between two readings (None when unknown)."""
+    return None if now is None or was is None else (now - was) * 1000 / count
+
+
 def settle(children: list[Child], quiet: float = 0.15, limit: float = 5.0) -> None:
-    """Wait until no child uses CPU (work a server does after a stream ended counts too)."""
+    """Wait until no child (nor its own children: the proxy's recorder) uses CPU (work a
+    server does after a stream ended counts too)."""
     deadline = time.monotonic() + limit
-    last = [child.cpu_seconds() for child in children]
+
+    def used() -> list[float | None]:
+        return [c.cpu_seconds() for c in children] + [c.children_cpu_seconds() for c in children]
+
+    last = used()
     while time.monotonic() < deadline:
         time.sleep(quiet)
-        now = [child.cpu_seconds() for child in children]
+        now = used()
         if now == last:
             return
         last = now
@@ -412,9 +459,16 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 run(path, paced, True, paced_events)
 
             ttfb: dict[str, list[float]] = {"direct": [], "proxy": []}
+            settle(children)
+            relay_cpu, recorder_cpu = proxy.cpu_seconds(), proxy.children_cpu_seconds()
             for order in pairs(args.ttfb):
                 for path in order:
                     ttfb[path].append(run(path, short, True, short_events).ttfb)
+            settle(children)
+            short_cpu = {
+                "relay": sub(proxy.cpu_seconds(), relay_cpu, args.ttfb),
+                "recorder": sub(proxy.children_cpu_seconds(), recorder_cpu, args.ttfb),
+            }
 
             delays: dict[str, list[float]] = {"direct": [], "proxy": []}
             for order in pairs(args.requests):
@@ -426,18 +480,31 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             after: dict[str, list[float]] = {"direct": [], "proxy": []}
             for order in pairs(args.repeat):
                 for path in order:
-                    before = {child.name: child.cpu_seconds() for child in children}
+                    before = readings(children)
                     result = run(path, long, False, args.long + frame_events)
                     after[path].append(run(path, short, True, short_events).ttfb)
                     settle(children)
-                    for child in children:
-                        was, now = before[child.name], child.cpu_seconds()
+                    for name, now in readings(children).items():
+                        was = before[name]
                         if was is not None and now is not None:
                             used = (now - was) / result.events
-                            seen = cpu[path].get(child.name)
-                            cpu[path][child.name] = used if seen is None else min(seen, used)
+                            seen = cpu[path].get(name)
+                            cpu[path][name] = used if seen is None else min(seen, used)
                     if path not in best or result.seconds < best[path].seconds:
                         best[path] = result
+
+            ports = {"direct": upstream_port, "proxy": proxy_port}
+            loads: dict[str, list[Any]] = {"direct": [], "proxy": []}
+            for order in pairs(args.repeat):
+                for path in order:
+                    settle(children)
+                    load = concurrent(
+                        ports[path], request_body(), short_events, args.clients, args.seconds
+                    )
+                    loads[path].append(load)
+                    if path == "proxy":
+                        proxied += load.requests + args.clients  # and each client's warm-up
+                        relayed += load.events + args.clients * short_events
         finally:
             for client in clients.values():
                 client.close()
@@ -460,12 +527,18 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         for path, row in best.items()
     }
     ratio = throughput["proxy"]["events_per_s"] / throughput["direct"]["events_per_s"]
+    rates = {
+        path: sum(load.requests for load in rows) / sum(load.seconds for load in rows)
+        for path, rows in loads.items()
+    }
     results: dict[str, Any] = {
         "ttfb": {path: summary_ms(samples) for path, samples in ttfb.items()},
         "event_delay": {path: summary_ms(samples) for path, samples in delays.items()},
         "throughput": throughput,
         "throughput_ratio": ratio,
         "paced_events": paced_events,
+        "short_cpu_ms": short_cpu,
+        "concurrent": {"requests_per_s": rates, "ratio": rates["proxy"] / rates["direct"]},
         "ttfb_after_long": {path: summary_ms(samples) for path, samples in after.items()},
         "recording": {
             "files": len(files),
@@ -486,6 +559,60 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "recorded": len(files) == proxied and recorded == relayed,
     }
     return results
+
+
+def measure_tap(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """`tools/call` one after another: the demo MCP server direct and through `mcptui tap`."""
+    server_port, tap_port = free_port(), free_port()
+    record = work / "tap.jsonl"
+    server = Child(
+        "demo MCP server",
+        [sys.executable, "-m", "mcptui", "demo-server", "--port", str(server_port)],
+        server_port,
+        work / "demo-server.log",
+    )
+    children = [server]
+    try:
+        tap = Child(
+            "tap",
+            [
+                sys.executable,
+                "-m",
+                "mcptui",
+                "tap",
+                "--no-tui",
+                "--port",
+                str(tap_port),
+                "--upstream",
+                f"http://{HOST}:{server_port}/mcp",
+                "--record",
+                str(record),
+            ],
+            tap_port,
+            work / "tap.log",
+        )
+        children.append(tap)
+        server.wait_listening()
+        tap.wait_listening()
+        rates = tap_rates(
+            {"direct": f"http://{HOST}:{server_port}/mcp", "tap": f"http://{HOST}:{tap_port}/mcp"},
+            args.calls,
+            args.block,
+        )
+    finally:
+        for child in reversed(children):
+            child.stop()
+    lines = record.read_text().splitlines()[1:] if record.is_file() else []
+    messages = [json.loads(line).get("note", {}).get("message", "") for line in lines]
+    calls = sum(message == "→ tools/call search" for message in messages)
+    answers = sum(message.startswith("← result search") for message in messages)
+    return {
+        "calls_per_s": rates,
+        "ratio": rates["tap"] / rates["direct"],
+        "recorded_calls": calls,
+        "recorded_answers": answers,
+        "made_calls": args.calls + 3,
+    }
 
 
 def mark(ok: bool) -> str:
@@ -563,6 +690,21 @@ def report_lines(results: dict[str, Any], args: argparse.Namespace) -> Iterator[
         )
     )
     yield ""
+    rates = results["concurrent"]["requests_per_s"]
+    yield (
+        f"{args.clients} concurrent clients, short unpaced streams, {args.repeat} rounds of "
+        f"{args.seconds:g} s per path: direct {rates['direct']:,.0f} req/s, proxy "
+        f"{rates['proxy']:,.0f} req/s, proxy/direct {results['concurrent']['ratio']:.1%}"
+    )
+    tap = results["tap"]
+    yield (
+        f"tap, tools/call search one after another, {args.calls} per path: direct "
+        f"{tap['calls_per_s']['direct']:,.0f} calls/s, tap {tap['calls_per_s']['tap']:,.0f} "
+        f"calls/s, tap/direct {tap['ratio']:.1%}; recorded {tap['recorded_calls']} calls "
+        f"and {tap['recorded_answers']} answers for {tap['made_calls']} tap calls made  "
+        f"{mark(results['targets']['tap_recorded'])}"
+    )
+    yield ""
     rec = results["recording"]
     yield (
         f"recording: {rec['files']} files for {rec['proxied_requests']} proxied requests, "
@@ -613,6 +755,27 @@ def main(argv: list[str] | None = None) -> int:
         help="throughput runs per path; the best counts (default 3)",
     )
     parser.add_argument(
+        "--clients",
+        type=int,
+        default=8,
+        help="concurrent clients for requests/s (default 8)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help="seconds of each concurrent round per path; --repeat rounds (default 2)",
+    )
+    parser.add_argument(
+        "--calls",
+        type=int,
+        default=300,
+        help="tap: tools/call one after another per path (default 300)",
+    )
+    parser.add_argument(
+        "--block", type=int, default=25, help="tap: calls per path in a row (default 25)"
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: 3 paced streams, 10 short, 5000-delta long stream",
@@ -630,12 +793,20 @@ def main(argv: list[str] | None = None) -> int:
         args.requests, args.ttfb = min(args.requests, 3), min(args.ttfb, 10)
         args.words = min(args.words, 100)
         args.long = min(args.long, 5000)
-    if min(args.requests, args.ttfb, args.words, args.long, args.repeat) < 1:
+        args.seconds = min(args.seconds, 1.0)
+        args.calls = min(args.calls, 100)
+    if min(args.requests, args.ttfb, args.words, args.long, args.repeat, args.clients) < 1:
         parser.error("counts must be at least 1")
 
     work = Path(tempfile.mkdtemp(prefix="mcptui-bench-proxy-"))
     try:
         results = measure(args, work)
+        results["tap"] = measure_tap(args, work)
+        tap = results["tap"]
+        results["targets"]["tap_recorded"] = (
+            tap["recorded_calls"] == tap["made_calls"]
+            and tap["recorded_answers"] == tap["recorded_calls"]
+        )
     except (RuntimeError, httpx2.HTTPError) as exc:
         print(f"bench/proxy.py: {exc!r}\n(logs and recordings kept in {work})", file=sys.stderr)
         return 1
@@ -651,8 +822,25 @@ def main(argv: list[str] | None = None) -> int:
         GOAL_THROUGHPUT_RATIO,
         at_least=True,
     )
+    for part, used in results["short_cpu_ms"].items():
+        if used is not None:
+            figure(f"proxy: {part} CPU per short streamed request", used, "ms", None)
+    figure(
+        f"proxy: {args.clients} concurrent clients' requests/s, proxy / direct",
+        results["concurrent"]["ratio"],
+        "x",
+        GOAL_CONCURRENT_RATIO,
+        at_least=True,
+    )
+    figure(
+        "tap: tools/call one after another, calls/s tap / direct",
+        results["tap"]["ratio"],
+        "x",
+        GOAL_TAP_RATIO,
+        at_least=True,
+    )
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps(results, indent=2, default=str))
     if args.keep:
         print(f"kept: {work}")
     else:

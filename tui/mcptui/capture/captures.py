@@ -488,8 +488,8 @@ class CaptureHub:
         return ExchangeRecorder(capture, exchange, status, headers)
 
     def unreachable(self, exchange: Exchange, message: str) -> Capture:
-        """The upstream could not be reached: the exchange is recorded as what happened."""
-        self.exchange_started()
+        """The upstream could not be reached: the exchange is recorded as what happened (the
+        relay counted it open when it found it)."""
         recorder = self.begin(exchange, 502, {})
         capture = recorder.capture
         capture.failed_exchange = True

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from mcptui.capture.proxy_run import SERVER_OPTIONS, TimelineFeed
+from mcptui.capture.proxy_run import SERVER_OPTIONS, TimelineFeed, quiet_collector
 from mcptui.capture.relay import RecordingProxy
 from mcptui.capture.tap import TapHub
 from mcptui.io.recording import DEFAULT_RECORD_DIR
@@ -24,7 +24,6 @@ from mcptui.model.events import Event, note
 from mcptui.model.player import Player
 from mcptui.model.timeline import Timeline
 from mcptui.net.serve import DEFAULT_HOST, ServerThread, base_url, bind, make_server
-from mcptui.share.progress_lines import ProgressPrinter
 from mcptui.sources.session import Session
 
 if TYPE_CHECKING:
@@ -62,34 +61,35 @@ def serve_tap_lines(
     upstream: str, port: int, record: Path | None, public_url: str | None, console: Console
 ) -> int:
     """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data, and
-    Ctrl+C is how a tap ends: a second one while it stops too)."""
+    Ctrl+C is how a tap ends: a second one while it stops too). A child process records and
+    prints the messages (tui/mcptui/capture/offload.py): the relay's own process only relays;
+    the recording is opened here, so one that cannot be written is refused at once."""
+    from mcptui.capture.offload import OffloadedHub, TapSpec
+
     sock = bind(DEFAULT_HOST, port)
-    hub = TapHub(upstream, record or default_record())
-    hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
+    local = TapHub(upstream, record or default_record())
+    writer, local.writer = local.writer, None
+    assert writer is not None
+    writer.close()
+    width = None if console.is_terminal else console.width
+    hub = OffloadedHub(TapSpec(upstream, writer, local.start, width), local)
     hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
     address = base_url(sock)
     console.print(
-        f"mcptui tap: {address}{hub.path} → {upstream}\n"
-        f"  server_url for the request: {server_url(address, hub, public_url)}\n"
-        f"  recording to {hub.path_of_recording} · Ctrl+C stops",
+        f"mcptui tap: {address}{local.path} → {upstream}\n"
+        f"  server_url for the request: {server_url(address, local, public_url)}\n"
+        f"  recording to {writer.path} · Ctrl+C stops",
         style="dim",
         highlight=False,
         soft_wrap=True,
     )
+    quiet_collector()
     try:
-        try:
-            make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
-        except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
-            pass
-        finally:
-            hub.close()
-        console.print(
-            f"mcptui tap: {hub.messages} messages recorded in {hub.path_of_recording}",
-            style="dim",
-            highlight=False,
-        )
-    except KeyboardInterrupt:  # pressed again while it stopped: the recording is closed
+        make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
         pass
+    finally:
+        hub.finish()
     return 0
 
 

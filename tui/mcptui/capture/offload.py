@@ -1,0 +1,408 @@
+"""`mcptui proxy --no-tui` and `mcptui tap --no-tui`: the recording in a process of its own,
+off the relay's path.
+
+Recording in the relay's process cost it 3 ms of CPU per short streamed request (parsing each
+event, redacting, writing; the file's creation, header and rename) against 2.1 ms for relaying
+it, and every stream the app had open waited while it ran: with 8 concurrent clients the proxy
+took 0.25-0.36x of direct's requests/s, 0.76-1.0x with recording switched off (bench/proxy.py).
+
+So the relay's process only hands each step of each exchange (its request, the answer's start,
+each chunk, its end) to a recorder child, as one pickled message on a pipe, in order and stamped
+with the relay's clock. The child runs the same hub and printer on those steps with that clock:
+the recording is the one the relay's process would have written, times included. It runs at a
+lower priority, on the CPU the relay leaves, so under load it lags and catches up.
+
+Nothing is dropped on the way: a full pipe is buffered in the relay's memory, up to
+`MAX_BACKLOG`, past which the relay waits for the child rather than drop a step. On Ctrl+C the
+child ignores the signal (the terminal sends it to both) and exits only once the relay has
+closed the pipe and every step sent is recorded. A child that died is told once on the
+console; the app's traffic goes on.
+
+The terminal UI keeps its hub in its own process: it shows each entry as it arrives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import pickle
+import signal
+import struct
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import islice
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from mcptui.capture.captures import CaptureHub, classify
+from mcptui.io.child_process import pipe, start_child
+from mcptui.io.recording import RecordingWriter
+
+MAX_BACKLOG = 64 * 1024 * 1024
+"""Bytes of steps the relay holds for a child that lags; past it the relay waits for it."""
+PIPE_SIZE = 1024 * 1024
+"""The pipe's own buffer (Linux's default is 64 KB): fewer times the relay finds it full."""
+LENGTH = struct.Struct("<I")
+
+
+@dataclass(frozen=True)
+class ProxySpec:
+    """What the recorder child needs to build the proxy's hub and printer."""
+
+    upstream: str
+    record_dir: Path
+    start: float
+    """The relay's clock when it started: the hub's start."""
+    console_width: int | None
+
+    def wanted(self, method: str, path: str) -> bool:
+        return classify(method, path) is not None
+
+    def build(self, clock: Callable[[], float]) -> tuple[Any, Callable[[], int]]:
+        """The child's hub and what reports at the end (its exit status)."""
+        from rich.console import Console
+
+        from mcptui.capture.printer import CapturePrinter
+
+        hub = CaptureHub(self.upstream, self.record_dir, clock=clock)
+        console = Console(highlight=False, width=self.console_width)
+        printer = CapturePrinter(hub, console)
+
+        def finish() -> int:
+            printer.finish()
+            hub.close()
+            count = len(hub.captures)
+            console.print(
+                f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
+                f"{len(printer.failed)} with failures",
+                style="dim",
+                highlight=False,
+            )
+            return 1 if printer.failed else 0
+
+        return hub, finish
+
+
+@dataclass(frozen=True)
+class TapSpec:
+    """What the recorder child needs to build the tap's hub and its lines: the recording was
+    opened (and its name chosen) by the relay's process, so a file that cannot be written is
+    refused before anything is served."""
+
+    upstream: str
+    writer: RecordingWriter
+    """Closed; the child appends to it."""
+    start: float
+    console_width: int | None
+
+    def wanted(self, method: str, path: str) -> bool:
+        return True  # every message is the tap's to record
+
+    def build(self, clock: Callable[[], float]) -> tuple[Any, Callable[[], int]]:
+        from rich.console import Console
+        from rich.text import Text
+
+        from mcptui.capture.tap import TapHub
+        from mcptui.share.progress_lines import ProgressPrinter
+
+        hub = TapHub(self.upstream, None, clock=clock)
+        self.writer.reopen()
+        hub.writer = self.writer
+        console = Console(highlight=False, width=self.console_width)
+        hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
+        hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
+
+        def finish() -> int:
+            hub.close()
+            console.print(
+                f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
+                style="dim",
+                highlight=False,
+            )
+            return 0
+
+        return hub, finish
+
+
+Spec = ProxySpec | TapSpec
+
+
+class _Pipe:
+    """The sending end, written without blocking from the relay's loop; what does not fit is
+    kept in order, as the pieces it came in (never one buffer moved on each write: shifting a
+    few MB of backlog on every write the child made room for stalled the relay by
+    milliseconds), and written as the child reads."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection  # owns the descriptor
+        self.fd = connection.fileno()
+        with contextlib.suppress(ImportError, AttributeError, OSError):  # Linux only
+            import fcntl
+
+            fcntl.fcntl(self.fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+        os.set_blocking(self.fd, False)
+        self.pending: deque[memoryview] = deque()
+        self.size = 0
+        """Bytes pending."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.broken: OSError | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.broken is not None:
+            raise self.broken
+        if self.pending:
+            self.pending.append(memoryview(data))
+            self.size += len(data)
+            if self.size > MAX_BACKLOG:
+                self._write_all()  # the child lags far behind: wait for it
+            return
+        try:
+            written = os.write(self.fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:
+            self.broken = exc
+            raise
+        if written < len(data):
+            self.pending.append(memoryview(data)[written:])
+            self.size += len(data) - written
+            self.loop = asyncio.get_running_loop()
+            self.loop.add_writer(self.fd, self._drain)
+
+    def _drain(self) -> None:
+        try:
+            self._write_some()
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self.broken = exc
+            self.pending.clear()
+            self.size = 0
+        if not self.pending and self.loop is not None:
+            self.loop.remove_writer(self.fd)
+            self.loop = None
+
+    def _write_some(self) -> None:
+        """One write of as many pending pieces as the pipe takes."""
+        written = os.writev(self.fd, list(islice(self.pending, 256)))
+        self.size -= written
+        while written:
+            piece = self.pending[0]
+            if len(piece) > written:
+                self.pending[0] = piece[written:]
+                return
+            written -= len(piece)
+            self.pending.popleft()
+
+    def _write_all(self) -> None:
+        """Write everything pending, waiting for the child as long as it takes."""
+        if self.loop is not None:
+            with contextlib.suppress(Exception):  # the loop may be closed already
+                self.loop.remove_writer(self.fd)
+            self.loop = None
+        os.set_blocking(self.fd, True)
+        try:
+            while self.pending:
+                self._write_some()
+        except OSError as exc:
+            self.broken = exc
+            self.pending.clear()
+            self.size = 0
+        finally:
+            os.set_blocking(self.fd, False)
+
+    def close(self) -> None:
+        if self.broken is None:
+            self._write_all()
+        self.connection.close()
+
+
+class _Recorder:
+    """The relay's handle on one exchange's answer: each step goes to the child."""
+
+    capture = None
+
+    def __init__(self, hub: OffloadedHub, key: int) -> None:
+        self.hub = hub
+        self.exchange = key
+
+    def feed(self, chunk: bytes) -> None:
+        self.hub.post("f", self.exchange, chunk)
+
+    def end(self, broken: str | None = None) -> None:
+        self.hub.post("e", self.exchange, broken)
+
+
+class OffloadedHub:
+    """The relay's hub (mcptui/capture/relay.py RelayHub) when a child records: its answers to
+    the relay itself (where to relay, what a refusal says) come from `local`, a hub of the same
+    kind that records nothing; every step to record is posted to the child."""
+
+    def __init__(self, spec: Spec, local: Any) -> None:
+        self.spec = spec
+        self.local = local
+        self.record_first: bool = local.record_first
+        self.request_cap: int = local.request_cap
+        self.upstream: str = local.upstream
+        self.on_problem: Callable[[str], None] | None = None
+        self.open_exchanges = 0
+        self._keys = 0
+        receiving, sending = pipe()
+        # Ignored from its first instruction (a disposition exec keeps, and Python's start
+        # leaves as it is): Ctrl+C while the child still imports would kill it.
+        interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.process = start_child(record_steps, (receiving, spec), "mcptui recorder")
+        finally:
+            signal.signal(signal.SIGINT, interrupt)
+        receiving.close()
+        self._pipe = _Pipe(sending)
+        self._told = False
+
+    def post(self, *step: Any) -> None:
+        data = pickle.dumps((step[0], step[1], time.monotonic(), *step[2:]), protocol=5)
+        try:
+            self._pipe.write(LENGTH.pack(len(data)) + data)
+        except OSError as exc:
+            self._tell(
+                f"the recorder process stopped ({exc.strerror or exc}): nothing more is "
+                "recorded; the app's traffic is unaffected"
+            )
+            raise
+
+    def _tell(self, message: str) -> None:
+        if not self._told and self.on_problem is not None:
+            self.on_problem(message)
+        self._told = True
+
+    # -- the relay's hub protocol --------------------------------------------------------------
+
+    def upstream_url(self, target: str) -> str:
+        return self.local.upstream_url(target)
+
+    def unreachable_answer(self, message: str) -> dict[str, Any]:
+        return self.local.unreachable_answer(message)
+
+    def exchange_for(
+        self,
+        method: str,
+        path: str,
+        target: str,
+        body: bytes | None,
+        headers: list[tuple[bytes, bytes]],
+    ) -> int | None:
+        if not self.spec.wanted(method, path):
+            return None
+        self._keys += 1
+        with contextlib.suppress(OSError):  # told once; the relay goes on
+            self.post("x", self._keys, method, path, target, body, headers)
+        return self._keys
+
+    def exchange_started(self) -> None:
+        self.open_exchanges += 1
+
+    def begin(self, exchange: int, status: int, headers: dict[str, str]) -> _Recorder:
+        self.post("b", exchange, status, headers)
+        return _Recorder(self, exchange)
+
+    def unreachable(self, exchange: int, message: str) -> None:
+        with contextlib.suppress(OSError):
+            self.post("u", exchange, message)
+
+    def recording_failed(self, exchange: Any, exc: BaseException) -> None:
+        """Only a stopped child gets here (a step could not be posted): told already."""
+
+    def ended(self, capture: Any, exchange: Any) -> None:
+        self.open_exchanges -= 1
+
+    def close(self) -> None:
+        """Send what is pending and close the pipe: the child records the rest and exits."""
+        if not self._pipe.connection.closed:
+            self._pipe.close()
+
+    def finish(self) -> int:
+        """Close, wait for the child to record everything; its exit status (1: a captured
+        response failed, or the child did)."""
+        self.close()
+        while True:
+            try:
+                self.process.join()
+                break
+            except KeyboardInterrupt:  # pressed again: the recording is still being finished
+                continue
+        return 0 if self.process.exitcode == 0 else 1
+
+
+# -- the child ---------------------------------------------------------------------------------
+
+
+def record_steps(receiving: Connection, spec: Spec) -> None:
+    """The child: build the hub, replay every step, report, exit with the report's status."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the relay; this drains
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    now = [spec.start]
+    hub, finish = spec.build(lambda: now[0])
+    replay = Replay(hub)
+    with os.fdopen(os.dup(receiving.fileno()), "rb", buffering=PIPE_SIZE) as steps:
+        receiving.close()
+        while len(head := steps.read(LENGTH.size)) == LENGTH.size:
+            step = pickle.loads(steps.read(LENGTH.unpack(head)[0]))
+            now[0] = step[2]
+            replay.step(step[0], step[1], *step[3:])
+    code = finish()
+    sys.stdout.flush()
+    raise SystemExit(code)
+
+
+class Replay:
+    """The relay's calls on its hub (mcptui/capture/relay.py `_Recording`), made again from
+    the steps it posted: what the relay's process would have done."""
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        self.exchanges: dict[int, Any] = {}
+        self.recorders: dict[int, Any] = {}
+
+    def step(self, kind: str, key: int, *args: Any) -> None:
+        hub = self.hub
+        if kind == "x":
+            exchange = hub.exchange_for(*args)
+            if exchange is not None:
+                hub.exchange_started()
+                self.exchanges[key] = exchange
+            return
+        exchange = self.exchanges.get(key)
+        if exchange is None:
+            return
+        if kind == "b":
+            try:
+                self.recorders[key] = hub.begin(exchange, *args)
+            except Exception as exc:
+                hub.recording_failed(exchange, exc)
+        elif kind == "f":
+            self._guarded(key, lambda recorder: recorder.feed(*args))
+        elif kind == "e":
+            self._guarded(key, lambda recorder: recorder.end(*args))
+            recorder = self.recorders.pop(key, None)
+            del self.exchanges[key]
+            hub.ended(recorder.capture if recorder else None, exchange)
+        elif kind == "u":
+            del self.exchanges[key]
+            hub.ended(hub.unreachable(exchange, *args), exchange)
+
+    def _guarded(self, key: int, step: Callable[[Any], None]) -> None:
+        """One recording step; a failure stops this exchange's recording (as the relay's)."""
+        recorder = self.recorders.get(key)
+        if recorder is None:
+            return
+        try:
+            step(recorder)
+        except Exception as exc:
+            self.hub.recording_failed(recorder.exchange, exc)
+            self.recorders[key] = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on
@@ -39,6 +39,9 @@ from mcptui.ui.widgets.findings import FindingsList
 from mcptui.ui.widgets.footer import FittingFooter
 from mcptui.ui.widgets.status import StatusHeader
 from mcptui.ui.widgets.waterfall import Waterfall
+
+if TYPE_CHECKING:
+    from mcptui.ui.safe_app import SafeApp
 
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
@@ -150,13 +153,19 @@ class InspectorScreen(Screen[None]):
         """An instant replay of a file read whole: the first frame shows its end (landed on
         the first failure), not step 0 and then the end one tick later (on a small recording
         that second frame was ~55 ms of a ~0.5 s first screen in a real terminal,
-        bench/cold_start.py). The checks start after that frame, not beside it (a thread
-        competing for the GIL), as after a recording's rest is read (Loading.all_read)."""
+        bench/cold_start.py). The checks start once that frame is drawn, not beside it (a
+        thread competing for the GIL), as after a recording's rest is read
+        (Loading.all_read)."""
         self.playback._tick()
-        self.call_after_refresh(self.diagnosing.diagnose, force=True)
+        self.after_frame(lambda: self.diagnosing.diagnose(force=True))
 
     def on_unmount(self) -> None:
         self.collector.release()
+
+    def after_frame(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the next frame is drawn (ui/safe_app.py says why not
+        `call_after_refresh`)."""
+        cast("SafeApp", self.app).after_frame(callback)
 
     # -- detail ------------------------------------------------------------------------------
 

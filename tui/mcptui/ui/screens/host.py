@@ -126,6 +126,8 @@ class Host(Protocol):
 
     def after_frame(self, callback: Callable[[], object]) -> None: ...
 
+    def mount_hidden(self) -> None: ...
+
 
 class HostApp(Protocol):
     """The app as the collaborators see it (ui/app.py's McptuiApp): the live run and the

@@ -89,6 +89,7 @@ class InspectorScreen(Screen[None]):
         self.live_actions = LiveActions(self)
         self.cause_actions = CauseActions(self)
         self.share_actions = ShareActions(self)
+        self._hidden_mounted = False
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -100,12 +101,25 @@ class InspectorScreen(Screen[None]):
             # cost every step about 1.5 ms (bench/tui_open.py).
             with ContentSwitcher(id="side", initial="detail"):
                 yield DetailPane(id="detail")
-                yield FindingsList(id="findings")
-                yield Waterfall(id="waterfall")
-        yield Input(
+        yield FittingFooter()  # ctrl+p still opens the command palette
+
+    def mount_hidden(self) -> None:
+        """Mount what the first screen does not show: the findings and waterfall views and
+        the filter box. Done once its first frame is drawn (or when one is asked for before
+        that): composing and styling them and reading their CSS was ~20 ms of CPU of the
+        ~0.45 s first screen of a small recording (bench/cold_start.py)."""
+        if self._hidden_mounted:
+            return
+        self._hidden_mounted = True
+        findings, waterfall = FindingsList(id="findings"), Waterfall(id="waterfall")
+        box = Input(
             placeholder="filter: event type or content; Enter to apply, Esc to clear", id="filter"
         )
-        yield FittingFooter()  # ctrl+p still opens the command palette
+        for widget in (findings, waterfall, box):
+            widget.display = False  # as the ContentSwitcher and `action_filter` have them
+        self.query_one(ContentSwitcher).mount(findings, waterfall)
+        self.mount(box, before=self.query_one(FittingFooter))
+        findings.show([], pending=True)
 
     def _open_at(self, where: OpenAt) -> None:
         if where in ("failure", "end"):
@@ -122,7 +136,7 @@ class InspectorScreen(Screen[None]):
         return self.query_one(DetailPane)
 
     def on_mount(self) -> None:
-        self.query_one("#filter", Input).display = False
+        self.after_frame(self.mount_hidden)  # first: the checks started after it fill them
         self.tree.rebuild()
         self.tree.focus()
         reading = self.rest_reader.start_loading()  # a recording's rest, read between frames
@@ -138,7 +152,6 @@ class InspectorScreen(Screen[None]):
         self.header_clock.refresh_header()
         self.set_interval(TICK_SECONDS, self.playback._tick, name="playback")
         self.set_interval(CLOCK_SECONDS, self.header_clock.advance_clock, name="clock")
-        self.query_one(FindingsList).show([], pending=True)
         self.show_view("detail")
         player = self.session.player
         if player.instant and player.playing and not reading:
@@ -210,6 +223,8 @@ class InspectorScreen(Screen[None]):
         return self.query_one(ContentSwitcher).current or "detail"
 
     def show_view(self, name: str) -> None:
+        if name != "detail":
+            self.mount_hidden()
         self.query_one(ContentSwitcher).current = name
         side = self.query_one("#side")
         title = Text()

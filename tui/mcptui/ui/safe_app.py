@@ -14,6 +14,7 @@ from textual.screen import Screen
 
 from mcptui.model.redaction import hide_known, redact_text
 from mcptui.model.textsafe import visible
+from mcptui.ui.css_cache import cached, save
 from mcptui.ui.theme_colours import terminal_theme
 
 
@@ -29,6 +30,7 @@ class SafeApp(App[None]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.stylesheet = cached(self.stylesheet)  # parsed CSS read back (ui/css_cache.py)
         self._follow_theme(refresh=False)
         self._after_frame: list[Callable[[], object]] = []
 
@@ -54,6 +56,9 @@ class SafeApp(App[None]):
             waiting, self._after_frame = self._after_frame, []
             for callback in waiting:
                 self.call_next(callback)
+
+    async def on_unmount(self) -> None:  # (as on_mount: the subclasses' own run too)
+        save(self.stylesheet)  # what this run parsed that the cache did not hold
 
     def watch_theme(self) -> None:
         self._follow_theme(refresh=True)

@@ -315,6 +315,26 @@ async def test_an_instant_replay_paints_its_end_first():
         assert "failed" in str(screen.tree.cursor_node.label)  # the mcp_call that got the 424
 
 
+async def test_an_instant_replays_first_frame_shows_the_failures_detail():
+    """The detail pane is drawn in the first frame, beside the tree: not a frame with an
+    empty pane first (it drew on its Resize event, which at start-up came after the first
+    frame)."""
+    session = open_session(str(SAMPLE_424), instant=True)
+    app = McptuiApp(session)
+    first: list[str] = []
+    original = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        if renderable is not None and isinstance(screen, InspectorScreen) and not first:
+            first.append("\n".join(strip.text for strip in screen.detail._lines))
+        original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_until(pilot, lambda: bool(first))
+    assert "http_error 424" in first[0]
+
+
 async def test_the_views_not_shown_at_first_are_mounted_after_the_first_frame():
     """The findings and waterfall views and the filter box are not in the first frame's
     screen (~20 ms of a small recording's first screen): they are mounted once it is drawn."""

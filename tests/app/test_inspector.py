@@ -523,12 +523,16 @@ async def test_o_opens_another_recording(monkeypatch: pytest.MonkeyPatch):
     app = app_for(SAMPLE_424)
     monkeypatch.chdir(SAMPLE_SUCCESS.parent)  # so that the typed path is short
     async with app.run_test(size=SIZE) as pilot:
+        before = screen_of(pilot)
         await pilot.press("end", "o")
         await pilot.pause()
         await pilot.press(*SAMPLE_SUCCESS.name, "enter")
         await pilot.pause()
         screen = screen_of(pilot)
         assert screen.session.source == SAMPLE_SUCCESS.name
+        # The file shown before is gone, not kept under the new one (its timers, its events).
+        assert await wait_until(pilot, lambda: not before.is_attached)
+        assert app.screen_stack == [screen]
         # Opened whole, as `replay --instant` opens a file: not an empty tree at step 0.
         assert await wait_until(pilot, lambda: screen.session.timeline.at_end, timeout=10)
         await pilot.pause()

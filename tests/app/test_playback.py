@@ -33,13 +33,15 @@ from _app_support import (
 )
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
+from mcptui.ui.safe_app import SafeApp
 from mcptui.ui.screens.inspector import InspectorScreen
-from textual.app import App
+from mcptui.ui.widgets.findings import FindingsList
 from textual.pilot import Pilot
 
 
-class PlaybackApp(App[None]):
-    """The inspector, playing from the start, on a clock the test controls."""
+class PlaybackApp(SafeApp):
+    """The inspector, playing from the start, on a clock the test controls (in a SafeApp, as
+    every app that shows it: the screen waits for drawn frames through it)."""
 
     CSS_PATH = APP_CSS
 
@@ -311,6 +313,50 @@ async def test_an_instant_replay_paints_its_end_first():
         assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
         assert painted[0] == session.timeline.total
         assert "failed" in str(screen.tree.cursor_node.label)  # the mcp_call that got the 424
+
+
+async def test_an_instant_replays_first_frame_shows_the_failures_detail():
+    """The detail pane is drawn in the first frame, beside the tree: not a frame with an
+    empty pane first (it drew on its Resize event, which at start-up came after the first
+    frame)."""
+    session = open_session(str(SAMPLE_424), instant=True)
+    app = McptuiApp(session)
+    first: list[str] = []
+    original = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        if renderable is not None and isinstance(screen, InspectorScreen) and not first:
+            first.append("\n".join(strip.text for strip in screen.detail._lines))
+        original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_until(pilot, lambda: bool(first))
+    assert "http_error 424" in first[0]
+
+
+async def test_the_views_not_shown_at_first_are_mounted_after_the_first_frame():
+    """The findings and waterfall views and the filter box are not in the first frame's
+    screen (~20 ms of a small recording's first screen): they are mounted once it is drawn."""
+    session = open_session(str(SAMPLE_424), instant=True)
+    app = McptuiApp(session)
+    hidden_at_first: list[bool] = []
+    original = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        if renderable is not None and isinstance(screen, InspectorScreen) and not hidden_at_first:
+            hidden_at_first.append(not screen.query(FindingsList) and not screen.query("#filter"))
+        original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(
+            pilot, lambda: bool(screen.query(FindingsList)) and bool(screen.query("#filter"))
+        )
+        assert not screen.query_one(FindingsList).display  # hidden, as they were composed
+        assert not screen.query_one("#filter").display
+    assert hidden_at_first == [True]
 
 
 async def test_an_instant_replay_scrolls_to_a_failure_below_the_first_rows(tmp_path: Path):

@@ -81,3 +81,21 @@ def test_the_app_imports_without_the_checks():
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_the_app_imports_without_the_whole_file_readers():
+    """A recording or dump is read a piece at a time: the whole-text readers (archives, pastes)
+    and multiprocessing (a big file's reading helper) load only when used, ~7 ms of a small
+    recording's first screen (bench/cold_start.py)."""
+    code = (
+        "import sys\n"
+        "import mcptui.cli.main, mcptui.cli.replay, mcptui.ui.app, mcptui.sources.replay\n"
+        "later = ('multiprocessing', 'mcptui.io.formats', 'mcptui.io.archives',\n"
+        "         'mcptui.io.paste')\n"
+        "loaded = [m for m in later if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr

@@ -35,6 +35,7 @@ from mcptui.io.answers import Call, http_error_note, kept_headers, responses_cal
 from mcptui.io.paste import is_error_body, is_response_object
 from mcptui.io.reading import MAX_BYTES, InputError, size_text
 from mcptui.io.recording import Loaded, Problem, Problems, json_error_reason, make_header
+from mcptui.io.sniff import ARCHIVE_SNIFF, JSON_ARCHIVE, may_be_archive
 from mcptui.model.events import Event, note
 from mcptui.model.jsonsafe import MAX_DEPTH, loads, text_without_surrogates
 from mcptui.model.redaction import (
@@ -62,10 +63,6 @@ ARCHIVE_FORMATS = (
 )
 """What `inspect` accepts of archives, in the words of its help."""
 
-_JSON_ARCHIVE = re.compile(r'\{\s*"(log|Entries|interactions)"\s*:\s*[\[{]')
-"""A JSON archive's opening: HAR's only key, the test proxy's first, vcrpy's JSON first."""
-_VCR_YAML = re.compile(r"^interactions:[ \t]*$", re.MULTILINE)
-_SNIFF = 65536
 _SSE_LINE = re.compile(r"^(data|event|id|retry):", re.MULTILINE)
 _ERROR_TEXT_LIMIT = 2000
 """An error body that is not JSON is kept up to this many characters (as live runs keep it)."""
@@ -176,7 +173,7 @@ def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loa
     """
     if not may_be_archive(text):
         return None
-    head = text[:_SNIFF].lstrip()
+    head = text[:ARCHIVE_SNIFF].lstrip()
     if head.startswith("{"):
         try:
             whole = loads(text)
@@ -193,15 +190,6 @@ def read_archive(text: str, source: str = "", max_bytes: int = MAX_BYTES) -> Loa
             )
         return read_parsed(whole, source, max_bytes)
     return read_vcr_yaml(text, source, max_bytes)
-
-
-def may_be_archive(text: str) -> bool:
-    """Whether `read_archive` looks further at a text that opens with `text` (its first
-    `_SNIFF` characters or more): a reader that never calls it must leave such a text alone."""
-    head = text[:_SNIFF].lstrip()
-    if head.startswith("{"):
-        return _JSON_ARCHIVE.match(head) is not None
-    return bool(_VCR_YAML.search(head)) and "request:" in head and "response:" in head
 
 
 def read_parsed(whole: Any, source: str = "", max_bytes: int = MAX_BYTES) -> Loaded | None:
@@ -239,7 +227,7 @@ def is_cassette(obj: Any) -> bool:
 
 def _json_kind(head: str) -> tuple[Kind, str]:
     """The archive a JSON text opens as, and a key its first entry must hold."""
-    match = _JSON_ARCHIVE.match(head)
+    match = JSON_ARCHIVE.match(head)
     key = match.group(1) if match else "log"
     return {"log": (HAR, '"entries"'), "Entries": (TEST_PROXY, '"RequestUri"')}.get(
         key, (VCR, '"uri"')

@@ -19,14 +19,12 @@ first piece it did not get.
 from __future__ import annotations
 
 import mmap
-import multiprocessing
 import os
 from array import array
 from collections.abc import Iterator
 from itertools import accumulate, islice, repeat
-from multiprocessing.connection import Connection
 from operator import add
-from typing import BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from mcptui.model.fast_read import (
     LITE_FAILURES,
@@ -39,6 +37,9 @@ from mcptui.model.fast_read import (
     decoded,
     plain_delta,
 )
+
+if TYPE_CHECKING:  # multiprocessing loads with a helper (a big file): ~3 ms of a small start
+    from multiprocessing.connection import Connection
 
 BOM = b"\xef\xbb\xbf"
 PIECE = 1 << 20
@@ -328,6 +329,8 @@ class Ahead:
 def may_start_helper() -> bool:
     """Whether this process may start a helper: not from a helper or a child (a daemon
     process may not start one)."""
+    import multiprocessing
+
     return not multiprocessing.current_process().daemon and (
         multiprocessing.parent_process() is None
     )

@@ -12,7 +12,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from mcptui.io.archives import may_be_archive
 from mcptui.io.recording import is_header, is_record
 from mcptui.model.jsonsafe import loads
 
@@ -23,6 +22,22 @@ SNIFF_LINES = 50
 """Non-blank lines looked at, of the first `4 * SNIFF_LINES`."""
 HEAD_BYTES = 4 * SSE_SNIFF
 """Bytes that hold at least `SSE_SNIFF` characters of UTF-8."""
+JSON_ARCHIVE = re.compile(r'\{\s*"(log|Entries|interactions)"\s*:\s*[\[{]')
+"""A JSON archive's opening: HAR's only key, the test proxy's first, vcrpy's JSON first."""
+_VCR_YAML = re.compile(r"^interactions:[ \t]*$", re.MULTILINE)
+ARCHIVE_SNIFF = 65536
+"""Characters of a text's opening that say whether it may be an archive."""
+
+
+def may_be_archive(text: str) -> bool:
+    """Whether `read_archive` (tui/mcptui/io/archives.py) looks further at a text that opens
+    with `text` (its first `ARCHIVE_SNIFF` characters or more): a reader that never calls it
+    must leave such a text alone. Here, not beside it, so that the lazy reader does not import
+    the archive readers (~4 ms of a small recording's first screen, bench/cold_start.py)."""
+    head = text[:ARCHIVE_SNIFF].lstrip()
+    if head.startswith("{"):
+        return JSON_ARCHIVE.match(head) is not None
+    return bool(_VCR_YAML.search(head)) and "request:" in head and "response:" in head
 
 
 def first_lines(text: str, count: int) -> list[str]:

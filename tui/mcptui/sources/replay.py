@@ -7,9 +7,7 @@ has one path for both.
 
 from __future__ import annotations
 
-from mcptui.io.formats import load_path
 from mcptui.io.indexed import recording_reader
-from mcptui.io.merge import merge_tap
 from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded
 from mcptui.sources.session import Session
@@ -37,6 +35,12 @@ def open_session(
 
 
 def load_merged(path: str, tap: str | None, max_bytes: int = MAX_BYTES) -> Loaded:
+    """A file read whole. Its readers (archives, pastes, merging) load here, not with the
+    module: a recording or dump read a piece at a time needs none of them (~4 ms of a small
+    recording's first screen, bench/cold_start.py)."""
+    from mcptui.io.formats import load_path
+    from mcptui.io.merge import merge_tap
+
     loaded = load_path(path, max_bytes)
     if tap is None or not loaded.usable:
         return loaded

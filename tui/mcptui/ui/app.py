@@ -34,6 +34,10 @@ class CaptureService(Protocol):
     def stop(self) -> None: ...
 
 
+FIRST_MODE = "inspector"
+"""The mode whose base screen (`get_default_screen`) is the first session's inspector."""
+
+
 class McptuiApp(SafeApp):
     """Shows a session; `open_path` replaces it with another file's.
 
@@ -42,6 +46,7 @@ class McptuiApp(SafeApp):
     """
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere too
+    DEFAULT_MODE = FIRST_MODE
     TITLE = "mcptui"
     BINDINGS = bindings(app=True)  # help and quitting: ui/actions.py says why priority
 
@@ -67,11 +72,21 @@ class McptuiApp(SafeApp):
         self.live = live
         self.first_request = request
         self.attach_to = attach
+        self._opened = 0
+        """Files opened in place (`o`): each has a mode of its own."""
+
+    def get_default_screen(self) -> InspectorScreen:
+        """The inspector is the first mode's base screen, mounted with the app, not pushed from
+        `on_mount` over Textual's blank default screen: that one was composed, styled, laid
+        out and drawn first, and the inspector mounted after the app's start-up batch: ~40 ms
+        of CPU of a small recording's ~0.41 s first screen in tmux (bench/cold_start.py)."""
+        return InspectorScreen(self.session, paused=self.start_paused, open_at=self.open_at)
 
     def on_mount(self) -> None:
-        self.push_screen(
-            InspectorScreen(self.session, paused=self.start_paused, open_at=self.open_at)
-        )
+        # Named as a mode only now that its screen is up, so that `open_path` can remove it:
+        # a mode named before would have its screen made through `MODES`, which reparses all
+        # the CSS, uncached (ui/css_cache.py).
+        self.add_mode(FIRST_MODE, self.get_default_screen)
         if self.proxy is not None:
             self.proxy.start(self.session, asyncio.get_running_loop())
         if self.live is not None and self.first_request is not None:
@@ -156,7 +171,11 @@ class McptuiApp(SafeApp):
         # failure (an empty tree at step 0 would say nothing about the file just opened).
         session.player.instant = True
         self.session = session
-        self.switch_screen(InspectorScreen(session))
+        self._opened += 1
+        mode, previous = f"opened-{self._opened}", self.current_mode
+        self.add_mode(mode, lambda: InspectorScreen(session))
+        self.switch_mode(mode)
+        self.remove_mode(previous)  # its screens go: the file shown before, its timers
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None

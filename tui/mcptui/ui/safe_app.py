@@ -6,12 +6,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from mcptui.model.redaction import hide_known, redact_text
 from mcptui.model.textsafe import visible
+from mcptui.ui.css_cache import cached, save
 from mcptui.ui.theme_colours import terminal_theme
 
 
@@ -27,11 +30,35 @@ class SafeApp(App[None]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.stylesheet = cached(self.stylesheet)  # parsed CSS read back (ui/css_cache.py)
         self._follow_theme(refresh=False)
+        self._after_frame: list[Callable[[], object]] = []
 
     def on_mount(self) -> None:  # (Textual also runs the subclasses' own on_mount)
         if self.when_shown is not None:
-            self.call_after_refresh(self.when_shown)
+            self.after_frame(self.when_shown)
+
+    def after_frame(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the next frame has been drawn (handed to the terminal, or
+        composed when headless), with what is changed by now in it.
+
+        Textual's `call_after_refresh` is no such promise at start-up: a screen with nothing
+        marked for repaint yet runs its callbacks at once, so the first checks (a thread)
+        started before the first frame of a small recording and shared the GIL with drawing
+        it (bench/cold_start.py)."""
+        self._after_frame.append(callback)
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        """Textual's one place where a frame is written: `after_frame`'s callbacks follow."""
+        drawn = renderable is not None and not self._batch_count
+        super()._display(screen, renderable)
+        if drawn and self._after_frame:
+            waiting, self._after_frame = self._after_frame, []
+            for callback in waiting:
+                self.call_next(callback)
+
+    async def on_unmount(self) -> None:  # (as on_mount: the subclasses' own run too)
+        save(self.stylesheet)  # what this run parsed that the cache did not hold
 
     def watch_theme(self) -> None:
         self._follow_theme(refresh=True)

@@ -121,6 +121,7 @@ class Diagnosing:
     def diagnosed(self, diagnosis: Diagnosis) -> None:
         self.diagnosis = diagnosis
         self.screen.tree.set_diagnosis(diagnosis)
+        self.screen.mount_hidden()
         self.screen.query_one(FindingsList).show(diagnosis.findings)
         self.screen.header_clock.refresh_header()
         self.screen.detail_view.show_detail(self.screen.tree.cursor_node)

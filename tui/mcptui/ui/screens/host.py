@@ -124,6 +124,10 @@ class Host(Protocol):
         self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
     ) -> None: ...
 
+    def after_frame(self, callback: Callable[[], object]) -> None: ...
+
+    def mount_hidden(self) -> None: ...
+
 
 class HostApp(Protocol):
     """The app as the collaborators see it (ui/app.py's McptuiApp): the live run and the

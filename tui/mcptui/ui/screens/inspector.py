@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on
@@ -39,6 +39,9 @@ from mcptui.ui.widgets.findings import FindingsList
 from mcptui.ui.widgets.footer import FittingFooter
 from mcptui.ui.widgets.status import StatusHeader
 from mcptui.ui.widgets.waterfall import Waterfall
+
+if TYPE_CHECKING:
+    from mcptui.ui.safe_app import SafeApp
 
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
@@ -86,6 +89,7 @@ class InspectorScreen(Screen[None]):
         self.live_actions = LiveActions(self)
         self.cause_actions = CauseActions(self)
         self.share_actions = ShareActions(self)
+        self._hidden_mounted = False
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -97,12 +101,25 @@ class InspectorScreen(Screen[None]):
             # cost every step about 1.5 ms (bench/tui_open.py).
             with ContentSwitcher(id="side", initial="detail"):
                 yield DetailPane(id="detail")
-                yield FindingsList(id="findings")
-                yield Waterfall(id="waterfall")
-        yield Input(
+        yield FittingFooter()  # ctrl+p still opens the command palette
+
+    def mount_hidden(self) -> None:
+        """Mount what the first screen does not show: the findings and waterfall views and
+        the filter box. Done once its first frame is drawn (or when one is asked for before
+        that): composing and styling them and reading their CSS was ~20 ms of CPU of the
+        ~0.45 s first screen of a small recording (bench/cold_start.py)."""
+        if self._hidden_mounted:
+            return
+        self._hidden_mounted = True
+        findings, waterfall = FindingsList(id="findings"), Waterfall(id="waterfall")
+        box = Input(
             placeholder="filter: event type or content; Enter to apply, Esc to clear", id="filter"
         )
-        yield FittingFooter()  # ctrl+p still opens the command palette
+        for widget in (findings, waterfall, box):
+            widget.display = False  # as the ContentSwitcher and `action_filter` have them
+        self.query_one(ContentSwitcher).mount(findings, waterfall)
+        self.mount(box, before=self.query_one(FittingFooter))
+        findings.show([], pending=True)
 
     def _open_at(self, where: OpenAt) -> None:
         if where in ("failure", "end"):
@@ -119,7 +136,7 @@ class InspectorScreen(Screen[None]):
         return self.query_one(DetailPane)
 
     def on_mount(self) -> None:
-        self.query_one("#filter", Input).display = False
+        self.after_frame(self.mount_hidden)  # first: the checks started after it fill them
         self.tree.rebuild()
         self.tree.focus()
         reading = self.rest_reader.start_loading()  # a recording's rest, read between frames
@@ -135,7 +152,6 @@ class InspectorScreen(Screen[None]):
         self.header_clock.refresh_header()
         self.set_interval(TICK_SECONDS, self.playback._tick, name="playback")
         self.set_interval(CLOCK_SECONDS, self.header_clock.advance_clock, name="clock")
-        self.query_one(FindingsList).show([], pending=True)
         self.show_view("detail")
         player = self.session.player
         if player.instant and player.playing and not reading:
@@ -150,13 +166,19 @@ class InspectorScreen(Screen[None]):
         """An instant replay of a file read whole: the first frame shows its end (landed on
         the first failure), not step 0 and then the end one tick later (on a small recording
         that second frame was ~55 ms of a ~0.5 s first screen in a real terminal,
-        bench/cold_start.py). The checks start after that frame, not beside it (a thread
-        competing for the GIL), as after a recording's rest is read (Loading.all_read)."""
+        bench/cold_start.py). The checks start once that frame is drawn, not beside it (a
+        thread competing for the GIL), as after a recording's rest is read
+        (Loading.all_read)."""
         self.playback._tick()
-        self.call_after_refresh(self.diagnosing.diagnose, force=True)
+        self.after_frame(lambda: self.diagnosing.diagnose(force=True))
 
     def on_unmount(self) -> None:
         self.collector.release()
+
+    def after_frame(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the next frame is drawn (ui/safe_app.py says why not
+        `call_after_refresh`)."""
+        cast("SafeApp", self.app).after_frame(callback)
 
     # -- detail ------------------------------------------------------------------------------
 
@@ -201,6 +223,8 @@ class InspectorScreen(Screen[None]):
         return self.query_one(ContentSwitcher).current or "detail"
 
     def show_view(self, name: str) -> None:
+        if name != "detail":
+            self.mount_hidden()
         self.query_one(ContentSwitcher).current = name
         side = self.query_one("#side")
         title = Text()

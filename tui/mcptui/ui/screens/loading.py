@@ -86,8 +86,8 @@ class Loading:
         player = self.screen.session.player
         if player.instant and player.playing:
             # The jump to the end is what the user waits for: the checks (in a child process
-            # reading the file again) start after the tick that makes it (`call_after_refresh`
-            # there, which may still come before the frame is written), not beside it.
+            # reading the file again) start once the frame of the tick that makes it is
+            # drawn (`after_frame` there), not beside it.
             self.diagnose_after_jump = True
             self.screen.playback._tick()  # the jump now, not at the next tick (up to 33 ms on)
         else:

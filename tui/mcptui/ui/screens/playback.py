@@ -88,7 +88,7 @@ class Playback:
             self.go_to(target, land=True)
             if timeline.at_end and self.screen.rest_reader.diagnose_after_jump:
                 self.screen.rest_reader.diagnose_after_jump = False
-                self.screen.call_after_refresh(self.screen.diagnosing.diagnose, force=True)
+                self.screen.after_frame(lambda: self.screen.diagnosing.diagnose(force=True))
         elif timeline.at_end and not player.instant and self.screen.session.loading is None:
             player.pause()
             self.screen.header_clock.refresh_header()

@@ -21,6 +21,7 @@ class TreeFilter:
         self.filter_text = ""
 
     def action_filter(self) -> None:
+        self.screen.mount_hidden()
         box = self.screen.query_one("#filter", Input)
         box.display = True
         box.value = self.filter_text
@@ -29,6 +30,7 @@ class TreeFilter:
         self.screen.set_focus(box)
 
     def action_clear_filter(self) -> None:
+        self.screen.mount_hidden()
         box = self.screen.query_one("#filter", Input)
         box.display = False
         if self.filter_text:

@@ -216,6 +216,7 @@ def tricky_texts() -> list[str]:
     texts = ["", "plain", '{"a":"b"}', "bAsIc x", "Basic", "basİc x", "x://y", "Bearer"]
     for key in keys:
         texts += [f'"{key}"', f'"{key.upper()}"', f'"{key.title()}"', f'x "{key}x"', key]
+        texts += [f'"{key[:-1]}"', f'"{key[1:]}"', f'"x{key}"', f'{{"{key}": 1}}']
         for plain, fold in (("i", "\u0130"), ("i", "\u0131"), ("s", "\u017f"), ("k", "\u212a")):
             texts.append(f'"{key.replace(plain, fold)}"')
             texts.append(f'"{key.replace(plain.upper(), fold)}" ü')

@@ -155,17 +155,20 @@ def event_lines(events: Sequence[Event]) -> bytes:
         else:
             plain = not utf8_needs_redaction(joined)
     out: list[bytes] = []
-    spelled: dict[float | None, bytes] = {}
+    add = out.append
+    t: object = out  # no event's time: the first event spells its own
+    stamp = b""
     for event, payload in zip(events, payloads, strict=True):
         if not plain or payload is None or event.is_note:
-            out.append((event_line(event) + "\n").encode("utf-8", "backslashreplace"))
+            add((event_line(event) + "\n").encode("utf-8", "backslashreplace"))
             continue
-        t = event.t
-        stamp = spelled.get(t)
-        if stamp is None:
+        if event.t != t:  # events of a chunk share its arrival time: spelled once
+            t = event.t
             time = "null" if t is None else repr(round(t, 6))
-            stamp = spelled[t] = f'{{"t":{time},"event":'.encode()
-        out.append(stamp + payload + b"}\n")
+            stamp = f'{{"t":{time},"event":'.encode()
+        add(stamp)
+        add(payload)
+        add(b"}\n")
     return b"".join(out)
 
 

@@ -141,8 +141,9 @@ def event_lines(events: Sequence[Event]) -> bytes:
     here their payloads are joined and checked at once (valid UTF-8, nothing `needs_redaction`
     finds: `utf8_needs_redaction`) and each line is built from bytes, with one `t` spelled per
     chunk read. Any other entry, or a batch where that check finds something, takes
-    `event_line`. On bench/live.py's 200k deltas: 1.5 µs a line against 15 for `event_line`
-    line by line."""
+    `event_line`. On bench/live.py's 200k deltas (a loaded 2-core machine): 2.3 µs a line,
+    against 3.9 for `event_line` line by line (11 before `needs_redaction` searched its keys
+    in lower-cased text)."""
     payloads = [event.payload for event in events]
     present = [payload for payload in payloads if payload is not None]
     plain = False

@@ -714,9 +714,10 @@ class LiveRun:
     def _add_all(self, events: list[Event], tracked: Tracked, *, flush: bool = True) -> None:
         """Add a chunk's events as one batch (`flush=False`: the caller flushes the recording
         after it): those at or below the resume cursor are dropped, the rest go through the
-        scrubber one by one and are then added together (`_add_many`)."""
-        ready: list[Event] = []
-        push, secrets = self.scrubber.push, self.secrets
+        scrubber together (`DeltaScrubber.push_all`: a run of one item's deltas at once) and
+        are added together (`_add_many`)."""
+        fresh: list[Event] = []
+        keep = fresh.append
         for event in events:
             if not event.is_note:
                 lite = event.lite
@@ -733,8 +734,8 @@ class LiveRun:
                     tracked.learn(response)
                     if known is None and tracked.id is not None:
                         self._renamed(tracked.id)
-            ready += push(event, secrets)
-        self._add_many(ready, flush=False)
+            keep(event)
+        self._add_many(self.scrubber.push_all(fresh, self.secrets), flush=False)
         if flush and self.recorder is not None:
             self.recorder.flush()
 

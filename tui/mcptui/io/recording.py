@@ -32,6 +32,7 @@ from mcptui.model.redaction import (
     redact_headers,
     redact_text,
     request_secrets,
+    utf8_needs_redaction,
 )
 
 FORMAT_NAME = "recording"
@@ -132,6 +133,46 @@ def event_line(event: Event) -> str:
     return f'{{"t":{t},"{key}":{body}}}'
 
 
+def event_lines(events: Sequence[Event]) -> bytes:
+    """The recording lines of `events` (each ending in a newline), as `event_line` writes
+    them, byte for byte, but asked about credentials once for the whole batch.
+
+    A live stream's events are mostly text deltas read fast, whose JSON is written as it came:
+    here their payloads are joined and checked at once (valid UTF-8, nothing `needs_redaction`
+    finds: `utf8_needs_redaction`) and each line is built from bytes, with one `t` spelled per
+    chunk read. Any other entry, or a batch where that check finds something, takes
+    `event_line`. On bench/live.py's 200k deltas (a loaded 2-core machine): 2.3 µs a line,
+    against 3.9 for `event_line` line by line (11 before `needs_redaction` searched its keys
+    in lower-cased text)."""
+    payloads = [event.payload for event in events]
+    present = [payload for payload in payloads if payload is not None]
+    plain = False
+    if present:
+        joined = b"\n".join(present)
+        try:
+            joined.decode("utf-8")  # `event_line` decodes with "replace": the same bytes
+        except UnicodeDecodeError:
+            pass
+        else:
+            plain = not utf8_needs_redaction(joined)
+    out: list[bytes] = []
+    add = out.append
+    t: object = out  # no event's time: the first event spells its own
+    stamp = b""
+    for event, payload in zip(events, payloads, strict=True):
+        if not plain or payload is None or event.is_note:
+            add((event_line(event) + "\n").encode("utf-8", "backslashreplace"))
+            continue
+        if event.t != t:  # events of a chunk share its arrival time: spelled once
+            t = event.t
+            time = "null" if t is None else repr(round(t, 6))
+            stamp = f'{{"t":{time},"event":'.encode()
+        add(stamp)
+        add(payload)
+        add(b"}\n")
+    return b"".join(out)
+
+
 DEFAULT_RECORD_DIR = Path("mcptui-recordings")
 """Where live runs record and Save offers to write, relative to the working directory."""
 
@@ -211,6 +252,16 @@ class RecordingWriter:
         """Append one entry; `flush=False` for all but the last of a batch that arrived
         together (the proxy writes a chunk's events, then flushes once)."""
         self._write(event_line(event), flush=flush)
+
+    def write_many(self, events: Sequence[Event], *, flush: bool = True) -> None:
+        """Append entries that arrived together (`event_lines`: checked for credentials at
+        once); `flush=False`: the caller flushes after the batch."""
+        if self._fd is None:
+            raise ValueError(f"recording {self.path} is closed")
+        if events:
+            self._pending.append(event_lines(events))
+        if flush:
+            self.flush()
 
     def flush(self) -> None:
         """Write what is pending; on failure cut the file back to its last whole line."""

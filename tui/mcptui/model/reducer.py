@@ -291,6 +291,19 @@ class Reducer:
             return self.state.responses[touched.response_key], touched
         return touched, None
 
+    def touched_from(self, start: int) -> tuple[set[ResponseState], set[ItemState]]:
+        """The responses and items that applied events `start` on went to, as `touched` gives
+        them one by one (a long jump forward's, for the view)."""
+        responses: set[ResponseState] = set()
+        items: set[ItemState] = set()
+        for touched in set(self._touched[start:]):
+            if isinstance(touched, ItemState):
+                responses.add(self.state.responses[touched.response_key])
+                items.add(touched)
+            else:
+                responses.add(touched)
+        return responses, items
+
     # -- snapshots ---------------------------------------------------------------------------
 
     def seed_response(self, response: dict[str, Any]) -> ResponseState:

@@ -25,6 +25,8 @@ class ProgressPrinter:
         self.console = console
 
     def __call__(self, event: Event) -> None:
+        if event.lite is not None:
+            return  # a text delta read fast (most of a stream): never printed
         line = progress_line(event)
         if line is not None:
             self.console.print(line, soft_wrap=True)

@@ -43,7 +43,7 @@ from mcptui.model.player import Player
 from mcptui.model.redaction import (
     merge_secrets,
     redact,
-    redact_entry,
+    redact_entries,
     redact_headers,
     redact_text,
     request_secrets,
@@ -144,6 +144,14 @@ class Recorder:
             self._guarded(lambda writer: writer.write(event, flush=flush))
         elif self.failure is None:
             self.waiting.append(event)
+
+    def write_many(self, events: list[Event], *, flush: bool = True) -> None:
+        """`write` each of entries that arrived together, checked for credentials at once
+        (`RecordingWriter.write_many`)."""
+        if self.writer is not None:
+            self._guarded(lambda writer: writer.write_many(events, flush=flush))
+        elif self.failure is None:
+            self.waiting.extend(events)
 
     def flush(self) -> None:
         self._guarded(RecordingWriter.flush)
@@ -280,21 +288,25 @@ class LiveRun:
         """Timeline, recording, listener: in that order, for every entry; redacted first, so
         what is shown, copied and saved is what the recording holds. `flush=False`: the
         caller flushes the recording once after a batch (at least once per chunk read)."""
-        for ready in self.scrubber.push(event, self.secrets):
-            self._add(ready, flush=flush)
+        self._add_many(self.scrubber.push(event, self.secrets), flush=flush)
 
     def release_held(self) -> None:
         """The stream ended: the delta held back (a possible secret's start) goes out."""
-        for ready in self.scrubber.release(self.secrets):
-            self._add(ready)
+        self._add_many(self.scrubber.release(self.secrets))
 
-    def _add(self, event: Event, *, flush: bool = True) -> None:
-        redact_entry(event, self.secrets)
-        self.session.timeline.append(event, follow=False)
+    def _add_many(self, events: list[Event], *, flush: bool = True) -> None:
+        """Entries the scrubber let out, in order: redacted, then appended to the timeline,
+        written and told to the listener as one batch (each step asks about credentials once
+        for the batch: `redact_entries`, `Recorder.write_many`)."""
+        if not events:
+            return
+        redact_entries(events, self.secrets)
+        self.session.timeline.extend(events, follow=False)
         if self.recorder is not None:
-            self.recorder.write(event, flush=flush)
+            self.recorder.write_many(events, flush=flush)
         if self.on_event is not None:
-            self.on_event(event)
+            for event in events:
+                self.on_event(event)
 
     def _note(self, kind: str, message: str, **details: Any) -> None:
         """A note: its URLs are about servers mcptui talks to, so redacted strictly."""
@@ -700,23 +712,30 @@ class LiveRun:
         return "a foreground stream cannot be resumed; what arrived is kept"
 
     def _add_all(self, events: list[Event], tracked: Tracked, *, flush: bool = True) -> None:
-        """Add a chunk's events (`flush=False`: the caller flushes the recording after the
-        batch)."""
+        """Add a chunk's events as one batch (`flush=False`: the caller flushes the recording
+        after it): those at or below the resume cursor are dropped, the rest go through the
+        scrubber together (`DeltaScrubber.push_all`: a run of one item's deltas at once) and
+        are added together (`_add_many`)."""
+        fresh: list[Event] = []
+        keep = fresh.append
         for event in events:
             if not event.is_note:
-                seq = event.sequence_number
-                if seq is not None and tracked.last_seq is not None and seq <= tracked.last_seq:
-                    continue  # already received before a resume
+                lite = event.lite
+                seq = lite.sequence_number if lite is not None else event.sequence_number
                 if seq is not None:
+                    last = tracked.last_seq
+                    if last is not None and seq <= last:
+                        continue  # already received before a resume
                     tracked.last_seq = seq
                 # A text delta read fast holds no `response`: not decoded for nothing.
-                response = None if event.lite is not None else event.raw.get("response")
+                response = None if lite is not None else event.raw.get("response")
                 if isinstance(response, dict):
                     known = tracked.id
                     tracked.learn(response)
                     if known is None and tracked.id is not None:
                         self._renamed(tracked.id)
-            self.add(event, flush=False)
+            keep(event)
+        self._add_many(self.scrubber.push_all(fresh, self.secrets), flush=False)
         if flush and self.recorder is not None:
             self.recorder.flush()
 

@@ -32,10 +32,10 @@ from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from mcptui.io.answers import Call, http_error_note, kept_headers, responses_call, stream_entries
-from mcptui.io.paste import is_error_body, is_response_object
+from mcptui.io.paste import is_error_body
 from mcptui.io.reading import MAX_BYTES, InputError, size_text
 from mcptui.io.recording import Loaded, Problem, Problems, json_error_reason, make_header
-from mcptui.io.sniff import ARCHIVE_SNIFF, JSON_ARCHIVE, may_be_archive
+from mcptui.io.sniff import ARCHIVE_SNIFF, JSON_ARCHIVE, is_response_object, may_be_archive
 from mcptui.model.events import Event, note
 from mcptui.model.jsonsafe import MAX_DEPTH, loads, text_without_surrogates
 from mcptui.model.redaction import (

@@ -17,7 +17,7 @@ from typing import Any
 from mcptui.io.answers import TypelessKeeper, http_error_note, stream_entries
 from mcptui.io.archives import ARCHIVE_FORMATS, read_archive
 from mcptui.io.indexed import recording_reader
-from mcptui.io.paste import find_in_paste, is_error_body, is_response_object
+from mcptui.io.paste import find_in_paste, is_error_body
 from mcptui.io.reading import MAX_BYTES, InputError, read_source
 from mcptui.io.recording import (
     Loaded,
@@ -30,7 +30,7 @@ from mcptui.io.recording import (
     unreadable_line,
 )
 from mcptui.io.scrub import scrub_events
-from mcptui.io.sniff import SSE_FIELD, SSE_SNIFF, sample_of, try_json
+from mcptui.io.sniff import SSE_FIELD, SSE_SNIFF, is_response_object, sample_of, try_json
 from mcptui.model.events import Event
 from mcptui.model.ingest import collector_paused
 from mcptui.model.jsonsafe import loads, raw_decode

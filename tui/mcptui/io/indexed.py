@@ -36,7 +36,6 @@ from mcptui.io.json_array import (
     element_secrets,
     key_hits,
 )
-from mcptui.io.paste import is_response_object
 from mcptui.io.read_ahead import (
     AHEAD_AFTER,
     AHEAD_PIECE,
@@ -64,6 +63,7 @@ from mcptui.io.sniff import (
     HEAD_BYTES,
     is_array_head,
     is_json_lines_head,
+    is_response_object,
     is_sse_head,
     sample_holds_record,
 )

@@ -39,9 +39,9 @@ from operator import add
 
 import msgspec
 
-from mcptui.io.paste import is_response_object
 from mcptui.io.read_ahead import BOM, PIECE, Pieces
 from mcptui.io.recording import json_error_reason
+from mcptui.io.sniff import is_response_object
 from mcptui.model.jsonsafe import MAX_DEPTH, loads, raw_decode, too_deep_at
 from mcptui.model.redaction import request_secrets, response_echo_secrets
 

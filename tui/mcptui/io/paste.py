@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcptui.io.sniff import is_response_object
 from mcptui.model.jsonsafe import MAX_DEPTH, raw_decode, text_without_surrogates
 
 SDK_REPR = re.compile(r"\b[A-Z][A-Za-z0-9]*Event\(")
@@ -125,11 +126,6 @@ def _keep(found: Found, line: int, value: dict[str, Any]) -> None:
         found.objects.append((line, value))
     else:
         found.other_json += 1
-
-
-def is_response_object(obj: dict[str, Any]) -> bool:
-    """A Response object (GET /v1/responses/{id}), not an event that carries one."""
-    return obj.get("object") == "response" or ("output" in obj and "type" not in obj)
 
 
 def is_error_body(obj: dict[str, Any]) -> bool:

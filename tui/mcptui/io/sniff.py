@@ -167,3 +167,8 @@ def sample_holds_record(read: Callable[[int, int], bytes], size: int) -> bool | 
         if not more:
             return None  # cut short since it was measured
         data += more
+
+
+def is_response_object(obj: dict[str, Any]) -> bool:
+    """A Response object (GET /v1/responses/{id}), not an event that carries one."""
+    return obj.get("object") == "response" or ("output" in obj and "type" not in obj)

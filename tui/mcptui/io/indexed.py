@@ -427,9 +427,9 @@ class RecordingReader:
 
     def read_all(self) -> Loaded:
         """The whole file, read here: a helper reading ahead lets the app paint while the
-        rest is read, but a command that waits for all of it (`inspect`, `report`) only
-        pays it twice: `inspect --json` of a 200k-event dump took 2.95 s of CPU with one,
-        2.55 s without (a few hundredths of a second of wall less with one, on 2 cores)."""
+        rest is read, but a command that waits for all of it (`inspect`, `report`) mostly
+        pays it twice: `inspect --json` of a 200k-event dump took 2.75-2.86 s of CPU and
+        2.38-2.48 s of wall with one, 2.47-2.58 s of both without (2 idle cores)."""
         self._helper_tried = True
         while not self.done:
             self.read(AHEAD_PIECE)

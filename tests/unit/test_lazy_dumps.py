@@ -677,3 +677,26 @@ def test_a_secret_only_a_late_response_object_names_is_hidden_before_it(tmp_path
     assert password in expected.secrets
     assert password not in json.dumps([e.raw for e in expected.events])
     assert seen(array_lazily(path, piece=4096)) == seen(expected)
+
+
+def test_an_sse_dump_whose_last_response_is_longer_than_other_searches_stays_lazy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A long stream's `response.completed` holds all its text on one `data:` line, longer
+    than other searches read (16 MB): its echo of the server URL is still read first, and
+    the file a piece at a time, not whole."""
+    from mcptui.io import read_ahead
+
+    monkeypatch.setattr(read_ahead, "LONGEST_SEARCHED", 2000)
+    lines = plain_stream(300)
+    final = created() | {"type": "response.completed", "sequence_number": 300}
+    final["response"] = final["response"] | {"output": [{"text": "long " * 1000}]}
+    lines.append(json.dumps(final))
+    lines.insert(5, json.dumps(delta(9000, "msg_s", f"the url is {SERVER} ")))
+    path = tmp_path / "long.sse"
+    path.write_text(as_sse(lines, random.Random(6), named=1.0))
+    reader = recording_reader(str(path), 1 << 30)
+    assert isinstance(reader, SSEReader), "read whole"
+    loaded = lazily(path, helper=False, piece=4096)
+    assert seen(loaded) == seen(whole(path))
+    assert TOKEN not in json.dumps([e.raw for e in loaded.events])

@@ -107,17 +107,20 @@ SEARCH_BLOCK = 256 << 10
 """Bytes searched at a time by `lines_holding`."""
 
 
-def lines_holding(file: BinaryIO, needles: tuple[bytes, ...]) -> Iterator[bytes | None]:
+def lines_holding(
+    file: BinaryIO, needles: tuple[bytes, ...], longest: int | None = None
+) -> Iterator[bytes | None]:
     """Each line of `file` that holds one of `needles` (once for each it holds), found by a
     byte search of the file mapped in memory, so that only those lines are decoded (read a
     block at a time, a 1M-event recording took 1.1 s of CPU before its first screen, 0.47 s
     mapped: no copy of each block, and no carry joined to the next). None stands for a line
-    too long to search (over 16 MB): the caller reads the file its own way there. A BOM
-    before the first line is dropped."""
+    too long to search (over `longest`, 16 MB unless said): the caller reads the file its
+    own way there. A BOM before the first line is dropped."""
+    longest = LONGEST_SEARCHED if longest is None else longest
     try:
         view = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):  # empty, or a file that cannot be mapped
-        yield from _lines_holding_by_blocks(file, needles)
+        yield from _lines_holding_by_blocks(file, needles, longest)
         return
     with view:
         first = len(BOM) if view[: len(BOM)] == BOM else 0
@@ -127,7 +130,7 @@ def lines_holding(file: BinaryIO, needles: tuple[bytes, ...]) -> Iterator[bytes 
                 start = max(view.rfind(b"\n", first, at) + 1, first)
                 end = view.find(b"\n", at)
                 end = len(view) if end < 0 else end
-                yield None if end - start > LONGEST_SEARCHED else view[start:end]
+                yield None if end - start > longest else view[start:end]
                 at = view.find(needle, end)
 
 
@@ -135,7 +138,9 @@ LONGEST_SEARCHED = SEARCH_BLOCK * 64
 """A line longer than this is not searched (`lines_holding` says None)."""
 
 
-def _lines_holding_by_blocks(file: BinaryIO, needles: tuple[bytes, ...]) -> Iterator[bytes | None]:
+def _lines_holding_by_blocks(
+    file: BinaryIO, needles: tuple[bytes, ...], longest: int = 0
+) -> Iterator[bytes | None]:
     """`lines_holding` of a file read a block at a time."""
     descriptor = file.fileno()
     size = os.fstat(descriptor).st_size
@@ -148,7 +153,7 @@ def _lines_holding_by_blocks(file: BinaryIO, needles: tuple[bytes, ...]) -> Iter
         offset += SEARCH_BLOCK
         cut = block.rfind(b"\n") + 1 if offset < size else len(block)
         whole, carry = block[:cut], block[cut:]
-        if len(carry) > LONGEST_SEARCHED:
+        if len(carry) > (longest or LONGEST_SEARCHED):
             carry = b""
             yield None
         for needle in needles:

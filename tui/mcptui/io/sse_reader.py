@@ -50,6 +50,11 @@ from mcptui.model.redaction import (
 from mcptui.model.sse import SSEDecoder, SSEMessage
 
 ECHOED = b'"server_url"'
+ECHO_LINE = 256 << 20
+"""The longest line searched for echoes (else the whole reader takes the file): a 1M-event
+stream's `response.completed` holds all its text, 30 MB on one `data:` line, which the
+16 MB bound of other searches sent, and the whole file with it, to the whole reader (first
+screen 16.7 s; decoding that one line: a few tenths of a second)."""
 
 
 class Unsure(Exception):
@@ -61,7 +66,7 @@ def echoed_secrets(file: BinaryIO) -> list[str]:
     any event is read (formats.py's `_known_secrets` of an SSE text). Raises `Unsure` when a
     line that names one cannot be read alone."""
     found: set[str] = set()
-    for line in lines_holding(file, (ECHOED,)):
+    for line in lines_holding(file, (ECHOED,), ECHO_LINE):
         if line is None:
             raise Unsure  # a line too long to search: the whole reader takes the file
         found.update(_secrets_in(line.rstrip(b"\r")))

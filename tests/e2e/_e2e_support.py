@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from openai import OpenAI
@@ -48,3 +52,29 @@ def items_done(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
         for e in events
         if e["type"] == "response.output_item.done" and e["item"]["type"] == kind
     ]
+
+
+def start_listening(
+    args: list[str], cwd: Path, env: dict[str, str], path: str, *, own_group: bool = False
+) -> tuple[subprocess.Popen[str], str]:
+    """`python -m mcptui ARGS` (a proxy or a tap on `--port 0`) as its own process, and the
+    address its first line says it listens on (`http://127.0.0.1:N/PATH → …`). `own_group`:
+    a process group of its own, so that a Ctrl+C sent to it (`os.killpg`) reaches its children
+    as a terminal's does."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcptui", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=own_group,
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    found = re.search(rf"(http://127\.0\.0\.1:\d+)/{path} → ", first)
+    if found is None:
+        process.kill()
+        raise AssertionError(first + process.communicate(timeout=10)[1])
+    return process, found.group(1)

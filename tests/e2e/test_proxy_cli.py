@@ -3,46 +3,24 @@ Ctrl+C."""
 
 from __future__ import annotations
 
-import re
 import signal
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
-from _e2e_support import Servers, calls, raw_events
+from _e2e_support import Servers, calls, raw_events, start_listening
 from openai import OpenAI
 from test_run_cli import API_KEY, assert_refused, cli_env, run_cli
 
 
 def start_proxy(servers: Servers, tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
     """The proxy on a free port; its address, read from the banner it prints first."""
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mcptui",
-            "proxy",
-            "--no-tui",
-            "--port",
-            "0",
-            "--upstream",
-            servers.emulator,
-            "--record",
-            "rec",
-        ],
-        cwd=tmp_path,
-        env=cli_env(api_key=None),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    return start_listening(
+        ["proxy", "--no-tui", "--port", "0", "--upstream", servers.emulator, "--record", "rec"],
+        tmp_path,
+        cli_env(api_key=None),
+        "v1",
     )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    found = re.search(r"(http://127\.0\.0\.1:\d+)/v1 → ", first)
-    assert found, first + process.stderr.read()
-    return process, found.group(1)
 
 
 def test_one_line_per_response_with_its_failure_and_exit_1(servers: Servers, tmp_path: Path):

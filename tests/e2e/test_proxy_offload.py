@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +15,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from _e2e_support import start_listening
 from mcptui.emulator.demo_server import build_app
 from mcptui.net.serve import ServerThread
 from test_run_cli import cli_env
@@ -101,27 +99,18 @@ def read_stream(address: str, number: int, got: dict[int, list[dict[str, Any]]])
 
 
 def test_every_relayed_event_is_recorded_redacted_after_ctrl_c(api: str, tmp_path: Path):
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "mcptui", "proxy", "--no-tui", "--port", "0"),
-            *("--upstream", api, "--record", "rec"),
-        ],
-        cwd=tmp_path,
-        env=cli_env(api_key=None),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group: Ctrl+C goes to the proxy and its child
+    # its own process group: Ctrl+C goes to the proxy and its child
+    process, address = start_listening(
+        ["proxy", "--no-tui", "--port", "0", "--upstream", api, "--record", "rec"],
+        tmp_path,
+        cli_env(api_key=None),
+        "v1",
+        own_group=True,
     )
     try:
-        assert process.stdout is not None
-        first = process.stdout.readline()
-        found = re.search(r"(http://127\.0\.0\.1:\d+)/v1 → ", first)
-        assert found, first
         got: dict[int, list[dict[str, Any]]] = {}
         readers = [
-            threading.Thread(target=read_stream, args=(found.group(1), number, got))
+            threading.Thread(target=read_stream, args=(address, number, got))
             for number in range(STREAMS)
         ]
         for reader in readers:
@@ -186,25 +175,16 @@ def mcp_calls(url: str, calls: int) -> None:
 
 def test_every_tap_message_is_recorded_redacted_after_ctrl_c(tmp_path: Path):
     with ServerThread(build_app(token=TAP_SECRET)) as server:
-        process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "mcptui", "tap", "--no-tui", "--port", "0"),
-                *("--upstream", f"{server.url}/mcp", "--record", "tap.jsonl"),
-            ],
-            cwd=tmp_path,
-            env=cli_env(api_key=None),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
+        upstream = f"{server.url}/mcp"
+        process, address = start_listening(
+            ["tap", "--no-tui", "--port", "0", "--record", "tap.jsonl", "--upstream", upstream],
+            tmp_path,
+            cli_env(api_key=None),
+            "mcp",
+            own_group=True,
         )
         try:
-            assert process.stdout is not None
-            first = process.stdout.readline()
-            found = re.search(r"(http://127\.0\.0\.1:\d+)/mcp → ", first)
-            assert found, first
-            mcp_calls(f"{found.group(1)}/mcp", CALLS)
+            mcp_calls(f"{address}/mcp", CALLS)
         finally:
             os.killpg(process.pid, signal.SIGINT)
             out, err = process.communicate(timeout=60)

@@ -360,47 +360,31 @@ class DeltaScrubber:
             for event in events[start:end]:
                 ready += self.push(event, known)
             return
-        if not known:  # the deltas that are not plain, found in one pass; the rest as slices
-            others = [
-                n
-                for n, text in enumerate(texts)
-                if not text or (text[-1] in "sk" and not _plain_end(text))
-            ]
-            first = 0
-            for stop in [*others, len(texts)]:
-                while first < stop and self._held is not None:  # joins the tail held back
-                    ready += self.push(events[start + first], known)
-                    first += 1
-                if first < stop:
-                    self._passed("".join(texts[first:stop]))
-                    ready += events[start + first : start + stop]
-                if stop < len(texts):
-                    ready += self.push(events[start + stop], known)
-                first = stop + 1
-            return
-        plain: list[str] = []
-        for at in range(start, end):
-            text: str = texts[at - start]
-            if (
-                self._held is None
-                and text
-                and _plain_end(text)
-                and not (
-                    known
-                    and _secret_start_held(
-                        text, known, plain[-1][-1:] if plain else self._context[-1:]
-                    )
-                )
-            ):
-                plain.append(text)
-                ready.append(events[at])
-                continue
-            if plain:
-                self._passed("".join(plain))
-                plain = []
-            ready += self.push(events[at], known)
-        if plain:
-            self._passed("".join(plain))
+        # The deltas that are not plain, found in one pass; the rest are passed as slices.
+        others = [
+            n
+            for n, text in enumerate(texts)
+            if not text or (text[-1] in "sk" and not _plain_end(text))
+        ]
+        if known:  # and those ending in a known secret's start (read after the text before)
+            before = self._context[-1:]
+            starts = []
+            for n, text in enumerate(texts):
+                if text and _secret_start_held(text, known, before):
+                    starts.append(n)
+                before = text[-1:] or before
+            others = sorted({*others, *starts})
+        first = 0
+        for stop in [*others, len(texts)]:
+            while first < stop and self._held is not None:  # joins the tail held back
+                ready += self.push(events[start + first], known)
+                first += 1
+            if first < stop:
+                self._passed("".join(texts[first:stop]))
+                ready += events[start + first : start + stop]
+            if stop < len(texts):
+                ready += self.push(events[start + stop], known)
+            first = stop + 1
 
     def release(self, known: Sequence[str]) -> list[Event]:
         """The delta held back, with all its text: nothing more of its item will come."""

@@ -700,3 +700,28 @@ def test_an_sse_dump_whose_last_response_is_longer_than_other_searches_stays_laz
     loaded = lazily(path, helper=False, piece=4096)
     assert seen(loaded) == seen(whole(path))
     assert TOKEN not in json.dumps([e.raw for e in loaded.events])
+
+
+@pytest.mark.parametrize("form", ["jsonl", "array", "array cut off"])
+def test_a_run_of_deltas_is_read_in_one_piece_only_as_the_lines_it_was_read_from(
+    tmp_path: Path, form: str
+):
+    """`written_run` (the delta check's one read for a run) is each delta's `written`,
+    joined; an array's elements, with `,` between them, are never read as one piece."""
+    from mcptui.model.events import written_run
+
+    lines = plain_stream(60)
+    text = "\n".join(lines) + "\n" if form == "jsonl" else "[\n" + ",\n".join(lines) + "\n]\n"
+    if form == "array cut off":
+        text = text[: text.rindex(",")]
+    path = tmp_path / f"run.{form.split()[0]}"
+    path.write_text(text)
+    reader = recording_reader(str(path), 1 << 30)
+    assert reader is not None
+    events = [e for e in reader.read_all().events if e.lite is not None][:30]
+    assert len(events) == 30
+    joined = written_run(events)
+    if form == "jsonl":
+        assert joined == (b"".join(e.written or b"" for e in events), True)
+    else:
+        assert joined is None

@@ -253,25 +253,24 @@ class FileLines:
 
     def text_of(self, line: int) -> bytes:
         """Line `line` as written (with its newline, but the file's last)."""
-        start, end = self.span(line)
+        return self._bytes(*self.span(line))
+
+    def span_of(self, first: int, last: int) -> bytes | None:
+        """Lines `first` to `last` as written, in one piece (None where they are not one
+        piece of the file: `ArrayElements`)."""
+        return self._bytes(self.span(first)[0], self.span(last)[1])
+
+    def _bytes(self, start: int, end: int) -> bytes:
+        """The file's bytes from `start` to `end`: from the block held when it holds them,
+        else from a block read from `start` and held (lines read in order come from it)."""
         offset, block = self._block
         if offset <= start and end <= offset + len(block):
             return block[start - offset : end - offset]
-        if end - start >= BLOCK:  # a line as big as a block: read alone, the block kept
+        if end - start >= BLOCK:  # as big as a block: read alone, the block kept
             return os.pread(self.file.fileno(), end - start, start)
         block = os.pread(self.file.fileno(), BLOCK, start)
         self.hold(start, block)
         return block[: end - start]
-
-    def span_of(self, first: int, last: int) -> bytes:
-        """Lines `first` to `last` as written, from the block held when it holds them."""
-        starts = self.starts
-        start = starts[first - 1]
-        end = starts[last] if last < len(starts) else self.limit
-        offset, block = self._block
-        if offset <= start and end <= offset + len(block):
-            return block[start - offset : end - offset]
-        return os.pread(self.file.fileno(), end - start, start)
 
     def _read_back(self, line: int) -> dict[str, Any]:
         try:
@@ -723,6 +722,10 @@ class ArrayElements(FileLines):
         """Element `line`'s JSON, as a line (a check reads a run of text deltas in one go,
         `conformance._delta_run_shapes`)."""
         return super().text_of(line) + b"\n"
+
+    def span_of(self, first: int, last: int) -> None:
+        """None: what lies between two elements (`,` and blanks) is no line's."""
+        return None
 
 
 class ArrayReader(RecordingReader):

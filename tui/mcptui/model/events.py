@@ -18,6 +18,7 @@ from mcptui.model.jsonsafe import loads_shallow
 _DATA = attrgetter("_data")
 _RAW = attrgetter("_raw")
 _LINE = attrgetter("line")
+_AT = attrgetter("_at")
 NOTE_TYPE = "mcptui.note"
 """Type shown for transport notes (HTTP errors, disconnects, resumes), which are not events."""
 
@@ -42,8 +43,9 @@ class EventSource(Protocol):
 
     def text_of(self, line: int) -> bytes: ...
 
-    def span_of(self, first: int, last: int) -> bytes:
-        """Lines `first` to `last` (both included) as written, in one piece."""
+    def span_of(self, first: int, last: int) -> bytes | None:
+        """Lines `first` to `last` (both included) as written, in one piece (None: they are
+        not one piece of the source)."""
         ...
 
 
@@ -255,9 +257,12 @@ def written_run(events: Sequence[Event]) -> tuple[bytes, bool] | None:
         map(is_not, map(_RAW, events), repeat(None))
     ):
         return None
+    if any(map(is_not, map(_AT, events), repeat(None))):
+        return None  # read back by another key than the line (`written`)
     if list(map(_LINE, events)) != list(range(start, start + len(events))):
         return None
-    return source.span_of(start, start + len(events) - 1), bool(source.bare)
+    joined = source.span_of(start, start + len(events) - 1)
+    return None if joined is None else (joined, bool(source.bare))
 
 
 def sequence_number_in(raw: dict[str, Any]) -> int | None:

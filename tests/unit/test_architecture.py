@@ -7,6 +7,7 @@ run-time check of `sys.modules` would miss (a lazy import on a path a test never
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
@@ -67,35 +68,27 @@ def test_inspect_runs_without_textual(upstream_dir: Path):
     assert result.returncode == 0, result.stderr
 
 
-def test_the_app_imports_without_the_checks():
-    """The checks' modules (causes, conformance, SDK messages: ~18 ms of imports) load when the
-    first check starts, after the first frame: a cold start paints sooner (bench/cold_start.py)."""
-    code = (
-        "import sys\n"
-        "import mcptui.ui.app, mcptui.sources.replay\n"
-        "checks = ('mcptui.model.causes', 'mcptui.model.diagnosis', 'mcptui.model.conformance')\n"
-        "loaded = [m for m in checks if m in sys.modules]\n"
-        "assert not loaded, loaded\n"
-    )
+def imported_by(modules: str, later: tuple[str, ...]) -> list[str]:
+    """Which of `later` a fresh interpreter has loaded once it imports `modules`."""
+    code = f"import sys\nimport {modules}\nprint([m for m in {later!r} if m in sys.modules])"
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
+    return ast.literal_eval(result.stdout.strip())
+
+
+def test_the_app_imports_without_the_checks():
+    """The checks' modules (causes, conformance, SDK messages: ~18 ms of imports) load when the
+    first check starts, after the first frame: a cold start paints sooner (bench/cold_start.py)."""
+    checks = ("mcptui.model.causes", "mcptui.model.diagnosis", "mcptui.model.conformance")
+    assert imported_by("mcptui.ui.app, mcptui.sources.replay", checks) == []
 
 
 def test_the_app_imports_without_the_whole_file_readers():
     """A recording or dump is read a piece at a time: the whole-text readers (archives, pastes)
     and multiprocessing (a big file's reading helper) load only when used, ~7 ms of a small
     recording's first screen (bench/cold_start.py)."""
-    code = (
-        "import sys\n"
-        "import mcptui.cli.main, mcptui.cli.replay, mcptui.ui.app, mcptui.sources.replay\n"
-        "later = ('multiprocessing', 'mcptui.io.formats', 'mcptui.io.archives',\n"
-        "         'mcptui.io.paste')\n"
-        "loaded = [m for m in later if m in sys.modules]\n"
-        "assert not loaded, loaded\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
+    later = ("multiprocessing", "mcptui.io.formats", "mcptui.io.archives", "mcptui.io.paste")
+    app = "mcptui.cli.main, mcptui.cli.replay, mcptui.ui.app, mcptui.sources.replay"
+    assert imported_by(app, later) == []

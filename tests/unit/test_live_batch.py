@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _support import text_delta
 from mcptui.io.recording import RecordingWriter, event_line, event_lines, make_header
 from mcptui.io.scrub import DeltaScrubber
 from mcptui.model.events import Event, note
@@ -52,15 +53,7 @@ REQUEST = {
 
 
 def delta(seq: int, text: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "type": "response.output_text.delta",
-        "sequence_number": seq,
-        "item_id": "msg_1",
-        "output_index": 0,
-        "content_index": 0,
-        "delta": text,
-        **extra,
-    }
+    return text_delta(seq, "msg_1", text, **extra)
 
 
 def sse(event: dict[str, Any], *, raw: bytes | None = None) -> bytes:

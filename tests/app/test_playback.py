@@ -7,8 +7,9 @@ tests wait for is exactly the one the recorded `t` values and the speed give.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from _app_support import (
     APP_CSS,
@@ -294,20 +295,33 @@ async def test_the_selected_row_is_on_screen_after_a_jump_at_80_columns(tmp_path
         assert tree.show_horizontal_scrollbar  # the case that hid it
 
 
+T = TypeVar("T")
+
+
+def frames_drawn(
+    app: McptuiApp, look: Callable[[InspectorScreen], T], *, first: bool = False
+) -> list[T]:
+    """What `look` sees of the inspector at each frame the app draws (`first`: the first
+    frame only), read just before the frame is written to the terminal."""
+    seen: list[T] = []
+    original = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        drawn = renderable is not None and isinstance(screen, InspectorScreen)
+        if drawn and not (first and seen):
+            seen.append(look(screen))
+        original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    return seen
+
+
 async def test_an_instant_replay_paints_its_end_first():
     """`replay --instant` of a file read whole: the first frame already shows the end, landed
     on the failure, not step 0 with the end one tick later (a frame of the cold start)."""
     session = open_session(str(SAMPLE_424), instant=True)
     app = McptuiApp(session)
-    painted: list[int] = []
-    original = app._display
-
-    def display(screen: Any, renderable: Any) -> None:
-        original(screen, renderable)
-        if renderable is not None and isinstance(screen, InspectorScreen):
-            painted.append(screen.session.timeline.position)
-
-    app._display = display  # type: ignore[method-assign]
+    painted = frames_drawn(app, lambda screen: screen.session.timeline.position)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         assert await wait_until(pilot, lambda: screen.diagnosing.diagnosis is not None)
@@ -321,15 +335,9 @@ async def test_an_instant_replays_first_frame_shows_the_failures_detail():
     frame)."""
     session = open_session(str(SAMPLE_424), instant=True)
     app = McptuiApp(session)
-    first: list[str] = []
-    original = app._display
-
-    def display(screen: Any, renderable: Any) -> None:
-        if renderable is not None and isinstance(screen, InspectorScreen) and not first:
-            first.append("\n".join(strip.text for strip in screen.detail._lines))
-        original(screen, renderable)
-
-    app._display = display  # type: ignore[method-assign]
+    first = frames_drawn(
+        app, lambda screen: "\n".join(strip.text for strip in screen.detail._lines), first=True
+    )
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_until(pilot, lambda: bool(first))
     assert "http_error 424" in first[0]
@@ -340,15 +348,11 @@ async def test_the_views_not_shown_at_first_are_mounted_after_the_first_frame():
     screen (~20 ms of a small recording's first screen): they are mounted once it is drawn."""
     session = open_session(str(SAMPLE_424), instant=True)
     app = McptuiApp(session)
-    hidden_at_first: list[bool] = []
-    original = app._display
-
-    def display(screen: Any, renderable: Any) -> None:
-        if renderable is not None and isinstance(screen, InspectorScreen) and not hidden_at_first:
-            hidden_at_first.append(not screen.query(FindingsList) and not screen.query("#filter"))
-        original(screen, renderable)
-
-    app._display = display  # type: ignore[method-assign]
+    hidden_at_first = frames_drawn(
+        app,
+        lambda screen: not screen.query(FindingsList) and not screen.query("#filter"),
+        first=True,
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
         assert await wait_until(

@@ -258,7 +258,7 @@ class LiveRun:
         """Every response sent for, in order: which request started which response."""
         self._turn: asyncio.Lock | None = None
         """One send at a time: concurrent streams would interleave in one timeline."""
-        self._cancelling: asyncio.Lock | None = None
+        self._cancelling = asyncio.Lock()
         """Held while a cancel request is out: the stream it ends is looked up (and noted)
         after the cancel's own note, so the recording reads in the order things were asked."""
         self.secrets: list[str] = merge_secrets(
@@ -481,7 +481,7 @@ class LiveRun:
             )
             return
         what = f"POST /responses/{tracked.id}/cancel"
-        async with self._cancel_lock():
+        async with self._cancelling:
             try:
                 raw = await self.client.responses.with_raw_response.cancel(tracked.id)
             except openai.APIStatusError as exc:
@@ -494,11 +494,6 @@ class LiveRun:
             self._note(
                 "cancel", f"cancel requested: {tracked.id} is {body.get('status')}", response=body
             )
-
-    def _cancel_lock(self) -> asyncio.Lock:
-        if self._cancelling is None:
-            self._cancelling = asyncio.Lock()
-        return self._cancelling
 
     # -- following a response ----------------------------------------------------------------
 
@@ -562,7 +557,7 @@ class LiveRun:
     async def _lookup(self, tracked: Tracked) -> bool:
         """GET the response and note its status; True when it is terminal."""
         assert tracked.id is not None
-        async with self._cancel_lock():  # a cancel that ended this stream is noted first
+        async with self._cancelling:  # a cancel that ended this stream is noted first
             pass
         try:
             raw = await self.client.responses.with_raw_response.retrieve(tracked.id)

@@ -47,6 +47,11 @@ BENCHES = (
         ("bench/dumps.py", "--events", "20000", "--repeat", "1"),
     ),
     Bench(
+        "dumps_1m",
+        ("bench/dumps.py", "--events", "1000000", "--paint-only"),
+        ("bench/dumps.py", "--events", "50000", "--paint-only", "--repeat", "1"),
+    ),
+    Bench(
         "live",
         ("bench/live.py", "--events", "200000"),
         ("bench/live.py", "--events", "20000", "--repeat", "1"),

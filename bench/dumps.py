@@ -155,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument(
+        "--paint-only",
+        action="store_true",
+        help="first paint only (no inspect CPU or memory): the 1M-event round of bench/all.py",
+    )
     args = parser.parse_args(argv)
     recording = OUT_DIR / f"tui_open-{args.events}-s{args.seed}.jsonl"
     if not recording.exists():
@@ -169,6 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     for fmt in args.formats.split(","):
         path = write_format(fmt, events, recording, OUT_DIR / f"dump-{count}-s{args.seed}.{fmt}")
+        what = f"{fmt} {count // 1000}k"
+        if args.paint_only:
+            paint = first_paint_s(path, args.repeat)
+            print(
+                f"{fmt:10} {path.stat().st_size / 2**20:5.0f} {'':7} {'':9} {'':6} {'':8} {paint:8.3f}"
+            )
+            figure(f"first paint --step, {what}", paint, "s", GOAL_FIRST_PAINT_S)
+            continue
         small = write_format(fmt, events[:BASE_EVENTS], recording, OUT_DIR / f"dump-base.{fmt}")
         anchor, _ = best(
             args.repeat, lambda p=path, f=fmt: child_cost([sys.executable, "-c", ANCHOR, f, str(p)])
@@ -182,7 +195,6 @@ def main(argv: list[str] | None = None) -> int:
             f"{fmt:10} {path.stat().st_size / 2**20:5.0f} {anchor:7.2f} {cpu:9.2f} {ratio:6.2f} "
             f"{per_event:8.0f} {paint:8.3f}"
         )
-        what = f"{fmt} {count // 1000}k"
         if fmt in CPU_GOAL_FORMATS:
             figure(f"inspect --json CPU / json.loads, {what}", ratio, "x", GOAL_CPU_RATIO)
         else:

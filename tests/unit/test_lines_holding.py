@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mcptui.io import read_ahead
+from mcptui.io import byte_search, read_ahead
 from mcptui.io.read_ahead import lines_holding
 
 NEEDLES = (b'"request"', b'"server_url"')
@@ -56,3 +56,35 @@ def test_a_line_too_long_to_search_is_said(tmp_path: Path, monkeypatch: pytest.M
     with path.open("rb") as file:
         found = list(lines_holding(file, NEEDLES))
     assert found == [None, b'{"request": 2}']
+
+
+@pytest.mark.parametrize("name", [name for name in CASES if CASES[name]])
+def test_the_two_core_search_finds_the_same_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+):
+    path = layout(tmp_path, CASES[name])
+    with path.open("rb") as file:
+        one_core = list(lines_holding(file, NEEDLES))
+    monkeypatch.setattr(read_ahead, "SEARCHED_ON_TWO_CORES", 0)
+    with path.open("rb") as file:
+        assert byte_search.hits(file.fileno(), NEEDLES, 0) is not None  # searched by memmem
+        two_cores = list(lines_holding(file, NEEDLES))
+    assert two_cores == one_core
+
+
+def test_a_line_cut_by_the_halves_is_found_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The file's middle (where the second half's search begins) falls inside a line between
+    two hits of the needle: each half finds the line, the caller takes it once."""
+    line = b'{"request": 1, "pad": "' + b"y" * 100 + b'", "again": {"request": 2}}\n'
+    first_hit, second_hit = line.index(b'"request"'), line.rindex(b'"request"')
+    before = b'{"a": 1}\n' * 40
+    total = 2 * (len(before) + (first_hit + second_hit) // 2)  # the middle between the hits
+    text = before + line + b" " * (total - len(before) - len(line))
+    path = layout(tmp_path, text)
+    with path.open("rb") as file:
+        found = byte_search.hits(file.fileno(), (b'"request"',), 0)
+    assert found is not None
+    assert list(found[0]) == [len(before) + first_hit, len(before) + second_hit]
+    monkeypatch.setattr(read_ahead, "SEARCHED_ON_TWO_CORES", 0)
+    with path.open("rb") as file:
+        assert list(lines_holding(file, (b'"request"',))) == [line.rstrip(b"\n")]

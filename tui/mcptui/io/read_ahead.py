@@ -113,7 +113,8 @@ def lines_holding(
     """Each line of `file` that holds one of `needles` (once for each it holds), found by a
     byte search of the file mapped in memory, so that only those lines are decoded (read a
     block at a time, a 1M-event recording took 1.1 s of CPU before its first screen, 0.47 s
-    mapped: no copy of each block, and no carry joined to the next). None stands for a line
+    mapped: no copy of each block, and no carry joined to the next; a big file is searched on
+    both cores, tui/mcptui/io/byte_search.py). None stands for a line
     too long to search (over `longest`, 16 MB unless said): the caller reads the file its
     own way there. A BOM before the first line is dropped."""
     longest = LONGEST_SEARCHED if longest is None else longest
@@ -124,14 +125,37 @@ def lines_holding(
         return
     with view:
         first = len(BOM) if view[: len(BOM)] == BOM else 0
-        for needle in needles:
-            at = view.find(needle, first)
-            while at >= 0:
+        found = None
+        if len(view) >= SEARCHED_ON_TWO_CORES:
+            from mcptui.io.byte_search import hits
+
+            found = hits(file.fileno(), needles, first)
+        for number, needle in enumerate(needles):
+            end = -1
+            for at in found[number] if found is not None else _hits_of(view, needle, first):
+                if at < end:
+                    continue  # a second hit of a line taken (byte_search.py's halves)
                 start = max(view.rfind(b"\n", first, at) + 1, first)
                 end = view.find(b"\n", at)
                 end = len(view) if end < 0 else end
                 yield None if end - start > longest else view[start:end]
-                at = view.find(needle, end)
+
+
+def _hits_of(view: mmap.mmap, needle: bytes, first: int) -> Iterator[int]:
+    """Where `needle` is first in each line of `view`, searched as the caller goes."""
+    at = view.find(needle, first)
+    while at >= 0:
+        yield at
+        end = view.find(b"\n", at)
+        if end < 0:
+            return
+        at = view.find(needle, end)
+
+
+SEARCHED_ON_TWO_CORES = 16 << 20
+"""A file at least this big is searched by `byte_search.hits` (both cores, no GIL held):
+below it, `mmap.find` takes under 10 ms and the threads and ctypes' import (2 ms) are not
+worth it."""
 
 
 LONGEST_SEARCHED = SEARCH_BLOCK * 64

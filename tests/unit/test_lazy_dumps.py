@@ -156,7 +156,16 @@ def test_a_dump_with_odd_lines_reads_alike_lazily_and_whole(tmp_path: Path, seed
     assert seen(lazily(path, helper=True, piece=4096)) == expected
 
 
-def test_secrets_a_dump_echoes_are_hidden_from_the_first_event_either_way(tmp_path: Path):
+@pytest.mark.parametrize("cores", [1, 2])
+def test_secrets_a_dump_echoes_are_hidden_from_the_first_event_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cores: int
+):
+    """`cores`: the lines naming secrets searched as a small file's are, or as a big file's
+    (tui/mcptui/io/byte_search.py)."""
+    from mcptui.io import read_ahead
+
+    if cores == 2:
+        monkeypatch.setattr(read_ahead, "SEARCHED_ON_TWO_CORES", 0)
     lines = plain_stream(100)
     lines.insert(1, json.dumps(delta(1, "msg_0", f"calling {SERVER} now")))
     path = tmp_path / "secret.chunks.txt"

@@ -14,6 +14,9 @@ line (the `*.chunks.txt` of other SDKs, a log), the SSE body `curl -N` saves, an
   first paint  `open_session` + the app to its first painted frame at step 0 (`--step`), in
                this process (bench/tui_open.py's probe; imports excluded), best of `--repeat`.
 
+  anchors      for the JSON lines dump (information): `orjson.loads` of each line, and the
+               openai SDK's reading (`json.loads`, then each event's model validating it).
+
 Goals (issue 37): inspect CPU <= 2.5x json.loads for the JSON lines dump and the SSE body;
 memory <= 1 KB an event beyond the base; first paint `--step` <= 0.5 s for every format.
 Each figure is also printed as a `FIGURE` line (bench/all.py reads them).
@@ -58,6 +61,34 @@ else:
         elif line:
             json.loads(line)
 """
+
+ANCHOR_ORJSON = """
+import orjson, sys
+with open(sys.argv[1], 'rb') as file:
+    for line in file.read().split(b'\\n'):
+        if line:
+            orjson.loads(line)
+"""
+"""The JSON lines dump read by the fastest JSON parser a user may reach for (information)."""
+
+ANCHOR_SDK = """
+import json, sys
+from typing import get_args
+from openai.types.responses import ResponseStreamEvent
+by_type = {}
+for model in get_args(get_args(ResponseStreamEvent)[0]):
+    for literal in get_args(model.model_fields["type"].annotation):
+        by_type.setdefault(literal, model)
+with open(sys.argv[1], 'rb') as file:
+    for line in file.read().split(b'\\n'):
+        if line:
+            event = json.loads(line)
+            model = by_type.get(event.get("type"))
+            if model is not None:
+                model.model_validate(event)
+"""
+"""The JSON lines dump read as the openai SDK reads a stream: each event validated by its
+model (information: what a user's own script would spend)."""
 
 
 def events_of(recording: Path, limit: int | None = None) -> list[bytes]:
@@ -177,9 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         what = f"{fmt} {count // 1000}k"
         if args.paint_only:
             paint = first_paint_s(path, args.repeat)
-            print(
-                f"{fmt:10} {path.stat().st_size / 2**20:5.0f} {'':7} {'':9} {'':6} {'':8} {paint:8.3f}"
-            )
+            print(f"{fmt:10} {path.stat().st_size / 2**20:5.0f} {'':34} {paint:8.3f}")
             figure(f"first paint --step, {what}", paint, "s", GOAL_FIRST_PAINT_S)
             continue
         small = write_format(fmt, events[:BASE_EVENTS], recording, OUT_DIR / f"dump-base.{fmt}")
@@ -195,6 +224,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{fmt:10} {path.stat().st_size / 2**20:5.0f} {anchor:7.2f} {cpu:9.2f} {ratio:6.2f} "
             f"{per_event:8.0f} {paint:8.3f}"
         )
+        if fmt == "jsonl":
+            others = (
+                ("orjson.loads", ANCHOR_ORJSON, args.repeat),
+                ("SDK validation", ANCHOR_SDK, 1),
+            )
+            for name, script, runs in others:
+                spent, _ = best(
+                    runs, lambda p=path, c=script: child_cost([sys.executable, "-c", c, str(p)])
+                )
+                print(f"  anchor {name}: {spent:.2f} s CPU; inspect --json / it {cpu / spent:.2f}x")
+                figure(f"anchor: {name} CPU, {what}", spent, "s", None)
+                figure(f"inspect --json CPU / {name}, {what}", cpu / spent, "x", None)
         if fmt in CPU_GOAL_FORMATS:
             figure(f"inspect --json CPU / json.loads, {what}", ratio, "x", GOAL_CPU_RATIO)
         else:

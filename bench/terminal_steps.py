@@ -7,7 +7,8 @@ for each sample sends a `Right` (or `Left`) key and asks for the pane's first li
 header reads the next step: from the key sent to the screen that shows it, as a user waits for
 it, the app's frame pacing and tmux's parsing included. The anchor, measured in the same run,
 is the same round trip for a key that changes nothing (`F12`, not bound): what tmux and the
-polling cost by themselves.
+polling cost by themselves; and, for scale, `less -S` in the same pane scrolling a line (`j`)
+until its first line is the next (information: the issue measured 10.7 / 17.8 ms p50 / p95).
 
 Goal (issue 37): p95 <= 25 ms. Prints FIGURE lines (bench/all.py).
 
@@ -96,6 +97,39 @@ def timed_key(control: Control, key: str, want: int) -> float:
     return time.perf_counter() - start
 
 
+LESS_LINE = re.compile(r"^line (\d+) ")
+
+
+def less_scrolls(control: Control, samples: int) -> list[float]:
+    """The anchor a user knows: `less` (chopping long lines, `-S`) in the same pane, `j`
+    pressed until the pane's first line is the next line of the file, `samples` times."""
+    text = OUT_DIR / "terminal_steps-less.txt"
+    text.write_text("".join(f"line {n:06d} " + "x" * 200 + "\n" for n in range(samples + 100)))
+    control.command(f"respawn-pane -k -t bench env LESSHISTFILE=- less -S {text}")
+
+    def first_line() -> int | None:
+        found = LESS_LINE.match(
+            next(iter(control.command("capture-pane -p -t bench -S 0 -E 0")), "")
+        )
+        return None if found is None else int(found.group(1))
+
+    def until(want: int) -> float:
+        start = time.perf_counter()
+        while first_line() != want:
+            if time.perf_counter() - start > 30:
+                raise TimeoutError(f"less never showed line {want}")
+        return time.perf_counter() - start
+
+    until(0)
+    out = []
+    for n in range(1, samples + 1):
+        start = time.perf_counter()
+        control.command("send-keys -t bench j")
+        until(n)
+        out.append(time.perf_counter() - start)
+    return out
+
+
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -131,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         back = [
             timed_key(control, "Left", middle + args.samples - 1 - n) for n in range(args.samples)
         ]
+        scrolled = less_scrolls(control, args.samples) if shutil.which("less") else []
     finally:
         control.close()
         subprocess.run(["tmux", "-L", SOCKET, "kill-server"], check=False)
@@ -143,6 +178,13 @@ def main(argv: list[str] | None = None) -> int:
         )
     what = f"recording {args.events // 1000}k"
     figure("tmux round trip, unbound key (anchor)", percentile(idle, 0.95) * 1000, "ms", None)
+    if scrolled:
+        ms = [s * 1000 for s in scrolled]
+        p50, p95 = statistics.median(ms), percentile(ms, 0.95)
+        print(f"  {'less, a line':14} p50 {p50:6.1f} ms  p95 {p95:6.1f} ms")
+        figure("less scrolling a line p95 in tmux (anchor)", p95, "ms", None)
+    else:
+        print("  less is not installed: no anchor of a pager scrolling")
     for name, samples in (("forward", forward), ("back", back)):
         p95 = percentile(samples, 0.95) * 1000
         figure(f"step latency {name} p95 in tmux, {what}", p95, "ms", GOAL_P95_MS)

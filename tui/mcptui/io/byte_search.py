@@ -51,15 +51,20 @@ def hits(fd: int, needles: tuple[bytes, ...], first: int) -> list[array[int]] | 
         view = mmap.mmap(fd, 0, access=mmap.ACCESS_COPY)
     except (OSError, ValueError):
         return None
-    with view:
-        anchor = ctypes.c_char.from_buffer(view)
-        try:
-            return _search_all(ctypes.addressof(anchor), len(view), needles, first)
-        finally:
-            del anchor  # the mapping cannot close while its buffer is lent
+    anchor = ctypes.c_char.from_buffer(view)
+    found = _search_all(anchor, len(view), needles, first)
+    del anchor  # the mapping cannot close while its buffer is lent
+    view.close()
+    return found
 
 
-def _search_all(base: int, size: int, needles: tuple[bytes, ...], first: int) -> list[array[int]]:
+def _search_all(
+    anchor: ctypes.c_char, size: int, needles: tuple[bytes, ...], first: int
+) -> list[array[int]]:
+    """Each needle's hits, its two halves searched by this thread and a helper thread. The
+    helper holds `anchor` (and so the mapping) while it searches: should this thread stop
+    early (Ctrl+C), the file stays mapped until the helper is done with it."""
+    base = ctypes.addressof(anchor)
     middle = first + (size - first) // 2
     tasks = [
         (number, start, end)
@@ -68,7 +73,7 @@ def _search_all(base: int, size: int, needles: tuple[bytes, ...], first: int) ->
     ]
     found: dict[tuple[int, int, int], array[int]] = {}
 
-    def work() -> None:
+    def work(_held: ctypes.c_char) -> None:
         while True:
             try:
                 task = tasks.pop()  # atomic: the two threads never take the same task
@@ -77,9 +82,9 @@ def _search_all(base: int, size: int, needles: tuple[bytes, ...], first: int) ->
             number, start, end = task
             found[task] = _search(base, size, needles[number], start, end)
 
-    helper = threading.Thread(target=work, name="mcptui-byte-search", daemon=True)
+    helper = threading.Thread(target=work, args=(anchor,), name="mcptui-byte-search", daemon=True)
     helper.start()
-    work()
+    work(anchor)
     helper.join()
     return [
         found[(number, first, middle)] + found[(number, middle, size)]

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 import httpx2
 
+from mcptui.capture.upstream import Answer, Upstream
 from mcptui.model.failure_text import describe_exception
 
 Scope = dict[str, Any]
@@ -139,6 +140,9 @@ class RecordingProxy:
     def __init__(self, hub: RelayHub, client: httpx2.AsyncClient | None = None) -> None:
         self.hub = hub
         self._client = client
+        self._hop: Upstream | None = None if client is not None else Upstream()
+        """The hop to a plain-HTTP upstream (tui/mcptui/capture/upstream.py); None when a
+        client was given, which then carries every request."""
 
     @property
     def client(self) -> httpx2.AsyncClient:
@@ -167,6 +171,8 @@ class RecordingProxy:
                 return
 
     async def aclose(self) -> None:
+        if self._hop is not None:
+            await self._hop.aclose()
         if self._client is not None:
             await self._client.aclose()
         self.hub.close()
@@ -226,7 +232,7 @@ class RecordingProxy:
             )
             return
         try:
-            upstream = await self._send_then(request, recording.find)
+            upstream = await self._send_then(request, content, recording.find)
         except _ClientLeftUpload:
             return  # mid-upload: nobody to answer
         except httpx2.HTTPError as exc:
@@ -239,11 +245,26 @@ class RecordingProxy:
         await self._pass_on(upstream, recording, receive, send)
 
     async def _send_then(
-        self, request: httpx2.Request, meanwhile: Callable[[], object]
-    ) -> httpx2.Response:
+        self,
+        request: httpx2.Request,
+        content: bytes | AsyncIterator[bytes],
+        meanwhile: Callable[[], object],
+    ) -> httpx2.Response | Answer:
         """Send `request`, and once it is written (or its connection is being opened) do
         `meanwhile` before waiting for the answer: the exchange is known, and counted open,
-        before any byte of the answer can reach the client."""
+        before any byte of the answer can reach the client.
+
+        A plain-HTTP upstream no proxy of the environment applies to goes through the relay's
+        own hop (tui/mcptui/capture/upstream.py: httpx2's transport was most of the relay's
+        CPU a request); any other through httpx2."""
+        url = request.url
+        client = self.client
+        if (
+            self._hop is not None
+            and url.scheme == "http"
+            and client._transport_for_url(url) is client._transport  # private, as in `_send`
+        ):
+            return await self._hop.send(request, content, meanwhile)
         sending = asyncio.ensure_future(self._send(request))
         try:
             await asyncio.sleep(0)  # the send runs until it waits for the upstream
@@ -267,7 +288,7 @@ class RecordingProxy:
         return response
 
     async def _pass_on(
-        self, upstream: httpx2.Response, recording: _Recording, receive: Any, send: Any
+        self, upstream: httpx2.Response | Answer, recording: _Recording, receive: Any, send: Any
     ) -> None:
         await send(
             {
@@ -284,17 +305,27 @@ class RecordingProxy:
         # the app's wait.
         recording.upstream = upstream
         watch = _DisconnectWatch(receive)
-        raw = upstream.aiter_raw()
-        chunks: _Coalesced | None = None
+        # The hop's answer joins what arrived together itself; httpx2's through `_Coalesced`.
+        chunks: Answer | _Coalesced | None = None
+        raw: AsyncIterator[bytes] | None = None
+        if isinstance(upstream, Answer):
+            chunks = upstream
+        else:
+            raw = upstream.aiter_raw()
         broken: str | None = None
         upstream_broke = False
         try:
             record_first = self.hub.record_first
             # The first bytes are read here, with no reader task between them and the client
             # (two turns of the loop less on the way to the first byte); the rest through one.
-            chunk = await anext(raw, None)
+            if raw is None:
+                assert chunks is not None
+                chunk = await chunks.next()
+            else:
+                chunk = await anext(raw, None)
             while chunk is not None:
                 if chunks is None:
+                    assert raw is not None
                     chunks = _Coalesced(raw)
                 if record_first:
                     recording.feed(chunk)
@@ -334,7 +365,7 @@ class _Recording:
         self.hub = hub
         self._find: Callable[[], Any | None] | None = find
         self.exchange: Any | None = None
-        self.upstream: httpx2.Response | None = None
+        self.upstream: httpx2.Response | Answer | None = None
         self.recorder: Recorder | None = None
         self.begun = False
 

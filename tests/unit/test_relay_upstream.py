@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable
 
 import httpx2
 import pytest
-from mcptui.capture.upstream import Upstream
+from mcptui.capture.upstream import Headers, Route, Upstream
 
 Answerer = Callable[[bytes, asyncio.StreamWriter], None]
 
@@ -77,12 +77,15 @@ SSE = (
 )
 
 
+def route(url: str) -> Route:
+    return Route.of(httpx2.URL(url))
+
+
 async def fetch(
     hop: Upstream, url: str, content: bytes | AsyncIterator[bytes] = b"{}", method: str = "POST"
 ) -> tuple[int, bytes]:
-    request = httpx2.Request(method, url, content=content)
     seen: list[bool] = []
-    answer = await hop.send(request, content, lambda: seen.append(True))
+    answer = await hop.send(route(url), method, [], content, lambda: seen.append(True))
     assert seen == [True]  # `meanwhile` done once, before the answer
     body = b"".join([chunk async for chunk in answer.aiter_raw()])
     await answer.aclose()
@@ -134,10 +137,12 @@ async def test_an_answer_to_head_has_no_body_and_the_connection_goes_on() -> Non
 async def test_an_informational_answer_is_passed_over() -> None:
     hop = Upstream()
     async with Scripted(fixed(b"HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n" + JSON)) as server:
-        request = httpx2.Request("POST", server.url(), content=b"{}")
-        answer = await hop.send(request, b"{}", lambda: None)
+        answer = await hop.send(route(server.url()), "POST", [], b"{}", lambda: None)
         assert answer.status_code == 200
-        assert "link" not in answer.headers
+        assert answer.headers.raw == [
+            (b"content-type", b"application/json"),
+            (b"content-length", b"2"),
+        ]
         assert await answer.next() == b"{}"
         assert await answer.next() is None
     await hop.aclose()
@@ -162,8 +167,7 @@ async def test_an_answer_broken_mid_body_raises_after_the_bytes_before_it() -> N
     broken = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nd\r\ndata: hello\n\n\r\n"
     hop = Upstream()
     async with Scripted(fixed(broken, close=True)) as server:
-        request = httpx2.Request("POST", server.url(), content=b"{}")
-        answer = await hop.send(request, b"{}", lambda: None)
+        answer = await hop.send(route(server.url()), "POST", [], b"{}", lambda: None)
         assert await answer.next() == b"data: hello\n\n"
         with pytest.raises(httpx2.RemoteProtocolError, match="complete message body"):
             await answer.next()
@@ -195,3 +199,46 @@ async def test_a_refused_connection_is_a_connect_error() -> None:
     await server.wait_closed()
     with pytest.raises(httpx2.ConnectError):
         await fetch(Upstream(), f"http://127.0.0.1:{port}/mcp")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        [(b"Content-Type", b"text/event-stream"), (b"set-cookie", b"a=1"), (b"Set-Cookie", b"b=2")],
+        [(b"x-name", "café".encode())],
+        [(b"x-name", "café".encode("latin-1"))],
+        [],
+    ],
+)
+def test_headers_read_as_httpx2_reads_them(raw: list[tuple[bytes, bytes]]) -> None:
+    assert dict(Headers(raw).items()) == dict(httpx2.Headers(raw).items())
+
+
+@pytest.mark.parametrize(
+    ("method", "content", "headers"),
+    [
+        ("POST", b'{"a":1}', [(b"content-type", b"application/json"), (b"x-k", b"v")]),
+        ("POST", b"", []),
+        ("GET", b"", [(b"accept", b"text/event-stream")]),
+        ("DELETE", b"", []),
+        ("POST", None, []),
+        ("POST", None, [(b"content-length", b"3")]),
+    ],
+)
+async def test_the_head_sent_is_the_one_httpx2_would_send(
+    method: str, content: bytes | None, headers: list[tuple[bytes, bytes]]
+) -> None:
+    async def body() -> AsyncIterator[bytes]:
+        yield b"abc"
+
+    async with Scripted(fixed(JSON)) as server:
+        url = server.url("/mcp?q=%C3%A9&b")
+        sent = body() if content is None else content
+        expected = httpx2.Request(method, url, headers=headers, content=sent).headers.raw
+        hop = Upstream()
+        answer = await hop.send(route(url), method, headers, sent, lambda: None)
+        await answer.aclose()
+        await hop.aclose()
+        head = server.requests[0].split(b"\r\n\r\n")[0].split(b"\r\n")
+        assert head[0] == f"{method} /mcp?q=%C3%A9&b HTTP/1.1".encode()
+        assert [tuple(line.split(b": ", 1)) for line in head[1:]] == expected

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import httpx2
 
-from mcptui.capture.upstream import Answer, Upstream
+from mcptui.capture.upstream import Answer, Route, Upstream
 from mcptui.model.failure_text import describe_exception
 
 Scope = dict[str, Any]
@@ -65,6 +65,9 @@ UPSTREAM_TIMEOUT = httpx2.Timeout(connect=15.0, read=None, write=60.0, pool=None
 log = logging.getLogger("mcptui.proxy")
 MAX_QUEUED_CHUNKS = 256
 """Upstream chunks read ahead of the client (each at most 64 KB): a few MB at most."""
+
+MAX_ROUTES = 1024
+"""Upstream URLs whose route is kept (the tap's is one; the proxy's one per path)."""
 
 CLIENT_LEFT = "the client disconnected"
 """How a note of a connection the client closed mid-answer begins (the tap tells it from one
@@ -143,6 +146,10 @@ class RecordingProxy:
         self._hop: Upstream | None = None if client is not None else Upstream()
         """The hop to a plain-HTTP upstream (tui/mcptui/capture/upstream.py); None when a
         client was given, which then carries every request."""
+        self._routes: dict[str, Route | None] = {}
+        """Upstream URL → its route through the hop (None: through httpx2), known from the
+        first request to it (httpx2 parsed that one; building an `httpx2.Request` was 0.15 ms
+        of the relay's CPU a request)."""
 
     @property
     def client(self) -> httpx2.AsyncClient:
@@ -216,23 +223,39 @@ class RecordingProxy:
                 for name, value in scope["headers"]
                 if name.lower() == b"content-length"
             ]  # else it goes chunked
+        url = self.hub.upstream_url(target)
+        route = self._routes.get(url)
+        request: httpx2.Request | None = None
+        if route is None:
+            try:
+                request = httpx2.Request(
+                    method,
+                    url,
+                    headers=headers,
+                    content=content,
+                    extensions={"timeout": UPSTREAM_TIMEOUT.as_dict()},
+                )
+            except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
+                await _answer_json(
+                    send,
+                    400,
+                    _refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
+                )
+                return
+            if url not in self._routes:
+                route = self._route_of(request.url)
+                if len(self._routes) >= MAX_ROUTES:
+                    self._routes.clear()
+                self._routes[url] = route
         try:
-            request = httpx2.Request(
-                method,
-                self.hub.upstream_url(target),
-                headers=headers,
-                content=content,
-                extensions={"timeout": UPSTREAM_TIMEOUT.as_dict()},
-            )
-        except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
-            await _answer_json(
-                send,
-                400,
-                _refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
-            )
-            return
-        try:
-            upstream = await self._send_then(request, content, recording.find)
+            if route is not None:
+                assert self._hop is not None
+                upstream: httpx2.Response | Answer = await self._hop.send(
+                    route, method, headers, content, recording.find
+                )
+            else:
+                assert request is not None
+                upstream = await self._send_then(request, recording.find)
         except _ClientLeftUpload:
             return  # mid-upload: nobody to answer
         except httpx2.HTTPError as exc:
@@ -244,27 +267,25 @@ class RecordingProxy:
             return
         await self._pass_on(upstream, recording, receive, send)
 
-    async def _send_then(
-        self,
-        request: httpx2.Request,
-        content: bytes | AsyncIterator[bytes],
-        meanwhile: Callable[[], object],
-    ) -> httpx2.Response | Answer:
-        """Send `request`, and once it is written (or its connection is being opened) do
-        `meanwhile` before waiting for the answer: the exchange is known, and counted open,
-        before any byte of the answer can reach the client.
-
-        A plain-HTTP upstream no proxy of the environment applies to goes through the relay's
-        own hop (tui/mcptui/capture/upstream.py: httpx2's transport was most of the relay's
-        CPU a request); any other through httpx2."""
-        url = request.url
+    def _route_of(self, url: httpx2.URL) -> Route | None:
+        """The hop's route to `url`: a plain-HTTP upstream no proxy of the environment applies
+        to goes through the relay's own hop (tui/mcptui/capture/upstream.py: httpx2's
+        transport was most of the relay's CPU a request); None: any other, through httpx2."""
         client = self.client
         if (
             self._hop is not None
             and url.scheme == "http"
             and client._transport_for_url(url) is client._transport  # private, as in `_send`
         ):
-            return await self._hop.send(request, content, meanwhile)
+            return Route.of(url)
+        return None
+
+    async def _send_then(
+        self, request: httpx2.Request, meanwhile: Callable[[], object]
+    ) -> httpx2.Response:
+        """Send `request`, and once it is written (or its connection is being opened) do
+        `meanwhile` before waiting for the answer: the exchange is known, and counted open,
+        before any byte of the answer can reach the client."""
         sending = asyncio.ensure_future(self._send(request))
         try:
             await asyncio.sleep(0)  # the send runs until it waits for the upstream

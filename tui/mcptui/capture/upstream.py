@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, ItemsView
+from dataclasses import dataclass
 
 import httptools
 import httpx2
@@ -31,8 +32,52 @@ WRITE_TIMEOUT = 60.0
 READ_AHEAD = 1024 * 1024
 """Bytes of an answer held for a client slower than the upstream; past it the connection stops
 being read (TCP holds the upstream back, not the relay's memory)."""
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "QUERY"})
+"""Those httpx2 gives a Content-Length of 0 when the body is empty."""
 MAX_IDLE = 32
 """Idle connections kept per upstream address."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a request URL goes: the address, the request target and the Host header, as
+    httpx2 parsed and encoded them from the URL."""
+
+    address: tuple[str, int]
+    target: bytes
+    host: bytes
+
+    @staticmethod
+    def of(url: httpx2.URL) -> Route:
+        return Route((url.host, url.port or 80), url.raw_path, url.netloc)
+
+
+class Headers:
+    """An answer's headers as the relay reads httpx2's: `raw`, and `items()` with the names
+    lowered, a repeated one's values joined by ", ", decoded as httpx2 decodes them (ASCII,
+    else UTF-8, else Latin-1, one choice for all)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: list[tuple[bytes, bytes]]) -> None:
+        self.raw = raw
+
+    def items(self) -> ItemsView[str, str]:
+        whole = b"".join(name + value for name, value in self.raw)
+        encoding = "latin-1"
+        for candidate in ("ascii", "utf-8"):
+            try:
+                whole.decode(candidate)
+            except UnicodeDecodeError:
+                continue
+            encoding = candidate
+            break
+        merged: dict[str, str] = {}
+        for name, value in self.raw:
+            key = name.decode(encoding).lower()
+            text = value.decode(encoding)
+            merged[key] = f"{merged[key]}, {text}" if key in merged else text
+        return merged.items()
 
 
 class _Connection(asyncio.Protocol):
@@ -115,7 +160,7 @@ class Answer:
         self._informational = False
         self._until_eof = False
         self.status_code = 0
-        self.headers = httpx2.Headers()
+        self.headers = Headers([])
         self.began = False
         """Any byte of the answer arrived (a connection lost before is safe to retry)."""
         self._head: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -140,7 +185,7 @@ class Answer:
             self._raw = []
             return
         self.status_code = status
-        self.headers = httpx2.Headers(self._raw)
+        self.headers = Headers(self._raw)
         framed = any(
             (lowered := name.lower()) == b"content-length"
             or (lowered == b"transfer-encoding" and b"chunked" in value.lower())
@@ -296,26 +341,33 @@ class Upstream:
 
     async def send(
         self,
-        request: httpx2.Request,
+        route: Route,
+        method: str,
+        headers: list[tuple[bytes, bytes]],
         content: bytes | AsyncIterator[bytes],
         meanwhile: Callable[[], object],
     ) -> Answer:
-        """Send `request` (its body `content`: the bytes, or a stream of them), do `meanwhile`
-        once it is written, and return the answer once its head has arrived."""
-        url = request.url
-        key = (url.host, url.port or 80)
-        head = b"".join(
-            [
-                request.method.encode(),
-                b" ",
-                url.raw_path,
-                b" HTTP/1.1\r\n",
-                *[name + b": " + value + b"\r\n" for name, value in request.headers.raw],
-                b"\r\n",
-            ]
-        )
-        head_only = request.method == "HEAD"
-        chunked = "chunked" in request.headers.get("transfer-encoding", "").lower()
+        """Send a request (its body `content`: the bytes, or a stream of them), do `meanwhile`
+        once it is written, and return the answer once its head has arrived.
+
+        The head is the one `httpx2.Request(method, url, headers=headers, content=content)`
+        sends: Host first, then `headers`, then the body's length (bytes; none for an empty
+        one but of the methods that carry a body) or, for a stream without a Content-Length
+        in `headers`, chunked Transfer-Encoding."""
+        key = route.address
+        lines = [method.encode(), b" ", route.target, b" HTTP/1.1\r\nHost: ", route.host]
+        for name, value in headers:
+            lines += [b"\r\n", name, b": ", value]
+        chunked = False
+        if isinstance(content, bytes):
+            if content or method in _BODY_METHODS:
+                lines.append(b"\r\nContent-Length: %d" % len(content))
+        elif not any(name.lower() == b"content-length" for name, _ in headers):
+            chunked = True
+            lines.append(b"\r\nTransfer-Encoding: chunked")
+        lines.append(b"\r\n\r\n")
+        head = b"".join(lines)
+        head_only = method == "HEAD"
         after: Callable[[], object] | None = meanwhile
         while True:
             connection, reused = await self._connection(key)

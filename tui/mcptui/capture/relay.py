@@ -325,14 +325,15 @@ class RecordingProxy:
         # Recording starts once the first bytes are on their way: opening its file is not
         # the app's wait.
         recording.upstream = upstream
-        watch = _DisconnectWatch(receive)
         # The hop's answer joins what arrived together itself; httpx2's through `_Coalesced`.
         chunks: Answer | _Coalesced | None = None
         raw: AsyncIterator[bytes] | None = None
+        watch: _DisconnectWatch | None = None
         if isinstance(upstream, Answer):
             chunks = upstream
         else:
             raw = upstream.aiter_raw()
+            watch = _DisconnectWatch(receive)
         broken: str | None = None
         upstream_broke = False
         try:
@@ -341,24 +342,42 @@ class RecordingProxy:
             # (two turns of the loop less on the way to the first byte); the rest through one.
             if raw is None:
                 assert chunks is not None
+                # The client's leaving is watched for only while the relay waits for the
+                # upstream (a task a request: a short answer has all arrived by now).
+                if not chunks.ready() and watch is None:
+                    watch = _DisconnectWatch(receive)
                 chunk = await chunks.next()
             else:
                 chunk = await anext(raw, None)
+            last = chunk is None
             while chunk is not None:
                 if chunks is None:
                     assert raw is not None
                     chunks = _Coalesced(raw)
+                # The last bytes go with the answer's end, in one write to the client.
+                last = chunks.ended()
                 if record_first:
                     recording.feed(chunk)
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if last:
+                    if watch is not None:
+                        watch.finished = True
+                    recording.find()  # counted as open before the client can see the end
+                await send({"type": "http.response.body", "body": chunk, "more_body": not last})
                 if not record_first:
                     recording.feed(chunk)
+                if last:
+                    chunk = await chunks.next()  # None: the hop's connection goes back
+                    break
+                if not chunks.ready() and watch is None:
+                    watch = _DisconnectWatch(receive)
                 chunk = await chunks.next()
-            watch.finished = True
-            recording.find()  # counted as open before the client can see the answer's end
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            if not last:
+                if watch is not None:
+                    watch.finished = True
+                recording.find()  # counted as open before the client can see the answer's end
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
-            if not watch.disconnected:
+            if watch is None or not watch.disconnected:
                 raise
             asyncio.current_task().uncancel()  # type: ignore[union-attr]
             broken = f"{CLIENT_LEFT} mid-stream; the upstream stream was closed too"
@@ -366,7 +385,8 @@ class RecordingProxy:
             upstream_broke = True
             broken = f"the upstream connection broke mid-stream: {describe_exception(exc)}"
         finally:
-            watch.stop()
+            if watch is not None:
+                watch.stop()
             if chunks is not None:
                 await chunks.aclose()
             await upstream.aclose()
@@ -480,6 +500,15 @@ class _Coalesced:
             self._raise_if_broken()
             return None
         return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def ready(self) -> bool:
+        """Whether `next` would return without waiting: never known here."""
+        return False
+
+    def ended(self) -> bool:
+        """Whether the answer is known to have ended with the bytes last returned: never known
+        here (the end comes by `next`)."""
+        return False
 
     def _raise_if_broken(self) -> None:
         """At the end: raise what broke the stream, if something did."""

@@ -262,6 +262,15 @@ class Answer:
 
     # -- the relay's side --------------------------------------------------------------------
 
+    def ready(self) -> bool:
+        """Whether `next` would return without waiting."""
+        return bool(self._chunks) or self._complete or self._error is not None
+
+    def ended(self) -> bool:
+        """Whether the answer has ended with the bytes last returned by `next` (the next
+        returns None)."""
+        return self._complete and not self._chunks
+
     async def head(self) -> None:
         await self._head
 

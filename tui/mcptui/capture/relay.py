@@ -349,7 +349,7 @@ class RecordingProxy:
                 chunk = await chunks.next()
             else:
                 chunk = await anext(raw, None)
-            last = chunk is None
+            last = False  # the end went with the last bytes
             while chunk is not None:
                 if chunks is None:
                     assert raw is not None

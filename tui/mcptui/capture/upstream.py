@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, ItemsView
 from dataclasses import dataclass
+from typing import cast
 
 import httptools
 import httpx2
@@ -91,8 +92,7 @@ class _Connection(asyncio.Protocol):
         self._drained: asyncio.Future[None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
 
     def data_received(self, data: bytes) -> None:
         if self.answer is None:  # bytes nobody asked for: the connection cannot be trusted

@@ -3,7 +3,9 @@
 Each answer is passed on chunk by chunk as it arrives (`aiter_raw`: still compressed if it was,
 never buffered), and only then handed to the capture, so recording adds no wait before a chunk
 reaches the client. Hop-by-hop headers are the only thing changed. The client's credentials go
-upstream untouched and are never read or kept.
+upstream untouched and are never read or kept. A plain-HTTP upstream (the tap's MCP server on
+loopback, a local stand-in of the API) is reached through the relay's own hop
+(tui/mcptui/capture/upstream.py), any other through httpx2.
 
 What can go wrong, and what each side then sees:
 - the upstream cannot be reached: the client gets a 502 with an OpenAI-shaped error body; the

@@ -23,7 +23,7 @@ from _cli_fork import forked_cli
 from _e2e_support import Servers, calls, raw_events
 from mcptui.capture.captures import CaptureHub
 from mcptui.capture.proxy_run import SERVER_OPTIONS
-from mcptui.capture.relay import RecordingProxy
+from mcptui.capture.relay import UPSTREAM_TIMEOUT, RecordingProxy
 from mcptui.io.formats import load_path
 from mcptui.net.serve import ServerThread
 from mcptui.share.inspect_output import Inspection
@@ -36,9 +36,12 @@ MCP_SECRET = "mcp-secret-value-42"
 class Proxy:
     """A proxy in a thread, its hub, and an SDK client pointed at it."""
 
-    def __init__(self, upstream: str, record_dir: Path) -> None:
+    def __init__(self, upstream: str, record_dir: Path, via: str = "hop") -> None:
         self.hub = CaptureHub(upstream, record_dir)
-        self.server = ServerThread(RecordingProxy(self.hub), **SERVER_OPTIONS).start()
+        # "hop": a plain-HTTP upstream goes through the relay's own hop; "httpx2": a client
+        # given to the relay carries every request, as an https or proxied upstream goes.
+        client = None if via == "hop" else httpx2.AsyncClient(timeout=UPSTREAM_TIMEOUT)
+        self.server = ServerThread(RecordingProxy(self.hub, client), **SERVER_OPTIONS).start()
         self.url = f"{self.server.url}/v1"
         self.record_dir = record_dir
         self.ended = threading.Event()
@@ -58,9 +61,17 @@ class Proxy:
         assert self.hub.open_exchanges == 0
 
 
+VIA = pytest.mark.parametrize("via", ["hop", "httpx2"])
+
+
 @pytest.fixture
-def proxy(servers: Servers, tmp_path: Path) -> Iterator[Proxy]:
-    running = Proxy(servers.emulator, tmp_path / "rec")
+def via() -> str:
+    return "hop"
+
+
+@pytest.fixture
+def proxy(servers: Servers, tmp_path: Path, via: str) -> Iterator[Proxy]:
+    running = Proxy(servers.emulator, tmp_path / "rec", via)
     yield running
     running.server.stop()
 
@@ -102,6 +113,7 @@ def failures(path_or_events: Any) -> list[tuple[str, str | None, str]]:
     return [(f.type, f.name, f.error) for f in Inspection.of(loaded).failures]
 
 
+@VIA
 def test_the_sdk_gets_the_same_events_through_the_proxy(
     servers: Servers, proxy: Proxy, client: OpenAI, tmp_path: Path
 ):
@@ -191,11 +203,12 @@ def test_other_endpoints_pass_through_unrecorded(servers: Servers, proxy: Proxy)
     assert proxy.recordings() == []
 
 
-def test_an_unreachable_upstream_is_a_502_and_a_note(tmp_path: Path):
+@VIA
+def test_an_unreachable_upstream_is_a_502_and_a_note(tmp_path: Path, via: str):
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
-    proxy = Proxy(f"http://127.0.0.1:{port}/v1", tmp_path / "rec")
+    proxy = Proxy(f"http://127.0.0.1:{port}/v1", tmp_path / "rec", via)
     try:
         with proxy.client() as through, pytest.raises(openai.APIStatusError) as raised:
             through.responses.create(model="gpt-5-mini", input="q")
@@ -209,6 +222,7 @@ def test_an_unreachable_upstream_is_a_502_and_a_note(tmp_path: Path):
         proxy.server.stop()
 
 
+@VIA
 def test_a_client_that_leaves_mid_stream_is_noted_and_the_proxy_goes_on(
     servers: Servers, proxy: Proxy
 ):
@@ -265,9 +279,10 @@ async def _breaking_upstream(scope: dict[str, Any], receive: Any, send: Any) -> 
     raise RuntimeError("upstream crashed mid-stream")
 
 
-def test_an_upstream_that_breaks_mid_stream_breaks_the_clients_stream(tmp_path: Path):
+@VIA
+def test_an_upstream_that_breaks_mid_stream_breaks_the_clients_stream(tmp_path: Path, via: str):
     with ServerThread(_breaking_upstream) as upstream:
-        proxy = Proxy(f"{upstream.url}/v1", tmp_path / "rec")
+        proxy = Proxy(f"{upstream.url}/v1", tmp_path / "rec", via)
         try:
             with proxy.client() as through, pytest.raises(openai.APIConnectionError):
                 for _event in through.responses.create(model="m", input="q", stream=True):

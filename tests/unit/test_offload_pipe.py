@@ -4,10 +4,13 @@ later, in order, whole, whether the loop drains it as the child reads or closing
 from __future__ import annotations
 
 import asyncio
+import pickle
 import threading
 from multiprocessing import Pipe
+from typing import Any
 
-from mcptui.capture.offload import _Pipe
+import pytest
+from mcptui.capture.offload import LENGTH, OffloadedHub, TapSpec, _Pipe
 
 
 def pieces() -> list[bytes]:
@@ -56,3 +59,70 @@ def test_closing_writes_everything_still_pending_in_order() -> None:
     pipe.close()
     reader.join(10)
     assert bytes(got) == b"".join(sent)
+
+
+def bare_hub(sending: Any) -> tuple[OffloadedHub, list[bytes], list[str]]:
+    """An OffloadedHub on a plain pipe, no child: what it writes, and what it tells."""
+    hub = object.__new__(OffloadedHub)
+    hub._pipe = _Pipe(sending)
+    hub._batch = []
+    hub._told = False
+    hub._keys = 0
+    hub.spec = TapSpec("http://127.0.0.1:9/mcp", None, 0.0, None)  # type: ignore[arg-type]
+    told: list[str] = []
+    hub.on_problem = told.append
+    writes: list[bytes] = []
+    write = hub._pipe.write
+
+    def counted(data: bytes) -> None:
+        writes.append(data)
+        write(data)
+
+    hub._pipe.write = counted  # type: ignore[method-assign]
+    return hub, writes, told
+
+
+def steps_in(data: bytes) -> list[tuple[Any, ...]]:
+    steps = []
+    while data:
+        (size,) = LENGTH.unpack(data[: LENGTH.size])
+        steps.append(pickle.loads(data[LENGTH.size : LENGTH.size + size]))
+        data = data[LENGTH.size + size :]
+    return steps
+
+
+async def test_the_steps_of_one_turn_go_in_one_write_in_order() -> None:
+    receiving, sending = Pipe(duplex=False)
+    hub, writes, _ = bare_hub(sending)
+    hub.post("b", 1, 200, {})
+    hub.post("f", 1, b"data")
+    hub.post("e", 1, None)
+    assert writes == []  # at the turn's end
+    await asyncio.sleep(0)
+    assert len(writes) == 1
+    steps = steps_in(writes[0])
+    assert [(s[0], s[1], *s[3:]) for s in steps] == [
+        ("b", 1, 200, {}),
+        ("f", 1, b"data"),
+        ("e", 1, None),
+    ]
+    assert steps[0][2] <= steps[1][2] <= steps[2][2]  # stamped when posted
+    hub.post("x", 2, "POST", "/mcp", "/mcp", b"{}", [])
+    hub.close()  # what is still queued goes before the pipe closes
+    got = bytearray()
+    read_all(receiving.fileno(), got)
+    assert [s[0] for s in steps_in(bytes(got))] == ["b", "f", "e", "x"]
+
+
+async def test_a_recorder_gone_is_told_once_and_the_relay_goes_on() -> None:
+    receiving, sending = Pipe(duplex=False)
+    hub, _, told = bare_hub(sending)
+    receiving.close()  # the child died
+    hub.post("f", 1, b"data")
+    await asyncio.sleep(0)  # the write fails: told, nothing raised on the loop
+    assert len(told) == 1 and "the recorder process stopped" in told[0]
+    with pytest.raises(OSError):
+        hub.post("f", 1, b"more")  # the relay's recording of this exchange stops
+    assert hub.exchange_for("POST", "/mcp", "/mcp", b"{}", []) is not None  # never raises
+    await asyncio.sleep(0)
+    assert len(told) == 1

@@ -3,7 +3,9 @@
 Each answer is passed on chunk by chunk as it arrives (`aiter_raw`: still compressed if it was,
 never buffered), and only then handed to the capture, so recording adds no wait before a chunk
 reaches the client. Hop-by-hop headers are the only thing changed. The client's credentials go
-upstream untouched and are never read or kept.
+upstream untouched and are never read or kept. A plain-HTTP upstream (the tap's MCP server on
+loopback, a local stand-in of the API) is reached through the relay's own hop
+(tui/mcptui/capture/upstream.py), any other through httpx2.
 
 What can go wrong, and what each side then sees:
 - the upstream cannot be reached: the client gets a 502 with an OpenAI-shaped error body; the
@@ -27,6 +29,7 @@ from typing import Any, Protocol
 
 import httpx2
 
+from mcptui.capture.upstream import Answer, Route, Upstream
 from mcptui.model.failure_text import describe_exception
 
 Scope = dict[str, Any]
@@ -64,6 +67,9 @@ UPSTREAM_TIMEOUT = httpx2.Timeout(connect=15.0, read=None, write=60.0, pool=None
 log = logging.getLogger("mcptui.proxy")
 MAX_QUEUED_CHUNKS = 256
 """Upstream chunks read ahead of the client (each at most 64 KB): a few MB at most."""
+
+MAX_ROUTES = 1024
+"""Upstream URLs whose route is kept (the tap's is one; the proxy's one per path)."""
 
 CLIENT_LEFT = "the client disconnected"
 """How a note of a connection the client closed mid-answer begins (the tap tells it from one
@@ -139,6 +145,13 @@ class RecordingProxy:
     def __init__(self, hub: RelayHub, client: httpx2.AsyncClient | None = None) -> None:
         self.hub = hub
         self._client = client
+        self._hop: Upstream | None = None if client is not None else Upstream()
+        """The hop to a plain-HTTP upstream (tui/mcptui/capture/upstream.py); None when a
+        client was given, which then carries every request."""
+        self._routes: dict[str, Route | None] = {}
+        """Upstream URL → its route through the hop (None: through httpx2), known from the
+        first request to it (httpx2 parsed that one; building an `httpx2.Request` was 0.15 ms
+        of the relay's CPU a request)."""
 
     @property
     def client(self) -> httpx2.AsyncClient:
@@ -167,6 +180,8 @@ class RecordingProxy:
                 return
 
     async def aclose(self) -> None:
+        if self._hop is not None:
+            await self._hop.aclose()
         if self._client is not None:
             await self._client.aclose()
         self.hub.close()
@@ -210,23 +225,39 @@ class RecordingProxy:
                 for name, value in scope["headers"]
                 if name.lower() == b"content-length"
             ]  # else it goes chunked
+        url = self.hub.upstream_url(target)
+        route = self._routes.get(url)
+        request: httpx2.Request | None = None
+        if route is None:
+            try:
+                request = httpx2.Request(
+                    method,
+                    url,
+                    headers=headers,
+                    content=content,
+                    extensions={"timeout": UPSTREAM_TIMEOUT.as_dict()},
+                )
+            except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
+                await _answer_json(
+                    send,
+                    400,
+                    _refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
+                )
+                return
+            if url not in self._routes:
+                route = self._route_of(request.url)
+                if len(self._routes) >= MAX_ROUTES:
+                    self._routes.clear()
+                self._routes[url] = route
         try:
-            request = httpx2.Request(
-                method,
-                self.hub.upstream_url(target),
-                headers=headers,
-                content=content,
-                extensions={"timeout": UPSTREAM_TIMEOUT.as_dict()},
-            )
-        except (httpx2.InvalidURL, ValueError) as exc:  # a target no URL can carry
-            await _answer_json(
-                send,
-                400,
-                _refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
-            )
-            return
-        try:
-            upstream = await self._send_then(request, recording.find)
+            if route is not None:
+                assert self._hop is not None
+                upstream: httpx2.Response | Answer = await self._hop.send(
+                    route, method, headers, content, recording.find
+                )
+            else:
+                assert request is not None
+                upstream = await self._send_then(request, recording.find)
         except _ClientLeftUpload:
             return  # mid-upload: nobody to answer
         except httpx2.HTTPError as exc:
@@ -237,6 +268,19 @@ class RecordingProxy:
             await _answer_json(send, 502, self.hub.unreachable_answer(message))
             return
         await self._pass_on(upstream, recording, receive, send)
+
+    def _route_of(self, url: httpx2.URL) -> Route | None:
+        """The hop's route to `url`: a plain-HTTP upstream no proxy of the environment applies
+        to goes through the relay's own hop (tui/mcptui/capture/upstream.py: httpx2's
+        transport was most of the relay's CPU a request); None: any other, through httpx2."""
+        client = self.client
+        if (
+            self._hop is not None
+            and url.scheme == "http"
+            and client._transport_for_url(url) is client._transport  # private, as in `_send`
+        ):
+            return Route.of(url)
+        return None
 
     async def _send_then(
         self, request: httpx2.Request, meanwhile: Callable[[], object]
@@ -267,7 +311,7 @@ class RecordingProxy:
         return response
 
     async def _pass_on(
-        self, upstream: httpx2.Response, recording: _Recording, receive: Any, send: Any
+        self, upstream: httpx2.Response | Answer, recording: _Recording, receive: Any, send: Any
     ) -> None:
         await send(
             {
@@ -283,30 +327,59 @@ class RecordingProxy:
         # Recording starts once the first bytes are on their way: opening its file is not
         # the app's wait.
         recording.upstream = upstream
-        watch = _DisconnectWatch(receive)
-        raw = upstream.aiter_raw()
-        chunks: _Coalesced | None = None
+        # The hop's answer joins what arrived together itself; httpx2's through `_Coalesced`.
+        chunks: Answer | _Coalesced | None = None
+        raw: AsyncIterator[bytes] | None = None
+        watch: _DisconnectWatch | None = None
+        if isinstance(upstream, Answer):
+            chunks = upstream
+        else:
+            raw = upstream.aiter_raw()
+            watch = _DisconnectWatch(receive)
         broken: str | None = None
         upstream_broke = False
         try:
             record_first = self.hub.record_first
             # The first bytes are read here, with no reader task between them and the client
             # (two turns of the loop less on the way to the first byte); the rest through one.
-            chunk = await anext(raw, None)
+            if raw is None:
+                assert chunks is not None
+                # The client's leaving is watched for only while the relay waits for the
+                # upstream (a task a request: a short answer has all arrived by now).
+                if not chunks.ready() and watch is None:
+                    watch = _DisconnectWatch(receive)
+                chunk = await chunks.next()
+            else:
+                chunk = await anext(raw, None)
+            last = False  # the end went with the last bytes
             while chunk is not None:
                 if chunks is None:
+                    assert raw is not None
                     chunks = _Coalesced(raw)
+                # The last bytes go with the answer's end, in one write to the client.
+                last = chunks.ended()
                 if record_first:
                     recording.feed(chunk)
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if last:
+                    if watch is not None:
+                        watch.finished = True
+                    recording.find()  # counted as open before the client can see the end
+                await send({"type": "http.response.body", "body": chunk, "more_body": not last})
                 if not record_first:
                     recording.feed(chunk)
+                if last:
+                    chunk = await chunks.next()  # None: the hop's connection goes back
+                    break
+                if not chunks.ready() and watch is None:
+                    watch = _DisconnectWatch(receive)
                 chunk = await chunks.next()
-            watch.finished = True
-            recording.find()  # counted as open before the client can see the answer's end
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            if not last:
+                if watch is not None:
+                    watch.finished = True
+                recording.find()  # counted as open before the client can see the answer's end
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
-            if not watch.disconnected:
+            if watch is None or not watch.disconnected:
                 raise
             asyncio.current_task().uncancel()  # type: ignore[union-attr]
             broken = f"{CLIENT_LEFT} mid-stream; the upstream stream was closed too"
@@ -314,7 +387,8 @@ class RecordingProxy:
             upstream_broke = True
             broken = f"the upstream connection broke mid-stream: {describe_exception(exc)}"
         finally:
-            watch.stop()
+            if watch is not None:
+                watch.stop()
             if chunks is not None:
                 await chunks.aclose()
             await upstream.aclose()
@@ -334,7 +408,7 @@ class _Recording:
         self.hub = hub
         self._find: Callable[[], Any | None] | None = find
         self.exchange: Any | None = None
-        self.upstream: httpx2.Response | None = None
+        self.upstream: httpx2.Response | Answer | None = None
         self.recorder: Recorder | None = None
         self.begun = False
 
@@ -428,6 +502,15 @@ class _Coalesced:
             self._raise_if_broken()
             return None
         return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def ready(self) -> bool:
+        """Whether `next` would return without waiting: never known here."""
+        return False
+
+    def ended(self) -> bool:
+        """Whether the answer is known to have ended with the bytes last returned: never known
+        here (the end comes by `next`)."""
+        return False
 
     def _raise_if_broken(self) -> None:
         """At the end: raise what broke the stream, if something did."""

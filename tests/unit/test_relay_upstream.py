@@ -192,6 +192,16 @@ async def test_an_answer_that_is_not_http_is_a_protocol_error() -> None:
     await hop.aclose()
 
 
+async def test_an_answer_with_over_100_kb_of_headers_is_refused() -> None:
+    lines = (b"x-more: " + b"z" * 1000 + b"\r\n") * 200  # 200 KB of headers
+    answer = b"HTTP/1.1 200 OK\r\n" + lines + b"content-length: 0\r\n\r\n"
+    hop = Upstream()
+    async with Scripted(fixed(answer)) as server:
+        with pytest.raises(httpx2.RemoteProtocolError, match="headers are over 100 KB"):
+            await fetch(hop, server.url())
+    await hop.aclose()
+
+
 async def test_a_refused_connection_is_a_connect_error() -> None:
     server = await asyncio.start_server(lambda *_: None, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]

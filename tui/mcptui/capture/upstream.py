@@ -37,6 +37,9 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "QUERY"})
 """Those httpx2 gives a Content-Length of 0 when the body is empty."""
 MAX_IDLE = 32
 """Idle connections kept per upstream address."""
+MAX_HEAD = 100 * 1024
+"""Bytes of an answer's header lines past which it is refused, as httpcore bounds h11 (the
+parser itself has no bound: an upstream sending headers without end would fill memory)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,10 @@ class _Connection(asyncio.Protocol):
             self.transport.close()
 
 
+class HeadTooLong(httptools.HttpParserError):
+    """An answer's headers are over `MAX_HEAD` bytes."""
+
+
 class Answer:
     """The upstream's answer to one request: `status_code`, `headers` (httpx2's), then the
     body's bytes by `next` (everything that arrived since the last call, joined: an event that
@@ -157,6 +164,7 @@ class Answer:
         self._head_only = head_only
         self._parser = httptools.HttpResponseParser(self)
         self._raw: list[tuple[bytes, bytes]] = []
+        self._head_bytes = 0
         self._informational = False
         self._until_eof = False
         self.status_code = 0
@@ -176,6 +184,9 @@ class Answer:
     # -- the parser's callbacks ------------------------------------------------------------------
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        self._head_bytes += len(name) + len(value) + 4
+        if self._head_bytes > MAX_HEAD:
+            raise HeadTooLong  # the parser stops; `feed` says why
         self._raw.append((name, value))
 
     def on_headers_complete(self) -> None:
@@ -227,7 +238,11 @@ class Answer:
         try:
             self._parser.feed_data(data)
         except httptools.HttpParserError as exc:
-            self._fail(httpx2.RemoteProtocolError(f"the upstream's answer is not HTTP: {exc}"))
+            if isinstance(exc.__context__, HeadTooLong) or isinstance(exc, HeadTooLong):
+                problem = f"the upstream's answer headers are over {MAX_HEAD // 1024} KB"
+            else:
+                problem = f"the upstream's answer is not HTTP: {exc}"
+            self._fail(httpx2.RemoteProtocolError(problem))
             self._connection.close()
 
     def lost(self, exc: Exception | None) -> None:

@@ -14,6 +14,7 @@ from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 OVERRIDDEN = {
+    "_invalidate": ["self"],
     "_size_updated": ["self", "size", "virtual_size", "container_size", "layout"],
     "_refresh_node": ["self", "node"],
     "_build": ["self"],
@@ -85,3 +86,63 @@ async def test_a_fast_tree_draws_what_textuals_tree_draws():
         await pilot.pause()
         assert drawn(fast) == drawn(plain)
         assert any("a new event" in line for line in drawn(fast))
+
+
+class One(App[None]):
+    """One tree alone: a layout asked for by another widget would hide a missing one."""
+
+    def __init__(self, kind: type[Tree[int]]) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        yield self.kind("session")
+
+
+async def seen_while_nodes_come_and_go(kind: type[Tree[int]]) -> list[object]:
+    app = One(kind)
+    seen: list[object] = []
+    async with app.run_test(size=(60, 40)) as pilot:
+        tree = app.query_one(kind)
+        tree.styles.height = 10
+        tree.root.add_leaf("first", data=0)
+        tree.root.expand()
+        await pilot.pause()
+        region = tree.region
+
+        def look() -> None:
+            assert tree.region == region
+            seen.append(
+                (
+                    tree.show_vertical_scrollbar,
+                    tree.virtual_size,
+                    tree.scroll_offset,
+                    # (a hidden bar's size is not drawn: Textual leaves it as it was)
+                    tree.show_vertical_scrollbar and tree.vertical_scrollbar.window_virtual_size,
+                    [tree.render_line(y).text for y in range(tree.size.height)],
+                )
+            )
+
+        look()
+        for n in range(30):
+            tree.root.add_leaf(f"event {n}", data=n)
+        await pilot.pause()
+        look()
+        tree.scroll_end(animate=False, immediate=True)
+        tree.cursor_line = 30
+        await pilot.pause()
+        look()
+        for node in list(tree.root.children)[3:]:
+            node.remove()
+        await pilot.pause()
+        look()
+    return seen
+
+
+async def test_nodes_added_and_removed_show_and_hide_the_scrollbar_as_textuals_tree_does():
+    """A FastTree asks for no layout when its lines change (`_invalidate`,
+    `_set_virtual_size`): its size is its CSS's; the scrollbar still comes and goes, and the
+    scroll offset stays within the lines, as with Textual's own Tree."""
+    fast = await seen_while_nodes_come_and_go(FastTree)
+    assert fast == await seen_while_nodes_come_and_go(Tree)
+    assert [shown for shown, *_ in fast] == [False, True, True, False]

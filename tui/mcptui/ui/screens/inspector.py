@@ -16,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Tree
 from textual.worker import Worker
 
@@ -45,6 +46,12 @@ if TYPE_CHECKING:
 
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
+FRAME_SECONDS = 1 / 240
+"""The shortest time between two frames of the inspector (Textual's screens: 1/60 s). Textual
+draws a screen's frames on a fixed grid of that period, so a change asked for just after a
+frame waited for the next grid point: a key pressed right after a step was drawn (a key held
+down, or bench/terminal_steps.py) waited 10-15 ms for its frame, more than the step took. A
+frame is drawn only when something changed, and draws only the lines that did."""
 
 
 class InspectorScreen(Screen[None]):
@@ -174,6 +181,18 @@ class InspectorScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.collector.release()
+
+    _frame_timer: Timer | None = None
+
+    @property
+    def _update_timer(self) -> Timer:
+        """Textual's screen update timer (its `Screen._update_timer`, made the same way), with
+        a shorter period: `FRAME_SECONDS`."""
+        if self._frame_timer is None:
+            self._frame_timer = self.set_interval(
+                FRAME_SECONDS, self._on_timer_update, name="screen_update", pause=True
+            )
+        return self._frame_timer
 
     def after_frame(self, callback: Callable[[], object]) -> None:
         """Call `callback` once the next frame is drawn (ui/safe_app.py says why not

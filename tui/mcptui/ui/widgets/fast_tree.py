@@ -1,6 +1,6 @@
-"""Tree drawing that keeps what it measured and drew: Textual's `Tree` with four of its private
-methods overridden (`_size_updated`, `_refresh_node`, `_build`, `_render_line`), their speed
-measured in each docstring (bench/tui_open.py).
+"""Tree drawing that keeps what it measured and drew: Textual's `Tree` with five of its private
+methods overridden (`_size_updated`, `_refresh_node`, `_build`, `_render_line`, `_invalidate`),
+their speed measured in each docstring (bench/tui_open.py).
 
 They lean on Textual's internals (`_TreeLine`, a node's `_line`, `_updates`, `_expanded`,
 `_children`, the tree's `_tree_lines_cached`, `_refresh_line`, `_subtree_refresh` of their
@@ -113,12 +113,31 @@ class FastTree(Tree[T]):
 
         add((), [self.root] if self.show_root else self.root._children)
         self._tree_lines_cached = lines
-        self.virtual_size = Size(widest if lines else self.size.width, len(lines))
+        self._set_virtual_size(Size(widest if lines else self.size.width, len(lines)))
         if self.cursor_line != -1:
             if self.cursor_node is not None:
                 self.cursor_line = self.cursor_node._line
             if self.cursor_line >= len(lines):
                 self.cursor_line = -1
+
+    def _invalidate(self) -> None:
+        """Textual's, without asking for a layout: a node added, removed, opened or closed
+        changes the lines, not the tree's size (which its CSS sets, never its content), and a
+        layout of the screen at each item boundary repainted every widget in it (15-20 ms a
+        step). `_set_virtual_size` tells the scrollbars."""
+        self._clear_line_cache()
+        self._updates += 1
+        self.root._reset()
+        self.refresh()
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """The lines' extent, without the layout that setting `virtual_size` asks for: as a
+        layout would, the scrollbars are shown, hidden (that lays the screen out) or resized,
+        and the scroll offset kept within the new extent."""
+        if size == self.virtual_size:
+            return
+        self.set_reactive(Tree.virtual_size, size)
+        self._scroll_update(size)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._pass_style = None
@@ -147,6 +166,7 @@ class FastTree(Tree[T]):
         if y >= len(lines):
             return super()._render_line(y, x1, x2, base_style)
         line = lines[y]
+        *ancestors, node = line.path
         key = (
             y,
             x1,
@@ -158,7 +178,14 @@ class FastTree(Tree[T]):
             self.hover_line == y,
             self.cursor_line == y,
             line.last,
-            *[(node._id, node._updates, node.is_last) for node in line.path],
+            node._id,
+            node._updates,
+            node.is_last,
+            # Of an ancestor, a line shows only its guide (by whether it is last) and the
+            # guide's style (mouse over, cursor on it), not its label: a step relabels the
+            # response, and keyed by its update count every line below it was drawn again
+            # whenever they all were repainted (a node added: 47 lines, 8 ms).
+            *[(a._id, a.is_last, a._hover_, a._selected_) for a in ancestors],
         )
         strip = self._drawn.get(key)
         if strip is None:

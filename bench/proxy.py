@@ -769,8 +769,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--calls",
         type=int,
-        default=300,
-        help="tap: tools/call one after another per path (default 300)",
+        default=1000,
+        help="tap: tools/call one after another per path (default 1000: at 300 the ratio "
+        "swung 0.73-0.85 between runs, 0.70-0.71 at 1000)",
     )
     parser.add_argument(
         "--block", type=int, default=25, help="tap: calls per path in a row (default 25)"

@@ -45,8 +45,12 @@ BOM = b"\xef\xbb\xbf"
 PIECE = 1 << 20
 """Bytes a reader (a recording's, a dump's) reads per `read` call (about 3k events, about
 10 ms): the app reads one between frames."""
-AHEAD_PIECE = 8 << 20
-"""Bytes the helper reads at a time: about 25k events, 9 ms of the app's time to take."""
+AHEAD_PIECE = 4 << 20
+"""Bytes the helper reads at a time: about 12k events, 5 ms of the app's time to take. An
+instant replay takes each piece as the helper sends it, the two a piece apart: 8 MB pieces
+left each waiting on the other longer (first paint of bench/tui_open.py's 200k-event file
+0.95-1.23 s against 0.89-0.97 s at 4 MB, 2 MB no better; 1M events 4.1-4.2 s against
+3.5-3.7 s; alternating runs in one process)."""
 AHEAD_AFTER = 32 << 20
 """Bytes left to read at which a helper is worth its start (a spawned interpreter's 50 ms of
 the other core): about 100k events."""

@@ -45,3 +45,27 @@ def test_a_spawned_child_of_python_m_tui_does_not_run_the_command_again():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_a_spawned_child_never_imports_the_host_script(tmp_path: Path):
+    """A host script's top level (a bench's imports, a script with no `__main__` guard) is
+    not run again in a child `start_child` spawns: the child imports only its target's
+    module. It was: a bench's reading helper first imported the bench, Textual and the app."""
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ran.txt"
+    script = tmp_path / "host.py"
+    script.write_text(
+        "import os, time\n"
+        f"with open({str(marker)!r}, 'a') as f: f.write(f'{{os.getpid()}}\\n')\n"
+        "from mcptui.io.child_process import start_child\n"
+        "child = start_child(time.sleep, (0,), 'mcptui-test')\n"
+        "child.join(30)\n"
+        "raise SystemExit(child.exitcode)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert len(marker.read_text().splitlines()) == 1  # the host only

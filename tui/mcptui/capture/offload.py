@@ -272,7 +272,8 @@ class OffloadedHub:
         write at the turn's end: a write a step woke the child, on the CPU the relay and its
         upstream share, two or three times a short exchange."""
         if self._pipe.broken is not None:
-            self._stopped(self._pipe.broken)
+            self._tell_stopped(self._pipe.broken)
+            raise self._pipe.broken
         data = pickle.dumps((step[0], step[1], time.monotonic(), *step[2:]), protocol=5)
         self._batch.append(LENGTH.pack(len(data)) + data)
         if len(self._batch) > 1:
@@ -289,15 +290,13 @@ class OffloadedHub:
         try:
             self._pipe.write(batch[0] if len(batch) == 1 else b"".join(batch))
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                self._stopped(exc)
+            self._tell_stopped(exc)
 
-    def _stopped(self, exc: OSError) -> None:
+    def _tell_stopped(self, exc: OSError) -> None:
         self._tell(
             f"the recorder process stopped ({exc.strerror or exc}): nothing more is "
             "recorded; the app's traffic is unaffected"
         )
-        raise exc
 
     def _tell(self, message: str) -> None:
         if not self._told and self.on_problem is not None:

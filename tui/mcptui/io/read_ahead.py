@@ -135,25 +135,18 @@ def lines_holding(
 
             found = hits(file.fileno(), needles, first)
         for number, needle in enumerate(needles):
-            end = -1
-            for at in found[number] if found is not None else _hits_of(view, needle, first):
+            offsets = iter(found[number]) if found is not None else None
+            end = first  # where the line last taken ends: the search goes on from there
+            while True:
+                at = view.find(needle, end) if offsets is None else next(offsets, -1)
+                if at < 0:
+                    break
                 if at < end:
                     continue  # a second hit of a line taken (byte_search.py's halves)
                 start = max(view.rfind(b"\n", first, at) + 1, first)
                 end = view.find(b"\n", at)
                 end = len(view) if end < 0 else end
                 yield None if end - start > longest else view[start:end]
-
-
-def _hits_of(view: mmap.mmap, needle: bytes, first: int) -> Iterator[int]:
-    """Where `needle` is first in each line of `view`, searched as the caller goes."""
-    at = view.find(needle, first)
-    while at >= 0:
-        yield at
-        end = view.find(b"\n", at)
-        if end < 0:
-            return
-        at = view.find(needle, end)
 
 
 SEARCHED_ON_TWO_CORES = 16 << 20

@@ -465,8 +465,8 @@ class SharedTexts:
 def text_needs_redaction(text: str) -> bool:
     """Could `redact_text` change `text`? (What it looks for, checked without a regex; the
     same test is inlined in `redact_event`, in mcptui/model/fast_read.py `plain_delta` (and its
-    copy in tui/mcptui/model/ingest.py's payload loop) and, on bytes, in
-    `written_needs_redaction`.)"""
+    copies in tui/mcptui/model/ingest.py's payload loop and tui/mcptui/io/indexed.py's
+    `RecordingReader._rows`) and, on bytes, in `written_needs_redaction`.)"""
     return "sk-" in text or "://" in text or "earer" in text or "Basic" in text
 
 

@@ -256,7 +256,7 @@ class LiveRun:
         """The response followed last (what cancel cancels)."""
         self.followed: list[Tracked] = []
         """Every response sent for, in order: which request started which response."""
-        self._turn: asyncio.Lock | None = None
+        self._turn = asyncio.Lock()
         """One send at a time: concurrent streams would interleave in one timeline."""
         self._cancelling = asyncio.Lock()
         """Held while a cancel request is out: the stream it ends is looked up (and noted)
@@ -383,8 +383,6 @@ class LiveRun:
     async def send(self, request: dict[str, Any]) -> str | None:
         """Send one request and follow its answer into the session; the response id or None.
         A send made while another runs waits for it to finish."""
-        if self._turn is None:
-            self._turn = asyncio.Lock()
         if self.taps is not None and not self._tapping:
             self._tapping = True
             self.taps.start(

@@ -4,13 +4,22 @@ later, in order, whole, whether the loop drains it as the child reads or closing
 from __future__ import annotations
 
 import asyncio
+import itertools
+import os
 import pickle
 import threading
 from multiprocessing import Pipe
 from typing import Any
 
 import pytest
-from mcptui.capture.offload import LENGTH, OffloadedHub, TapSpec, _Pipe
+from mcptui.capture.offload import (
+    LENGTH,
+    PIPE_SIZE,
+    OffloadedHub,
+    TapSpec,
+    _Pipe,
+    polled_steps,
+)
 
 
 def pieces() -> list[bytes]:
@@ -126,3 +135,30 @@ async def test_a_recorder_gone_is_told_once_and_the_relay_goes_on() -> None:
     assert hub.exchange_for("POST", "/mcp", "/mcp", b"{}", []) is not None  # never raises
     await asyncio.sleep(0)
     assert len(told) == 1
+
+
+def test_the_recorder_reads_every_step_whole_however_the_writes_cut_them() -> None:
+    """The child's reader (`polled_steps`): a step cut across writes, many in one write, one
+    larger than the pipe's buffer; all read whole and in order, the last once the pipe closes."""
+    receiving, sending = Pipe(duplex=False)
+    steps = [("f", n, 0.0, bytes([n % 251]) * (1 + (n * 7919) % 3000)) for n in range(300)]
+    steps.append(("f", 300, 0.0, b"x" * (3 * PIPE_SIZE)))
+    steps.append(("e", 300, 0.0, None))
+    data = b"".join(
+        LENGTH.pack(len(blob)) + blob for blob in (pickle.dumps(s, protocol=5) for s in steps)
+    )
+    cuts = [0, 1, 3, 5000, 5001, 90000, len(data) // 2, len(data) - 2, len(data)]
+
+    def write() -> None:
+        fd = sending.fileno()
+        for start, end in itertools.pairwise(cuts):
+            view = memoryview(data)[start:end]
+            while view:
+                view = view[os.write(fd, view) :]
+        sending.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    got = list(polled_steps(receiving, poll=0.001))
+    writer.join(10)
+    assert got == steps

@@ -594,13 +594,17 @@ async def test_every_shown_binding_is_in_the_footer():
         screen = screen_of(pilot)
         assert await wait_until(pilot, lambda: bool(footer_keys(screen)))
         in_footer = {(key.action, key.description) for key in footer_keys(screen)}
-        # Live keys need a live run, `p` (probe) a failed call under the cursor, and the
-        # cause actions (re-run in the foreground, with only one tool) both.
+        # Live keys need a live run, `p` (probe) a failed call under the cursor, the cause
+        # actions (re-run in the foreground, with only one tool) both, and edit and re-send
+        # a run that sends.
         contextual = [
             b
             for b in InspectorScreen.BINDINGS
             if b.action
-            in screen.live_actions.LIVE_ACTIONS | screen.cause_actions.CAUSE_ACTIONS | {"probe"}
+            in screen.live_actions.LIVE_ACTIONS
+            | screen.cause_actions.CAUSE_ACTIONS
+            | screen.resend.ACTIONS
+            | {"probe"}
         ]
         assert contextual and not {b.action for b in contextual} & {a for a, _ in in_footer}
         shown = [b for b in InspectorScreen.BINDINGS if b.show and b not in contextual]

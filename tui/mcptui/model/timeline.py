@@ -167,6 +167,15 @@ class Timeline:
         if abs(target - position) > FREEZE_AFTER_JUMP:
             gc.freeze()  # the state just built is long-lived: keep the collector off it
 
+    def final_state(self) -> SessionState:
+        """The state with every event applied, wherever the cursor is (the cursor's own when
+        it is at the end): folded afresh otherwise, as a jump to the end would."""
+        if self.at_end:
+            return self.state
+        reducer = self._seeded_reducer()
+        reducer.fold(self.events)
+        return reducer.state
+
     def seek_end(self) -> None:
         self.seek(len(self.events))
 

@@ -14,6 +14,7 @@ from mcptui.io.indexed import PieceReader
 from mcptui.io.read_ahead import PIECE
 from mcptui.io.recording import Loaded, Problem
 from mcptui.model.player import Player
+from mcptui.model.resend_verdict import Verdict
 from mcptui.model.timeline import Timeline
 
 FIRST_PIECE = 256 << 10
@@ -41,6 +42,9 @@ class Session:
     secrets: list[str] = field(default_factory=list, repr=False)
     """What its source named as secrets (a file's requests, an archive's API key): hidden in
     toasts, reports and screenshots as in its events."""
+    verdicts: dict[int, Verdict] = field(default_factory=dict)
+    """An edited re-send's response (by key) → whether it fixed the one it was edited from
+    (`e`; tui/mcptui/model/resend_verdict.py): the header says it on that response."""
     _request_notes: list[tuple[int, str]] = field(default_factory=list, repr=False)
     """(timeline index, x-request-id) of the `request` notes seen so far."""
     _scanned: int = field(default=0, repr=False)

@@ -42,10 +42,11 @@ class Action:
     """Only where a live run can act on it: README lists it with the live keys."""
     readme_keys: str = ""
     """How README names the keys (default: each key in backticks)."""
-    when: Literal["", "live", "cause", "probe"] = ""
+    when: Literal["", "live", "cause", "probe", "resend"] = ""
     """When it is available (the inspector screen's `check_action` asks its collaborators):
     always (""), when the live run offers it now (`live`), when the selected request can be
-    sent again changed that way (`cause`), when a failed MCP call is selected (`probe`)."""
+    sent again changed that way (`cause`), when a failed MCP call is selected (`probe`), when
+    this session can send an edited request or compare one (`resend`)."""
 
     def binding(self) -> Binding:
         return Binding(
@@ -261,7 +262,8 @@ ACTIONS: tuple[Action, ...] = (
         "o",
         "Open",
         "Open recording",
-        "Open another recording or stream dump",
+        "Open another recording or stream dump, or a stored response by its id (resp_…: fetched "
+        "with GET /responses/{id})",
         "files",
         rank=17,
         priority=True,
@@ -363,6 +365,32 @@ ACTIONS: tuple[Action, ...] = (
         rank=10,
         live=True,
         when="cause",
+    ),
+    Action(
+        "edit_request",
+        "e",
+        "Edit",
+        "Edit and re-send",
+        "Open the selected response's request as JSON: change it (checked as you type against "
+        "the openai SDK's types; toggles for background, stream, require_approval, each tool "
+        "in allowed_tools, each header), ctrl+s sends it as a new response, compared with this "
+        "one when it ends",
+        "resend",
+        rank=9,
+        live=True,
+        when="resend",
+    ),
+    Action(
+        "diff_edited",
+        "D",
+        "Diff",
+        "Diff with the edited re-send",
+        "Show an edited re-send and the response it was edited from side by side (the "
+        "`mcptui diff` screen)",
+        "resend",
+        rank=10,
+        live=True,
+        when="resend",
     ),
 )
 

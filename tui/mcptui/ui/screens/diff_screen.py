@@ -128,12 +128,25 @@ class DiffScreen(Screen[None]):
         Binding("f", "next_difference", "Next diff"),
         Binding("F", "previous_difference", "Prev diff", key_display="F"),
         Binding("question_mark", "legend", "Markers", key_display="?"),
+        Binding("escape", "back", "Back", key_display="esc"),
     ]
 
-    def __init__(self, comparison: Comparison, names: tuple[str, str]) -> None:
+    def __init__(
+        self, comparison: Comparison, names: tuple[str, str], *, closable: bool = False
+    ) -> None:
         super().__init__()
         self.comparison = comparison
         self.names = names
+        self.closable = closable
+        """Opened over the inspector (`D`): Esc goes back to it. `mcptui diff` has nothing
+        under it."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.closable if action == "back" else True
+
+    def action_back(self) -> None:
+        if self.closable:
+            self.dismiss()
 
     def compose(self) -> ComposeResult:
         yield Static(self.header(), id="diff-header")

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from mcptui.ui.screens.live_actions import LiveActions
     from mcptui.ui.screens.loading import Loading
     from mcptui.ui.screens.playback import Playback
+    from mcptui.ui.screens.resend import Resend
     from mcptui.ui.screens.tree_filter import TreeFilter
     from mcptui.ui.widgets.detail import DetailPane
     from mcptui.ui.widgets.event_tree import EventTree
@@ -60,6 +61,7 @@ class Host(Protocol):
     tree_filter: TreeFilter
     live_actions: LiveActions
     cause_actions: CauseActions
+    resend: Resend
 
     @property
     def tree(self) -> EventTree: ...

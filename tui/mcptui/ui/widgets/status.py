@@ -58,6 +58,18 @@ def status_line(
     now = player.stream_time(timeline.position) if clock is None else clock
     line.append(f"  t={now:.2f}s / {max(player.duration, now):.2f}s", "dim")
     extra = Text()
+    verdict = session.verdicts.get(resp.key) if resp is not None else None
+    if verdict is not None:
+        good = verdict.good
+        mark, style = (
+            ("…", "bold yellow")
+            if good is None
+            else ("✓", "bold green")
+            if good
+            else ("✗", "bold red")
+        )
+        extra.append(f"{mark} {visible(verdict.text)}", style)
+        extra.append("  (D: the diff)  " if verdict.good is not None else "  ", "dim")
     if session.recording_path:
         extra.append(f"● recording {short_path(visible(session.recording_path))}  ", "red")
     request_id = session.request_id_at(timeline.position)

@@ -1,0 +1,161 @@
+"""Edit and re-send (`e`) and its verdict (`D`), against the emulator and the demo MCP server
+on loopback: the demo's request fails on `broken_schema`; switching that tool off in the
+editor's toggles and sending makes a response the header calls fixed, and `D` shows the two
+side by side. The editor checks as you type, and never shows the request's header value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from _app_support import (
+    SAMPLE_424,
+    footer_actions,
+    header_text,
+    screen_of,
+    toasts,
+    wait_until,
+)
+from mcptui.emulator.demo import demo_servers
+from mcptui.emulator.runner import RunConfig
+from mcptui.sources.live import Recorder, live_session
+from mcptui.sources.replay import open_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.diff_screen import DiffScreen
+from mcptui.ui.screens.edit_request import EditRequestScreen
+from mcptui.ui.screens.inspector import InspectorScreen
+from textual.pilot import Pilot
+from textual.widgets import SelectionList, Static, TextArea
+
+SECRET = "demo-secret-never-recorded"  # the demo request's X-Demo-Key header
+
+
+def ended(screen: InspectorScreen, count: int) -> bool:
+    responses = screen.session.timeline.final_state().responses
+    return len(responses) == count and all(
+        r.status in ("completed", "failed", "incomplete", "cancelled") for r in responses
+    )
+
+
+async def toggle(pilot: Pilot[Any], label: str) -> None:
+    """Tab to the toggles, move down to `label`, press space: as a person does."""
+    editor = pilot.app.screen
+    assert isinstance(editor, EditRequestScreen)
+    listing = editor.query_one(SelectionList)
+    if not listing.has_focus:
+        await pilot.press("tab")
+    prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+    target = prompts.index(label)
+    for _ in range(len(prompts) + 1):
+        if listing.highlighted == target:
+            break
+        await pilot.press("down")
+    assert listing.highlighted == target
+    await pilot.press("space")
+    await pilot.pause()
+
+
+async def test_switching_the_failing_tool_off_is_called_fixed_and_d_shows_the_diff(
+    tmp_path: Path,
+):
+    recording = tmp_path / "demo.jsonl"
+    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
+        )
+        app = McptuiApp(session, live=live, request=servers.request())
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = screen_of(pilot)
+            assert await wait_until(pilot, lambda: ended(screen, 1), 20)
+            assert await wait_until(pilot, lambda: "edit_request" in footer_actions(screen), 5)
+            assert "diff_edited" not in footer_actions(screen)  # nothing to compare yet
+
+            await pilot.press("e")
+            assert await wait_until(pilot, lambda: isinstance(app.screen, EditRequestScreen), 5)
+            editor = app.screen
+            text = editor.query_one(TextArea).text
+            assert SECRET not in text and '"X-Demo-Key": "${DEMO_X_DEMO_KEY}"' in text
+            problems = editor.query_one("#edit-problems", Static)
+            assert "a valid request" in str(problems.render())
+
+            await toggle(pilot, "demo: allow broken_schema")
+            changed = editor.query_one(TextArea).text
+            assert '"allowed_tools": [' in changed and '"broken_schema"' not in changed
+            await pilot.press("ctrl+s")
+            assert await wait_until(pilot, lambda: app.screen is screen, 5)
+            assert await wait_until(pilot, lambda: ended(screen, 2), 20)
+            assert await wait_until(pilot, lambda: bool(session.verdicts), 10)
+            second = session.timeline.final_state().responses[1]
+            assert session.verdicts[second.key].text == (
+                "fixed: the response completes (broken_schema was not called)"
+            )
+            assert await wait_until(
+                pilot,
+                lambda: any("Response 2 against response 1: fixed" in t for t in toasts(pilot)),
+            )
+            await pilot.press("end")  # the header speaks of the response at the current step
+            assert await wait_until(
+                pilot, lambda: "✓ fixed: the response completes" in header_text(screen), 5
+            ), header_text(screen)
+            assert await wait_until(pilot, lambda: "diff_edited" in footer_actions(screen), 5)
+
+            await pilot.press("D")
+            assert await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen), 5)
+            diff = app.screen
+            assert isinstance(diff, DiffScreen)
+            assert diff.names == ("response 1 (edited from)", "response 2 (edited)")
+            assert any(
+                change.kind == "only_in_a" and "broken_schema" in change.line
+                for change in diff.comparison.changes
+            )
+            await pilot.press("escape")
+            assert await wait_until(pilot, lambda: app.screen is screen, 5)
+            await pilot.press("q")
+    text = recording.read_text()
+    assert SECRET not in text
+    assert text.count('"type":"response.created"') == 2  # the re-send is in the recording
+
+
+async def test_a_bad_edit_is_named_with_its_place_and_is_not_sent(tmp_path: Path):
+    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(tmp_path / "r.jsonl"), source="demo"
+        )
+        app = McptuiApp(session, live=live, request=servers.request())
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = screen_of(pilot)
+            assert await wait_until(pilot, lambda: ended(screen, 1), 20)
+            await pilot.press("e")
+            assert await wait_until(pilot, lambda: isinstance(app.screen, EditRequestScreen), 5)
+            editor = app.screen
+            area = editor.query_one(TextArea)
+            area.text = area.text.replace(
+                '"stream": true', '"stream": true,\n  "background": "yes"'
+            )
+            await pilot.pause()
+            shown = str(editor.query_one("#edit-problems", Static).render())
+            assert "background: input should be a valid boolean" in shown
+            area.text = area.text.replace('"model"', '"model" "x"', 1)
+            await pilot.pause()
+            shown = str(editor.query_one("#edit-problems", Static).render())
+            assert "line 2, column" in shown and "not JSON" in shown
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.screen is editor  # not sent
+            assert any("Not sent: line 2" in t for t in toasts(pilot))
+            await pilot.press("escape")
+            assert await wait_until(pilot, lambda: app.screen is screen, 5)
+            assert len(session.timeline.final_state().responses) == 1
+
+
+async def test_a_replay_says_what_to_run_instead():
+    session = open_session(str(SAMPLE_424))
+    app = McptuiApp(session, paused=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = screen_of(pilot)
+        await pilot.pause()
+        assert "edit_request" not in footer_actions(screen)
+        screen.resend.action_edit_request()  # as the command palette would run it
+        await pilot.pause()
+        assert any("a replay cannot send" in t for t in toasts(pilot))
+        assert not isinstance(app.screen, EditRequestScreen)

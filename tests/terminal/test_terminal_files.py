@@ -25,7 +25,7 @@ SOURCE = RECORDINGS / "mcp-424-broken-schema.jsonl"
 OTHER = RECORDINGS / "mcp-success.jsonl"
 SENTINEL = '{"sentinel": "the old file"}\n'
 SAVE = re.compile(r"(?i)save recording")
-OPEN = re.compile(r"(?i)open recording")
+OPEN = re.compile(r"(?i)open a recording")
 
 
 def replay(make: MakeTerminal, path: Path) -> Terminal:

@@ -36,6 +36,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("diff", ("diff",), ("add_parser",)),
     ("export", ("export",), ("add_parser",)),
     ("run", ("run", "attach"), ("add_run_parser", "add_attach_parser")),
+    ("open_stored", ("open",), ("add_parser",)),
     ("probe", ("probe",), ("add_parser",)),
     ("proxy", ("proxy",), ("add_parser",)),
     ("tap", ("tap",), ("add_parser",)),

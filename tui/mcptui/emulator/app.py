@@ -133,6 +133,7 @@ class Emulator:
             routes=[
                 Route("/v1/responses", self.create, methods=["POST"]),
                 Route("/v1/responses/{response_id}", self.retrieve, methods=["GET"]),
+                Route("/v1/responses/{response_id}/input_items", self.input_items, methods=["GET"]),
                 Route("/v1/responses/{response_id}/cancel", self.cancel, methods=["POST"]),
             ],
             middleware=[Middleware(ApiHeaders, request_id=self.request_id)],
@@ -235,6 +236,8 @@ class Emulator:
         stored = self.stored_for(request)
         if not isinstance(stored, StoredResponse):
             return stored
+        if not stored.kept:
+            return not_found(stored.id)
         if request.query_params.get("stream") in ("true", "True", "1"):
             if not stored.background:
                 return error(
@@ -254,6 +257,44 @@ class Emulator:
             )
             return self.stream(stored, after=after, faults=Faults(), obfuscate=obfuscate)
         return JSONResponse(stored.builder.response())
+
+    # -- GET /v1/responses/{id}/input_items -------------------------------------------------
+
+    async def input_items(self, request: Request) -> Response:
+        """The request's input as items, newest first unless `order=asc`, `limit` (1-100,
+        default 20) a page, `after` an item id: the API's cursor page."""
+        stored = self.stored_for(request)
+        if not isinstance(stored, StoredResponse):
+            return stored
+        if not stored.kept:
+            return not_found(stored.id)
+        params = request.query_params
+        order = params.get("order", "desc")
+        if order not in ("asc", "desc"):
+            return error(400, "Invalid 'order': expected 'asc' or 'desc'.", param="order")
+        try:
+            limit = int(params.get("limit", "20"))
+        except ValueError:
+            limit = 0
+        if not 1 <= limit <= 100:
+            return error(400, "Invalid 'limit': expected an integer from 1 to 100.", param="limit")
+        items = stored.builder.input_items()
+        if order == "desc":
+            items = items[::-1]
+        after = params.get("after")
+        if after:
+            ids = [item["id"] for item in items]
+            items = items[ids.index(after) + 1 :] if after in ids else []
+        page = items[:limit]
+        return JSONResponse(
+            {
+                "object": "list",
+                "data": page,
+                "first_id": page[0]["id"] if page else None,
+                "last_id": page[-1]["id"] if page else None,
+                "has_more": len(items) > limit,
+            }
+        )
 
     # -- POST /v1/responses/{id}/cancel ------------------------------------------------------
 

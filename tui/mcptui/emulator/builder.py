@@ -124,6 +124,7 @@ class ResponseBuilder:
         reasoning_items: bool = False,
     ) -> None:
         self.request = request
+        self._input_items: list[Json] | None = None
         self.metadata = metadata or {}
         """Added to the response's metadata: the emulator's tool time limit, so a recording
         says which limit applied (the real API's ~60 s is not in its streams)."""
@@ -159,6 +160,31 @@ class ResponseBuilder:
     def new_id(self, prefix: str) -> str:
         """`prefix_` + 50 hex: creation time, 4 random, `8193`, 34 random (as real ids)."""
         return f"{prefix}_{self.created_at:08x}{self.hex(4)}8193{self.hex(34)}"
+
+    def input_items(self) -> list[Json]:
+        """The request's `input` as the items `GET /responses/{id}/input_items` lists, oldest
+        first, each with an id (made once): a string is one user message."""
+        if self._input_items is None:
+            given = self.request.get("input")
+            raw = [{"role": "user", "content": given}] if isinstance(given, str) else given
+            self._input_items = [
+                self._input_item(item) for item in (raw if isinstance(raw, list) else [])
+            ]
+        return self._input_items
+
+    def _input_item(self, item: Any) -> Json:
+        if not isinstance(item, dict):
+            return {"id": self.new_id("msg"), "type": "message", "role": "user", "content": []}
+        out = dict(item)
+        if out.get("type", "message") == "message":
+            content = out.get("content")
+            if isinstance(content, str):
+                kind = "output_text" if out.get("role") == "assistant" else "input_text"
+                out["content"] = [{"type": kind, "text": content}]
+            out.setdefault("type", "message")
+            out.setdefault("status", "completed")
+        out.setdefault("id", self.new_id("msg" if out["type"] == "message" else "item"))
+        return out
 
     def obfuscation(self, delta: str) -> str:
         """Random padding taking the delta to a multiple of 16 characters, as the API does."""

@@ -43,6 +43,12 @@ class StoredResponse:
     def background(self) -> bool:
         return bool(self.builder.request.get("background"))
 
+    @property
+    def kept(self) -> bool:
+        """Retrievable by id: not made with `"store": false` (the API then keeps nothing to
+        fetch; the emulator keeps it only to stream and cancel it)."""
+        return self.builder.request.get("store") is not False
+
     def notify(self, _event: object = None) -> None:
         """Wake every stream waiting for this response (called on each event)."""
         self._changed.set()

@@ -160,13 +160,22 @@ class McptuiApp(SafeApp):
             self.proxy.stop()
 
     def open_path(self, path: str) -> None:
+        """Show another file (`o`), or a stored response when `path` is a response id that
+        names no file here (fetched from the API, tui/mcptui/sources/stored.py)."""
         from mcptui.sources.replay import open_session
+        from mcptui.sources.stored import is_response_id
 
+        if is_response_id(path) and not Path(path).exists():
+            self._open_stored(path)
+            return
         session = open_session(path)
         if not session.usable:
             problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
             self.notify(f"Could not open {path}: {problems}", severity="error")
             return
+        self._show(session)
+
+    def _show(self, session: Session) -> None:
         # Shown whole at once, as `replay --instant` does: the cursor lands on its first
         # failure (an empty tree at step 0 would say nothing about the file just opened).
         session.player.instant = True
@@ -176,6 +185,30 @@ class McptuiApp(SafeApp):
         self.add_mode(mode, lambda: InspectorScreen(session))
         self.switch_mode(mode)
         self.remove_mode(previous)  # its screens go: the file shown before, its timers
+
+    def _open_stored(self, response_id: str) -> None:
+        """Fetch a stored response with the live run's client settings, else the
+        environment's (`OPENAI_API_KEY`, `OPENAI_BASE_URL`), off the app's loop."""
+        import os
+
+        client = self.live.client if self.live is not None else None
+        key = str(getattr(client, "api_key", "") or os.environ.get("OPENAI_API_KEY", ""))
+        base = str(client.base_url) if client is not None else os.environ.get("OPENAI_BASE_URL")
+        if not key:
+            self.notify(f"Cannot fetch {response_id}: OPENAI_API_KEY is not set.", severity="error")
+            return
+        self.notify(f"Fetching {response_id} (GET /responses/{response_id})…")
+        self.run_worker(self._fetch_stored(response_id, base or None, key), exit_on_error=False)
+
+    async def _fetch_stored(self, response_id: str, base: str | None, key: str) -> None:
+        from mcptui.sources.stored import StoredError, fetch_stored
+
+        try:
+            loaded = await asyncio.to_thread(fetch_stored, response_id, base, key)
+        except StoredError as exc:
+            self.notify(f"Could not open {response_id}: {exc}", severity="error", timeout=15)
+            return
+        self._show(Session.from_loaded(loaded, instant=True))
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None

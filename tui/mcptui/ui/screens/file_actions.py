@@ -91,4 +91,7 @@ class FileActions:
             if answer:
                 host_app(self.screen).open_path(answer)
 
-        self.screen.app.push_screen(PromptScreen("Open recording or stream dump", ""), done)
+        self.screen.app.push_screen(
+            PromptScreen("Open a recording, a stream dump, or a stored response id (resp_…)", ""),
+            done,
+        )

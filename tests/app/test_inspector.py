@@ -595,8 +595,8 @@ async def test_every_shown_binding_is_in_the_footer():
         assert await wait_until(pilot, lambda: bool(footer_keys(screen)))
         in_footer = {(key.action, key.description) for key in footer_keys(screen)}
         # Live keys need a live run, `p` (probe) a failed call under the cursor, the cause
-        # actions (re-run in the foreground, with only one tool) both, and edit and re-send
-        # a run that sends.
+        # actions (re-run in the foreground, with only one tool) both, edit and re-send a run
+        # that sends, and the tool workspace a server to call.
         contextual = [
             b
             for b in InspectorScreen.BINDINGS
@@ -604,6 +604,7 @@ async def test_every_shown_binding_is_in_the_footer():
             in screen.live_actions.LIVE_ACTIONS
             | screen.cause_actions.CAUSE_ACTIONS
             | screen.resend.ACTIONS
+            | screen.tools.ACTIONS
             | {"probe"}
         ]
         assert contextual and not {b.action for b in contextual} & {a for a, _ in in_footer}

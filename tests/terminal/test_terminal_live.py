@@ -244,3 +244,53 @@ def test_proxy_shows_an_apps_responses_live_at_80_columns(
     recordings = list((term.workdir / "rec").glob("*.jsonl"))
     assert len(recordings) == 1
     assert "sk-app-secret" not in recordings[0].read_text()
+
+
+# -- 13. the fix loop: edit and re-send, the tool workspace (issue 38) -------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=["80x24", "160x45"])
+def test_edit_turning_the_failing_tool_off_is_called_fixed(
+    terminal_factory: MakeTerminal, tmp_path: Path, servers: Servers, size: tuple[int, int]
+) -> None:
+    term = run(terminal_factory(*size), request_file(tmp_path, "demo.json", servers), servers)
+    wait_for_keys(term, "Edit", timeout=LIVE_WAIT)
+    term.wait_for("response.completed", timeout=LIVE_WAIT)
+    term.send("e")
+    term.wait_for("Edit and re-send")
+    screen = term.wait_for("${DEMO_X_DEMO_KEY}")  # the header's value stays hidden
+    assert "demo-secret-never-recorded" not in screen
+    term.send("Tab")  # to the toggles
+    term.wait_until(
+        lambda s: "allow broken_schema" in s, "the toggle for broken_schema", timeout=WAIT
+    )
+    for _ in range(4):  # background, stream, require_approval, then broken_schema
+        term.send("Down")
+    term.send("Space")
+    term.wait_for('"allowed_tools"')  # the editor shows what the toggle changed
+    term.send("C-s")
+    term.wait_for("fixed: the response completes (broken_schema was not called)", timeout=LIVE_WAIT)
+    term.assert_healthy()
+    term.send("D")
+    term.wait_for("edited from")
+    term.send("Escape")
+    term.wait_gone("edited from")
+    term.assert_healthy()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=["80x24", "160x45"])
+def test_the_tool_workspace_calls_the_failed_tool_from_its_form(
+    terminal_factory: MakeTerminal, tmp_path: Path, servers: Servers, size: tuple[int, int]
+) -> None:
+    term = terminal_factory(*size).start("tools", request_file(tmp_path, "demo.json", servers))
+    term.wait_for("9 tools", timeout=LIVE_WAIT)
+    term.wait_for("query *")  # the first tool (broken_schema) has its form: query, required
+    term.send("Tab")
+    term.type("retry policy")
+    term.send("C-s")
+    term.wait_for("likely cause: Output schema without structuredContent", timeout=LIVE_WAIT)
+    term.assert_healthy()
+    term.send("C-s")  # the same call again: the history holds both
+    term.wait_for("as call #1", timeout=LIVE_WAIT)
+    term.send("Escape")
+    assert term.exit_code() == 0

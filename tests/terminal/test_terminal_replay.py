@@ -207,9 +207,9 @@ def test_help_lists_the_keys_and_escape_closes_it(
         lambda s: bool(
             re.search(r"\bKeys\b", body(s))
             and re.search("(?i)quit", body(s))
-            and re.search("(?i)filter", body(s))
+            and re.search("(?i)step forward", body(s))
         ),
-        f"a keys screen after {key!r} (`Keys`, quit, filter above the footer)",
+        f"a keys screen after {key!r} (`Keys`, quit, step forward)",
     )
     term.assert_healthy()
     term.send("Escape")

@@ -38,6 +38,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("run", ("run", "attach"), ("add_run_parser", "add_attach_parser")),
     ("open_stored", ("open",), ("add_parser",)),
     ("probe", ("probe",), ("add_parser",)),
+    ("tools", ("tools",), ("add_parser",)),
     ("proxy", ("proxy",), ("add_parser",)),
     ("tap", ("tap",), ("add_parser",)),
     ("emulate", ("emulate",), ("add_parser",)),

@@ -208,6 +208,31 @@ class McpUnavailable(Exception):
         "HTTP 401 Unauthorized"); None when it gave no answer (refused, timed out)."""
 
 
+_answers: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
+    "mcptui_tool_answers", default=None
+)
+"""The list a `tools/call` in this context keeps the server's answer in (`keep_answers`)."""
+
+
+def keep_answers(session: Any) -> None:
+    """Have `session` keep each CallToolResult in `_answers` before it validates it: the SDK
+    raises on a result without structuredContent (or one that breaks the outputSchema) and
+    the result is gone, yet it is what the server really answered (the tool workspace shows
+    it). Once per session; each call's context has its own list."""
+    if getattr(session, "_mcptui_keeps_answers", False):
+        return
+    validate = session.validate_tool_result
+
+    async def kept(tool: str, answer: Any) -> None:
+        found = _answers.get()
+        if found is not None:
+            found.append(answer)
+        await validate(tool, answer)
+
+    session.validate_tool_result = kept
+    session._mcptui_keeps_answers = True
+
+
 @dataclass
 class CallOutcome:
     """One tools/call as OpenAI would report it, plus what really happened."""
@@ -226,6 +251,9 @@ class CallOutcome:
     exception: BaseException | None = field(default=None, repr=False, compare=False)
     """The real exception behind the error, unwrapped from groups (e.g. the pydantic
     ValidationError that names a bad content block), when one was raised."""
+    answer: Any | None = field(default=None, repr=False, compare=False)
+    """The CallToolResult the server sent, even when the client then rejected it (no
+    structuredContent, or one that breaks the outputSchema): what it really answered."""
 
     @property
     def ok(self) -> bool:
@@ -491,6 +519,9 @@ class McpLink:
             return done(None, dict(TASKGROUP_424), cause, _lost_kind(cause))
         http_error = self._http_error
         marker = _current_link.set(self)  # requests are sent in the caller's context
+        answered: list[Any] = []
+        keep_answers(session)
+        kept = _answers.set(answered)
         try:
             with anyio.fail_after(_finite(timeout) + CALL_GRACE):
                 result = await session.call_tool(name, arguments, read_timeout_seconds=timeout)
@@ -540,15 +571,18 @@ class McpLink:
             )
         except Exception as exc:
             real = ungroup(exc)
-            return done(
+            outcome = done(
                 None,
                 dict(TASKGROUP_424),
                 describe_exception(exc),
                 _raised_kind(real),
                 exception=real,
             )
+            outcome.answer = answered[0] if answered else None
+            return outcome
         finally:
             _current_link.reset(marker)
+            _answers.reset(kept)
         if result.is_error:
             content = [
                 block.model_dump(by_alias=True, mode="json", exclude_none=True)

@@ -154,6 +154,8 @@ class ToolReport:
     input_schema: Any
     output_schema: Any
     checks: list[Check] = field(default_factory=list)
+    annotations: dict[str, Any] | None = None
+    """The tool's annotations as the server sent them (`readOnlyHint`, `destructiveHint`, …)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -161,6 +163,7 @@ class ToolReport:
             "description": self.description,
             "input_schema": self.input_schema,
             "output_schema": self.output_schema,
+            "annotations": self.annotations,
             "checks": [c.as_json() for c in self.checks],
         }
 
@@ -193,6 +196,9 @@ class CallReport:
     checks: list[Check] = field(default_factory=list)
     causes: list[LikelyCause] = field(default_factory=list)
     """For a recorded failed call: its likely causes with this call as evidence, best first."""
+    result: Any = None
+    """The server's `tools/call` result as JSON (content, structuredContent, isError),
+    scrubbed; None when it sent none the client could read."""
 
     @property
     def called(self) -> bool:
@@ -216,6 +222,7 @@ class CallReport:
             "size_bytes": self.size_bytes,
             "checks": [c.as_json() for c in self.checks],
             "causes": [c.as_json() for c in self.causes],
+            "result": self.result,
         }
 
 
@@ -512,6 +519,7 @@ class _Scrub:
             input_schema=self.deep(report.input_schema),
             output_schema=self.deep(report.output_schema),
             checks=[self.check(c) for c in report.checks],
+            annotations=self.deep(report.annotations),
         )
 
 
@@ -519,7 +527,11 @@ class _Scrub:
 
 
 def tool_report(
-    name: str, description: str | None, input_schema: Any, output_schema: Any
+    name: str,
+    description: str | None,
+    input_schema: Any,
+    output_schema: Any,
+    annotations: dict[str, Any] | None = None,
 ) -> ToolReport:
     """A listed tool with its checks (`mcptui.probe.checks.tool_checks`), as the server sent it."""
     return ToolReport(
@@ -528,6 +540,7 @@ def tool_report(
         input_schema=input_schema,
         output_schema=output_schema,
         checks=tool_checks(description, input_schema, output_schema),
+        annotations=annotations,
     )
 
 
@@ -875,6 +888,27 @@ async def probe_call(
         timeout=timeout,
         transport=transport,
         progress=on_progress,
+        redacted_source=redacted,
+        protocol=check_protocol(protocol),
+    )
+
+
+async def list_tools(
+    tool_entry: Mapping[str, Any],
+    *,
+    timeout: float = OPENAI_TIMEOUT,
+    redacted: bool = False,
+    protocol: str = "auto",
+) -> ServerReport:
+    """Connect to one `mcp` tool entry and list its tools, with their checks, calling none
+    (the tool workspace's listing)."""
+    return await _probe_entry(
+        tool_entry,
+        [],
+        None,
+        timeout=timeout,
+        transport=None,
+        progress=None,
         redacted_source=redacted,
         protocol=check_protocol(protocol),
     )
@@ -1377,7 +1411,14 @@ def _sort_tools(
             server.skipped_tools.append(scrub.text(tool.name))
             continue
         try:
-            report = tool_report(tool.name, tool.description, tool.input_schema, tool.output_schema)
+            annotations = (
+                tool.annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+                if tool.annotations is not None
+                else None
+            )
+            report = tool_report(
+                tool.name, tool.description, tool.input_schema, tool.output_schema, annotations
+            )
         except Exception as exc:  # one odd tool must not cost the whole listing
             report = ToolReport(
                 tool.name,
@@ -1415,6 +1456,13 @@ def _sort_tools(
             )
         )
     return by_name, skipped
+
+
+def _answer_json(answer: Any, scrub: _Scrub) -> Any:
+    """The server's CallToolResult as JSON, scrubbed (None: none was read)."""
+    if not isinstance(answer, mcp.types.CallToolResult):
+        return None
+    return scrub.deep(answer.model_dump(mode="json", by_alias=True, exclude_none=True))
 
 
 def _not_called(label: str, call: PlannedCall, scrub: _Scrub) -> CallReport:
@@ -1471,4 +1519,5 @@ def _call_report(
         output_preview=scrub.maybe(_preview(preview)),
         size_bytes=result_size(result) if result is not None else None,
         checks=[scrub.check(c) for c in checks],
+        result=_answer_json(result or outcome.answer, scrub),
     )

@@ -42,11 +42,12 @@ class Action:
     """Only where a live run can act on it: README lists it with the live keys."""
     readme_keys: str = ""
     """How README names the keys (default: each key in backticks)."""
-    when: Literal["", "live", "cause", "probe", "resend"] = ""
+    when: Literal["", "live", "cause", "probe", "resend", "tools"] = ""
     """When it is available (the inspector screen's `check_action` asks its collaborators):
     always (""), when the live run offers it now (`live`), when the selected request can be
     sent again changed that way (`cause`), when a failed MCP call is selected (`probe`), when
-    this session can send an edited request or compare one (`resend`)."""
+    this session can send an edited request or compare one (`resend`), when it names an MCP
+    server to call (`tools`)."""
 
     def binding(self) -> Binding:
         return Binding(
@@ -365,6 +366,17 @@ ACTIONS: tuple[Action, ...] = (
         rank=10,
         live=True,
         when="cause",
+    ),
+    Action(
+        "tool_workspace",
+        "w",
+        "Tools",
+        "Tool workspace",
+        "Call a tool of the session's MCP servers from a form made from its input schema "
+        "(pre-filled from the selected failed call): the answer, its cause, a history",
+        "tools",
+        rank=25,
+        when="tools",
     ),
     Action(
         "edit_request",

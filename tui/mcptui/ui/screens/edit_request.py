@@ -162,7 +162,15 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
             return
         changed = flip(request, key, self.listed, self.original)
         editor = self.query_one("#edit-text", TextArea)
+        before = editor.text.splitlines()
         editor.text = json.dumps(changed, indent=2, ensure_ascii=False) + "\n"
+        after = editor.text.splitlines()
+        # The change in view (on 24 rows the editor shows a dozen lines), the focus kept.
+        line = next(
+            (n for n, (old, new) in enumerate(zip(before, after, strict=False)) if old != new),
+            min(len(before), len(after)),
+        )
+        editor.move_cursor((line, 0), center=True)
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """The inspector screen: the header, the event tree, the right pane's views and the footer,
 and the collaborators that do its jobs (playback.py, clock.py, diagnosing.py, loading.py,
 detail_view.py, tree_filter.py, file_actions.py, live_actions.py, cause_actions.py,
-share_actions.py, resend.py), each owning its state. The screen composes them and routes to
-them the keys (from the action table, ui/actions.py) and the messages that reach a screen.
+share_actions.py, resend.py, tool_actions.py), each owning its state. The screen composes
+them and routes to them the keys (from the action table, ui/actions.py) and the messages that
+reach a screen.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from mcptui.ui.screens.loading import Loading
 from mcptui.ui.screens.playback import TICK_SECONDS, Playback
 from mcptui.ui.screens.resend import Resend
 from mcptui.ui.screens.share_actions import ShareActions
+from mcptui.ui.screens.tool_actions import ToolActions
 from mcptui.ui.screens.tree_filter import TreeFilter
 from mcptui.ui.widgets.detail import DetailPane
 from mcptui.ui.widgets.event_tree import EventTree, NodeRef
@@ -62,9 +64,9 @@ class InspectorScreen(Screen[None]):
     that owns its state: `playback` (stepping, following, failure stops), `header_clock`,
     `diagnosing` (checks and probes), `rest_reader` (a recording's rest), `detail_view`,
     `tree_filter`, `files` (copy, save, open), `live_actions`, `cause_actions`,
-    `share_actions` and `resend` (edit and re-send). Each is handed the screen as a `Host`
-    (host.py), the Protocol that says what they may ask of it. Which one runs a key is said
-    once, in the action table (ui/actions.py).
+    `share_actions`, `resend` (edit and re-send) and `tools` (the tool workspace). Each is
+    handed the screen as a `Host` (host.py), the Protocol that says what they may ask of it.
+    Which one runs a key is said once, in the action table (ui/actions.py).
     """
 
     BINDINGS = bindings(app=False)
@@ -98,6 +100,7 @@ class InspectorScreen(Screen[None]):
         self.cause_actions = CauseActions(self)
         self.share_actions = ShareActions(self)
         self.resend = Resend(self)
+        self.tools = ToolActions(self)
         self._hidden_mounted = False
 
     # -- layout ------------------------------------------------------------------------------
@@ -236,6 +239,8 @@ class InspectorScreen(Screen[None]):
             return action in self.cause_actions._cause_keys
         if when == "resend":
             return self.resend.available(action)
+        if when == "tools":
+            return self.tools.available()
         return self.diagnosing._can_probe  # "probe"
 
     # -- views -------------------------------------------------------------------------------

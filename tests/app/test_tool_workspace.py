@@ -1,0 +1,94 @@
+"""The tool workspace (`w`) over a live demo run: opened on the failed call, its form holds
+that call's arguments; Ctrl+S calls the tool and shows the classic output-schema failure with
+its cause; a changed argument is a second call in the history, and both are in the recording
+as probe notes. Against the emulator and the demo MCP server on loopback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from _app_support import screen_of, wait_until
+from mcptui.emulator.demo import demo_servers
+from mcptui.emulator.runner import RunConfig
+from mcptui.sources.live import Recorder, live_session
+from mcptui.ui.app import McptuiApp
+from mcptui.ui.screens.tool_workspace import ToolWorkspaceScreen
+from rich.console import Console
+from textual.widgets import Input, OptionList, Static
+
+SECRET = "demo-secret-never-recorded"
+
+
+def plain(widget: Static) -> str:
+    console = Console(width=300, record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def test_w_calls_the_failed_tool_from_a_prefilled_form_and_keeps_a_history(
+    tmp_path: Path,
+):
+    recording = tmp_path / "demo.jsonl"
+    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
+        )
+        app = McptuiApp(session, live=live, request=servers.request())
+        async with app.run_test(size=(120, 45)) as pilot:
+            screen = screen_of(pilot)
+            failed = screen.diagnosing._failed_call
+            assert await wait_until(pilot, lambda: failed() is not None, 20)  # the run ended on it
+
+            await pilot.press("w")
+            assert await wait_until(pilot, lambda: isinstance(app.screen, ToolWorkspaceScreen), 5)
+            workspace = app.screen
+            assert isinstance(workspace, ToolWorkspaceScreen)
+            assert await wait_until(pilot, lambda: workspace.current is not None, 10)
+            assert workspace.current is not None
+            assert workspace.current.tool.name == "broken_schema"
+            box = workspace.query_one("#tw-form").query_one(Input)
+            assert box.value == "webhook retry policy"  # the failed call's arguments
+
+            await pilot.press("ctrl+s")
+            result = workspace.query_one("#tw-result", Static)
+            assert await wait_until(pilot, lambda: "OpenAI would report" in plain(result), 10)
+            shown = plain(result)
+            assert "declares an outputSchema but the result has no structuredContent" in shown
+            assert "likely cause: Output schema without structuredContent" in shown
+            assert "the result below has no structuredContent" in shown
+            assert '"type": "text"' in shown  # the server's own answer, though the SDK refused it
+
+            box.value = "another query"
+            await pilot.press("ctrl+s")
+            history = workspace.query_one("#tw-history", OptionList)
+            assert await wait_until(
+                pilot,
+                lambda: history.option_count == 2 and "as call #1" in plain(result),
+                10,
+            )
+            lines = [str(history.get_option_at_index(i).prompt) for i in range(2)]
+            assert '#1 broken_schema {"query": "webhook retry policy"}' in lines[0]
+            assert '#2 broken_schema {"query": "another query"}' in lines[1]
+            assert "missing_structured_content" in lines[1]
+
+            history.focus()
+            history.highlighted = 0
+            await pilot.press("enter")  # the first call again: its arguments back in the form
+            await pilot.pause()
+            assert workspace.query_one("#tw-form").query_one(Input).value == (
+                "webhook retry policy"
+            )
+            await pilot.press("escape")
+            assert await wait_until(pilot, lambda: app.screen is screen, 5)
+            await pilot.press("q")
+    text = recording.read_text()
+    assert SECRET not in text
+    notes = [
+        json.loads(line)["note"]
+        for line in text.splitlines()
+        if '"kind":"probe"' in line.replace(" ", "")
+    ]
+    assert len(notes) == 2
+    assert notes[0]["message"].startswith("tool workspace: tools/call broken_schema on demo")
+    assert notes[1]["call"]["arguments"] == {"query": "another query"}

@@ -103,8 +103,9 @@ def test_foreground_and_only_tool_keys_are_the_tables():
 
 async def test_the_table_says_which_keys_wait_for_a_condition_and_the_screen_obeys_it():
     """In a replay with nothing selected, exactly the actions with a condition (`when`: the
-    live keys, the cause keys, probe, edit) are refused, save the tool workspace (its
-    condition, a server to call, holds); every other key of the screen works."""
+    live keys, the cause keys, probe, the verdict's diff) are refused, save the tool workspace
+    and edit (a server to call, a request to edit: the recording has both); every other key
+    of the screen works."""
     app = app_for(SAMPLE_424)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(pilot)
@@ -115,7 +116,12 @@ async def test_the_table_says_which_keys_wait_for_a_condition_and_the_screen_obe
             for action in ACTIONS
             if action.owner != "app" and not screen.check_action(action.name, ())
         }
-        # The tool workspace needs only a server to call, which the recording's request names.
-        assert refused == {action.name for action in ACTIONS if action.when} - {"tool_workspace"}
+        # The tool workspace needs only a server to call, and editing the request only the
+        # request: the recording names both.
+        assert refused == {action.name for action in ACTIONS if action.when} - {
+            "tool_workspace",
+            "edit_request",
+        }
         assert {"approve", "rerun_foreground", "probe"} <= refused
         assert screen.check_action("tool_workspace", ())
+        assert screen.check_action("edit_request", ())

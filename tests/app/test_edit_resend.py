@@ -5,9 +5,11 @@ side by side. The editor checks as you type, and never shows the request's heade
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from _app_support import (
     SAMPLE_424,
     footer_actions,
@@ -156,14 +158,72 @@ async def test_a_bad_edit_is_named_with_its_place_and_is_not_sent(tmp_path: Path
             assert len(session.timeline.final_state().responses) == 1
 
 
-async def test_a_replay_says_what_to_run_instead():
-    session = open_session(str(SAMPLE_424))
-    app = McptuiApp(session, paused=True)
+async def test_a_dump_without_its_request_says_what_to_run_instead(tmp_path: Path):
+    events = [line for line in SAMPLE_424.read_text().splitlines()[1:] if '"event"' in line]
+    dump = tmp_path / "events.jsonl"
+    dump.write_text("\n".join(json.dumps(json.loads(line)["event"]) for line in events) + "\n")
+    app = McptuiApp(open_session(str(dump)), paused=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = screen_of(pilot)
         await pilot.pause()
         assert "edit_request" not in footer_actions(screen)
         screen.resend.action_edit_request()  # as the command palette would run it
         await pilot.pause()
-        assert any("a replay cannot send" in t for t in toasts(pilot))
+        assert any("holds no request to edit" in t for t in toasts(pilot))
         assert not isinstance(app.screen, EditRequestScreen)
+
+
+async def test_a_replay_sends_its_edited_request_once_given_a_key_and_its_secrets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A recording's request, secrets redacted: `e` edits it; without OPENAI_API_KEY the
+    editor says so and keeps the edit; with it, the header whose value was redacted is
+    switched off, broken_schema too, and the re-send joins the replay as a live run,
+    recorded to a file of its own, with its verdict."""
+    monkeypatch.chdir(tmp_path)
+    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
+        recording = tmp_path / "first.jsonl"
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
+        )
+        first = McptuiApp(session, live=live, request=servers.request())
+        async with first.run_test(size=(120, 40)) as pilot:
+            assert await wait_until(pilot, lambda: ended(screen_of(pilot), 1), 20)
+            await pilot.press("q")
+
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+        app = McptuiApp(open_session(str(recording), instant=True), paused=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = screen_of(pilot)
+            assert await wait_until(pilot, lambda: bool(screen.check_action("edit_request", ())))
+            assert "edit_request" not in footer_actions(screen)  # the line keeps the replay's keys
+            await pilot.press("e")
+            assert await wait_until(pilot, lambda: isinstance(app.screen, EditRequestScreen), 5)
+            editor = app.screen
+            title = plain(editor.query_one("#edit-title", Static))
+            assert "redacted in the recording: ${DEMO_X_DEMO_KEY}" in title
+            await toggle(pilot, "demo: header X-Demo-Key")
+            await toggle(pilot, "demo: allow broken_schema")
+            await pilot.press("ctrl+s")
+            assert await wait_until(
+                pilot, lambda: any("a replay sends with your key" in t for t in toasts(pilot)), 5
+            )
+            assert app.screen is editor  # still open, the edit kept
+            assert '"allowed_tools"' in editor.query_one(TextArea).text
+
+            monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+            monkeypatch.setenv("OPENAI_BASE_URL", servers.emulator_url)
+            await pilot.press("ctrl+s")
+            assert await wait_until(pilot, lambda: app.screen is screen, 5)
+            assert await wait_until(pilot, lambda: bool(screen.session.verdicts), 20)
+            (found,) = screen.session.verdicts.values()
+            assert found.text == "fixed: the response completes (broken_schema was not called)"
+            await pilot.press("q")
+    written = list((tmp_path / "mcptui-recordings").glob("*.jsonl"))
+    assert len(written) == 1  # the re-send's own recording
+    text = written[0].read_text()
+    assert '"type":"response.completed"' in text.replace(" ", "")
+    assert SECRET not in text and "X-Demo-Key" not in json.loads(text.splitlines()[0])["request"][
+        "tools"
+    ][0].get("headers", {})

@@ -1,5 +1,7 @@
 """A request as the editor shows it (`e`): every secret a `${NAME}` the editor never reveals,
-its value kept here from the request as sent, and put back only when the edit is sent.
+its value kept here from the request as sent, and put back only when the edit is sent. A
+recording's request has its secrets redacted already: those names have no value kept
+(`missing`), and are read from the environment when sent.
 
 The names are the ones `mcptui export` gives (tui/mcptui/share/export_template.py): an MCP
 tool's header is `${FILES_AUTHORIZATION}`, a token in its URL `${FILES_URL_SECRET}`. Header
@@ -18,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcptui.model.redaction import REDACTED
 from mcptui.share.export import request_text
 from mcptui.share.export_template import Text, Variable, request_file_template
 from mcptui.sources.request_file import VARIABLE, expand
@@ -36,6 +39,12 @@ class EditableRequest:
     meanings: dict[str, str]
     """What each hidden name stands for, in a few words (shown beside the editor)."""
 
+    @property
+    def missing(self) -> list[str]:
+        """Hidden names with no value kept: a recording's request had them redacted, so they
+        come from the environment (or the person types a value, or drops the header)."""
+        return [name for name in self.meanings if name not in self.kept]
+
 
 def editable_request(sent: dict[str, Any]) -> EditableRequest:
     """The request as sent (secrets literal), ready to edit."""
@@ -43,6 +52,8 @@ def editable_request(sent: dict[str, Any]) -> EditableRequest:
     template = request_file_template(sent)
     kept: dict[str, str] = {}
     _collect(template.request, sent, kept)
+    # A recording's request holds `<redacted>` where the value was: nothing to keep.
+    kept = {name: value for name, value in kept.items() if REDACTED not in value}
     kept.update(literal)  # `${X}` text of the request as sent stays that text
     meanings = {
         variable.name: variable.meaning

@@ -820,6 +820,26 @@ class _Backlog:
             self.run._add_all(self.ingester.finish(), self.tracked)
 
 
+def live_run_on(
+    session: Session, base_url: str | None, api_key: str, recorder: Recorder | None
+) -> LiveRun:
+    """A run that sends into an existing session (a replay sending an edited copy of its
+    request, `e`): its responses join that timeline, recorded to a file of their own."""
+    client = AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0)
+    session.live = True
+    return LiveRun(session, client, recorder=recorder)
+
+
+def recorded_base_url(header: dict[str, Any] | None) -> str | None:
+    """The API base URL a recording's header names (`…/v1` of its `…/v1/responses`), when it
+    names one that is not redacted."""
+    endpoint = (header or {}).get("endpoint")
+    if not isinstance(endpoint, str) or "<redacted>" in endpoint:
+        return None
+    base = endpoint.rstrip("/").removesuffix("/responses")
+    return base if base.startswith(("http://", "https://")) else None
+
+
 def live_session(
     base_url: str | None,
     api_key: str,

@@ -175,6 +175,30 @@ class McptuiApp(SafeApp):
             return
         self._show(session)
 
+    def live_for_replay(self, now: float) -> str | None:
+        """Let a replay send (`e` on its request): a live run on this session with the
+        environment's `OPENAI_API_KEY` and `OPENAI_BASE_URL` (else the recording's own
+        endpoint), its responses recorded to a new file. None once it can; else why not."""
+        if self.live is not None:
+            return None
+        import os
+
+        from mcptui.sources.live import Recorder, live_run_on, recorded_base_url
+
+        key = os.environ.get("OPENAI_API_KEY", "")
+        if not key:
+            return (
+                "a replay sends with your key: set OPENAI_API_KEY (and OPENAI_BASE_URL for "
+                "another server, e.g. `mcptui emulate`) before starting mcptui"
+            )
+        base = os.environ.get("OPENAI_BASE_URL") or recorded_base_url(self.session.header)
+        self.live = live_run_on(self.session, base, key, Recorder(None))
+        player = self.session.player
+        player.instant = True
+        if not player.playing:
+            player.play(self.session.timeline.position, now)  # (`now`: the screen's clock)
+        return None
+
     def _show(self, session: Session) -> None:
         # Shown whole at once, as `replay --instant` does: the cursor lands on its first
         # failure (an empty tree at step 0 would say nothing about the file just opened).

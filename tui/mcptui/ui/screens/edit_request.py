@@ -11,7 +11,7 @@ sends (Ctrl+Enter too, where the terminal tells it apart), Esc closes without se
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -62,8 +62,12 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
         editable: EditableRequest,
         title: str,
         listed: Mapping[str, Sequence[str]],
+        preflight: Callable[[], str | None] | None = None,
     ) -> None:
         super().__init__()
+        self.preflight = preflight
+        """Asked when Ctrl+S is pressed: why the request cannot be sent now (None: it can);
+        the editor then stays open, the edit kept."""
         self.editable = editable
         self.title_text = title
         self.listed = listed
@@ -93,12 +97,21 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
 
     def _title(self) -> Text:
         title = Text.assemble(("Edit and re-send ", "bold"), (visible(self.title_text), "dim"))
-        if self.editable.meanings:
-            names = ", ".join(f"${{{name}}}" for name in self.editable.meanings)
+        missing = self.editable.missing
+        kept = [name for name in self.editable.meanings if name not in missing]
+        if kept:
+            names = ", ".join(f"${{{name}}}" for name in kept)
             title.append(
                 f"\nhidden, kept from the original: {visible(names)}"
                 " (remove one to send without it)",
                 "dim",
+            )
+        if missing:
+            names = ", ".join(f"${{{name}}}" for name in missing)
+            title.append(
+                f"\nredacted in the recording: {visible(names)}: set it in the environment "
+                "before starting mcptui, type a value, or switch the header off",
+                "yellow",
             )
         return title
 
@@ -183,7 +196,11 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
         try:
             request = request_to_send(check.request, self.editable.kept)
         except UnsetVariable as exc:
-            self.notify(f"Not sent: {visible(str(exc))}", severity="error")
+            self.notify(f"Not sent: {visible(str(exc))}", severity="error", timeout=15)
+            return
+        refused = self.preflight() if self.preflight is not None else None
+        if refused is not None:
+            self.notify(f"Not sent: {visible(refused)}.", severity="error", timeout=15)
             return
         self.dismiss(request)
 

@@ -145,6 +145,8 @@ class HostApp(Protocol):
 
     def open_path(self, path: str) -> None: ...
 
+    def live_for_replay(self, now: float) -> str | None: ...
+
 
 def host_app(host: Host) -> HostApp:
     """The host's app, as a HostApp: a cast, not a check (the inspector runs in McptuiApp),

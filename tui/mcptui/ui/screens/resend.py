@@ -7,8 +7,12 @@
 "different failure: …" on it, a toast says it too, and `D` opens the two side by side in
 `mcptui diff`'s screen.
 
-Only a run that sends (`mcptui run`, `mcptui demo`) can send: a replay, the proxy and an
-attach say what to run instead.
+A run that sends (`mcptui run`, `mcptui demo`) sends with its own client. A replay of a file
+that holds its request (a recording, an archive) sends too, once its secrets are given (they
+were redacted: `${NAME}` from the environment) with the environment's `OPENAI_API_KEY` and
+`OPENAI_BASE_URL` (else the recording's endpoint): the replay then goes on as a live run, its
+new responses recorded to a file of their own. The proxy and an attach say what to run
+instead.
 """
 
 from __future__ import annotations
@@ -51,11 +55,20 @@ class Resend:
         if self.screen.session.receiving is not None:
             return "the proxy records your app's requests; it sends none of its own"
         if live is None:
-            return (
-                "a replay cannot send: `mcptui export FILE -o req.json`, then "
-                "`mcptui run req.json` and press e there"
-            )
+            if self._recorded_request() is None:
+                return (
+                    "this file holds no request to edit (a recording or an archive does): "
+                    "`mcptui run REQUEST.json` and press e there"
+                )
+            if self.screen.rest_reader.reading is not None:
+                return "the recording is still being read: press e once it is"
+            return None
         return "attached to a response this session did not send: no request to edit"
+
+    def _recorded_request(self) -> dict[str, Any] | None:
+        """A replay's request (its secrets redacted): what `e` edits when nothing was sent."""
+        request = (self.screen.session.header or {}).get("request")
+        return request if isinstance(request, dict) and request else None
 
     def _selected(self) -> ResponseState | None:
         node = self.screen.tree.cursor_node
@@ -82,27 +95,38 @@ class Resend:
     def action_edit_request(self) -> None:
         why = self._why_not()
         live = self.screen.live_actions.live
-        if why is not None or live is None or live.first_request is None:
+        if why is not None:
             self.screen.notify(f"Nothing to edit: {why}.", severity="warning")
             return
         resp = self._selected()
-        request = (live.request_for(resp.id) if resp is not None else None) or live.first_request
+        request: dict[str, Any] | None
+        if live is not None and live.first_request is not None:
+            request = (live.request_for(resp.id) if resp is not None else None) or (
+                live.first_request
+            )
+        else:
+            request = self._recorded_request()
+        if request is None:
+            return
         position = f"response {resp.key + 1}" if resp is not None else "the first request"
         title = f"{position}'s request" + (f" ({resp.id})" if resp is not None and resp.id else "")
         from mcptui.share.editable_request import editable_request
         from mcptui.ui.screens.edit_request import EditRequestScreen
 
         before = resp.key if resp is not None else 0
+        app = host_app(self.screen)
         self.screen.app.push_screen(
-            EditRequestScreen(editable_request(request), title, self.listed_tools()),
+            EditRequestScreen(
+                editable_request(request),
+                title,
+                self.listed_tools(),
+                preflight=lambda: app.live_for_replay(self.screen.clock()),
+            ),
             lambda edited: self._send(before, edited),
         )
 
     def _send(self, before: int, request: dict[str, Any] | None) -> None:
         if request is None:
-            return
-        live = self.screen.live_actions.live
-        if live is None:
             return
         self.screen.playback.follow = True
         host_app(self.screen).run_live(self._send_and_judge(before, request), "send")

@@ -21,7 +21,7 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
-from mcptui.ui.actions import footer_ranks
+from mcptui.ui.actions import BY_NAME, footer_ranks
 
 PRIORITY = footer_ranks()
 """Which bindings stay when the line is short (the action table's ranks): help, quit, step,
@@ -143,8 +143,15 @@ class FittingFooter(Widget, can_focus=False):
                 tooltip,
             )
             for _node, binding, enabled, tooltip in screen.active_bindings.values()
-            if binding.show
+            if binding.show and not self._live_only_without_a_run(binding.action)
         )
+
+    def _live_only_without_a_run(self, action: str) -> bool:
+        """A live run's key (README's live table) in a session that sends nothing: `e` on a
+        replay that holds its request works (`?` and the palette list it), but the line keeps
+        its room for the replay's own keys."""
+        row = BY_NAME.get(action)
+        return row is not None and row.live and getattr(self.app, "live", None) is None
 
     def shows_keys_of(self, screen: Screen) -> bool:
         """Whether the keys shown are those of `screen`'s bindings now."""

@@ -92,3 +92,41 @@ async def test_w_calls_the_failed_tool_from_a_prefilled_form_and_keeps_a_history
     assert len(notes) == 2
     assert notes[0]["message"].startswith("tool workspace: tools/call broken_schema on demo")
     assert notes[1]["call"]["arguments"] == {"query": "another query"}
+
+
+async def test_every_kind_of_field_makes_its_argument_and_names_are_shown_as_typed():
+    """The form's boxes for each kind (an enum with a number among its values, a required enum
+    left blank, a boolean whose name looks like markup) and the arguments they make."""
+    from mcptui.model.schema_form import arguments_of, fields_of
+    from mcptui.ui.screens.tool_workspace import _text_of_widget, _widget
+    from textual.app import App, ComposeResult
+    from textual.widgets import Checkbox, Select
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "[bold]x[/bold]": {"type": "boolean"},
+            "mode": {"enum": ["[red]a", "b", 3]},
+            "level": {"enum": ["p", "q"]},
+            "limit": {"type": "integer"},
+        },
+        "required": ["level"],
+    }
+    fields = fields_of(schema)
+    assert fields is not None
+    given = {"mode": 3, "limit": 7}
+    boxes = []
+
+    class Form(App[None]):
+        def compose(self) -> ComposeResult:
+            boxes.extend(_widget(field, given.get(field.name)) for field in fields)
+            yield from boxes
+
+    async with Form().run_test() as pilot:
+        await pilot.pause()
+        assert str(pilot.app.query_one(Checkbox).label) == "[bold]x[/bold]"
+        assert len(pilot.app.query(Select)) == 2
+        texts = {field.name: _text_of_widget(box) for field, box in zip(fields, boxes, strict=True)}
+        arguments, problems = arguments_of(fields, texts)
+    assert arguments == {"[bold]x[/bold]": False, "mode": 3, "limit": 7}
+    assert problems == ["level: required"]

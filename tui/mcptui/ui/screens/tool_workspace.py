@@ -490,10 +490,10 @@ def _history_line(call: Call) -> Text:
 
 def _widget(field_: Field, value: Any) -> Widget:
     if field_.kind == "boolean":
-        return Checkbox(field_.name, value=bool(value))
+        return Checkbox(Text(visible(field_.name)), value=bool(value))  # text, never markup
     if field_.kind == "enum":
-        options = [(visible(text_of(field_, c)), text_of(field_, c)) for c in field_.choices]
-        chosen = text_of(field_, value) if value is not None else Select.BLANK
+        options = [(Text(visible(text_of(field_, c))), text_of(field_, c)) for c in field_.choices]
+        chosen = text_of(field_, value) if value is not None else Select.NULL
         return Select(options, value=chosen, allow_blank=not field_.required or value is None)
     kind = {"number": "number", "integer": "integer"}.get(field_.kind, "text")
     placeholder = "JSON" if field_.kind == "json" else field_.type_text
@@ -504,7 +504,7 @@ def _text_of_widget(widget: Widget) -> str:
     if isinstance(widget, Checkbox):
         return "true" if widget.value else "false"
     if isinstance(widget, Select):
-        return "" if widget.value is Select.BLANK else str(widget.value)
+        return "" if widget.value is Select.NULL else str(widget.value)
     if isinstance(widget, Input):
         return widget.value
     return ""

@@ -112,3 +112,58 @@ def test_the_wheel_beside_a_package_named_tui_still_runs(tmp_path: Path):
 
     module = run(python, "-m", "mcptui", "--version", cwd=tmp_path)
     assert module.returncode == 0 and module.stdout.startswith("mcptui "), module.stderr
+
+
+def test_the_wheel_carries_the_samples_and_readme_s_commands_work_from_an_empty_folder(
+    tmp_path: Path,
+):
+    """Issue 39: after a wheel install, away from the clone, `samples` lists them and a
+    sample's name (or README's recordings/… path) opens the shipped file; the demo runs."""
+    built = run(
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+        "-w", tmp_path / "dist", REPO,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("mcptui-*.whl")
+    env = tmp_path / "env"
+    assert run(sys.executable, "-m", "venv", "--without-pip", env).returncode == 0
+    python = env / "bin" / "python"
+    site = Path(
+        run(
+            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+        ).stdout.strip()
+    )
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    done = run(
+        sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-index",
+        "--no-deps", wheel,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    empty = tmp_path / "elsewhere"
+    empty.mkdir()
+    mcptui = env / "bin" / "mcptui"
+
+    listed = run(mcptui, "samples", cwd=empty)
+    assert listed.returncode == 0, listed.stderr
+    assert "recordings/mcp-424-broken-schema.jsonl" in listed.stdout
+    assert "requests/demo.json" in listed.stdout
+
+    shot = run(
+        mcptui, "replay", "mcp-424-broken-schema.jsonl", "--failure", "--screenshot", "x.svg",
+        cwd=empty,
+    )  # fmt: skip
+    assert shot.returncode in (0, 1), shot.stderr
+    assert "reading the shipped sample" in shot.stderr
+    assert (empty / "x.svg").read_text().startswith("<svg")
+    assert str(site) in run(python, "-c", "import mcptui; print(mcptui.__file__)").stdout
+
+    readme_path = run(mcptui, "inspect", "recordings/mcp-424-broken-schema.jsonl", cwd=empty)
+    assert readme_path.returncode == 1 and "search_files" in readme_path.stdout
+
+    copied = run(mcptui, "samples", "--copy", "mine", cwd=empty)
+    assert copied.returncode == 0, copied.stderr
+    assert (empty / "mine" / "requests" / "demo.json").is_file()
+
+    demo = run(mcptui, "demo", "--no-tui", cwd=empty)
+    assert demo.returncode == 1, demo.stderr  # the demo's run holds its 424
+    assert "broken_schema" in demo.stdout

@@ -44,6 +44,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("emulate", ("emulate",), ("add_parser",)),
     ("demo_server", ("demo-server",), ("add_parser",)),
     ("demo", ("demo",), ("add_parser",)),
+    ("samples", ("samples",), ("add_parser",)),
 )
 """Each command's module under `mcptui.cli`, the commands it adds and the functions that add
 their sub-parsers (each names its command's run function, `set_defaults(run=…)`), in
@@ -108,6 +109,7 @@ def _main(argv: list[str]) -> int:
     # `mcptui --help` and the like need every command; a command, its own parser
     only = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(argv, only=only).parse_args(bare_step(argv))
+    use_samples(args)
     from mcptui.io.sdk_schema_cache import install
 
     install()  # the conformance check reads the SDK's types from a cache, not the SDK
@@ -122,6 +124,34 @@ def _main(argv: list[str]) -> int:
         from mcptui.io.crash_log import report_crash
 
         return report_crash(exc)
+
+
+FILE_ARGUMENTS = ("file", "files", "request", "target", "a", "b", "recording")
+"""The parsed arguments that name an input file (each command's positional, `--recording`)."""
+
+
+def use_samples(args: argparse.Namespace) -> None:
+    """A file argument that names no file here but a shipped sample (tui/mcptui/io/samples.py)
+    reads the sample, said on stderr: README's commands work after `pipx install`, away from
+    the clone."""
+    from mcptui.io.samples import shipped_path
+
+    for name in FILE_ARGUMENTS:
+        value = getattr(args, name, None)
+        given = value if isinstance(value, list) else [value]
+        found = [
+            (text, shipped_path(text)) if isinstance(text, str) else (text, None) for text in given
+        ]
+        if not any(path for _, path in found):
+            continue
+        for text, path in found:
+            if path is not None:
+                print(
+                    f"mcptui: {text}: no such file here; reading the shipped sample",
+                    file=sys.stderr,
+                )
+        resolved = [str(path) if path is not None else text for text, path in found]
+        setattr(args, name, resolved if isinstance(value, list) else resolved[0])
 
 
 def unknown_command(word: str, names: list[str]) -> str | None:

@@ -51,6 +51,7 @@ async def test_o_with_an_id_opens_the_stored_response_and_an_unknown_one_says_so
             await pilot.press("enter")
             assert await wait_until(pilot, lambda: screen_of(pilot) is not screen, 10)
             opened = screen_of(pilot)
+            assert app.live is None  # the run's keys no longer act on what is shown
             assert opened.session.source.startswith("GET ")
             assert opened.session.source.endswith(f"/responses/{response_id}")
             assert await wait_until(
@@ -60,3 +61,14 @@ async def test_o_with_an_id_opens_the_stored_response_and_an_unknown_one_says_so
                 ),
                 10,
             ), labels(opened)
+
+            # No event marks the failure (a stored response has none): its item is selected.
+            def on_failed_call() -> bool:
+                node = opened.tree.cursor_node
+                return node is not None and "broken_schema" in str(node.label)
+
+            assert await wait_until(pilot, on_failed_call, 10)
+            await pilot.press("f")
+            await pilot.pause()
+            assert not any("No failure" in t for t in toasts(pilot))
+            assert on_failed_call()

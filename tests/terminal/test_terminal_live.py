@@ -264,7 +264,7 @@ def test_edit_turning_the_failing_tool_off_is_called_fixed(
     term.wait_until(
         lambda s: "allow broken_schema" in s, "the toggle for broken_schema", timeout=WAIT
     )
-    for _ in range(4):  # background, stream, require_approval, then broken_schema
+    for _ in range(3):  # background, require_approval, then broken_schema
         term.send("Down")
     term.send("Space")
     term.wait_for('"allowed_tools"')  # the editor shows what the toggle changed
@@ -287,6 +287,7 @@ def test_the_tool_workspace_calls_the_failed_tool_from_its_form(
     term.wait_for("query *")  # the first tool (broken_schema) has its form: query, required
     term.send("Tab")
     term.type("retry policy")
+    term.wait_for("retry policy")  # in the box (a paste reaches it after the next keys)
     term.send("C-s")
     term.wait_for("likely cause: Output schema without structuredContent", timeout=LIVE_WAIT)
     term.assert_healthy()

@@ -114,7 +114,6 @@ def test_toggles_flip_background_stream_approval_and_each_tool() -> None:
     keys = {t.key: t.on for t in toggles(request, listed, request)}
     assert keys == {
         "background": False,
-        "stream": True,
         "approval:0": True,
         "tool:0:search_files": True,
         "tool:0:broken_schema": True,
@@ -127,8 +126,10 @@ def test_toggles_flip_background_stream_approval_and_each_tool() -> None:
         "search_files",
         "broken_schema",
     ]
-    assert switched(request, "background", listed)["background"] is True
-    assert switched(request, "stream", listed)["stream"] is False
+    background = switched(request, "background", listed)
+    assert background["background"] is True
+    assert {t.key: t.on for t in toggles(background, listed)}["stream"] is True  # now it applies
+    assert switched(background, "stream", listed)["stream"] is False
     assert switched(request, "approval:0", listed)["tools"][0]["require_approval"] == "always"
     assert request["tools"][0].get("allowed_tools") is None  # a copy is changed
 

@@ -71,3 +71,11 @@ def test_a_response_that_newly_fails_and_one_still_running() -> None:
     running = response(1, status="in_progress")
     assert verdict(fine, running).kind == "not finished"
     assert verdict(fine, running).good is None
+
+
+def test_a_response_stopped_at_approval_requests_is_not_called_fixed():
+    before = response(0, call("broken_schema", error=SCHEMA_424))
+    asked = ItemState(key=0, type="mcp_approval_request", name="broken_schema", status="completed")
+    found = verdict(before, response(1, asked))
+    assert found.kind == "awaiting approval" and found.good is None
+    assert found.detail.startswith("broken_schema (a approves")

@@ -82,6 +82,8 @@ def test_bad_texts_are_named_by_field():
     ]
     _, problems = arguments_of(fields, {"query": "x", "limit": "1.5"})
     assert problems == ["limit: not an integer"]
+    _, problems = arguments_of(fields, {"query": "", "limit": "1"})
+    assert problems == ["query: required"]  # (the raw JSON mode sends an empty string)
 
 
 def test_a_call_s_arguments_fill_the_form_back():

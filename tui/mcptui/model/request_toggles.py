@@ -1,7 +1,8 @@
 """The editor's quick toggles (`e`): the experiments people try first on a failed MCP run,
 each one switch on the request being edited.
 
-- `background` and `stream`;
+- `background`, and `stream` for a background run (off, it is polled; a foreground run
+  always streams);
 - per MCP tool entry: `require_approval` never (on) or always (off: the API's default);
 - per tool its server listed (or the request names): allowed or not (`allowed_tools`);
 - per header of the entry: sent or not. A header switched off is remembered with its hidden
@@ -57,10 +58,11 @@ def toggles(
     """The switches for `request`: `listed` names each server label's known tools (its
     `mcp_list_tools`, its calls); `original` (the request edited from) names the headers that
     can be switched back on."""
-    out = [
-        Toggle("background", "background", bool(request.get("background"))),
-        Toggle("stream", "stream", request.get("stream", True) is not False),
-    ]
+    out = [Toggle("background", "background", bool(request.get("background")))]
+    if request.get("background"):  # a foreground run always streams (`mcptui run`)
+        out.append(
+            Toggle("stream", "stream (off: polled)", request.get("stream", True) is not False)
+        )
     originals = dict(_entries(original)) if original is not None else {}
     for index, entry in _entries(request):
         label = str(entry.get("server_label", f"tools[{index}]"))

@@ -27,12 +27,14 @@ DIFFERENT = "different failure"
 BROKE = "now failing"
 BOTH_FINE = "both complete"
 UNFINISHED = "not finished"
+AWAITING = "awaiting approval"
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
     kind: str
-    """FIXED, STILL, DIFFERENT, BROKE, BOTH_FINE or UNFINISHED."""
+    """FIXED, STILL, DIFFERENT, BROKE, BOTH_FINE, UNFINISHED or AWAITING (the new response
+    stopped at approval requests: what the calls do is not known yet)."""
     detail: str
 
     @property
@@ -42,7 +44,7 @@ class Verdict:
     @property
     def good(self) -> bool | None:
         """True: better or as good; False: still or newly failing; None: not known yet."""
-        if self.kind == UNFINISHED:
+        if self.kind in (UNFINISHED, AWAITING):
             return None
         return self.kind in (FIXED, BOTH_FINE)
 
@@ -86,6 +88,16 @@ def verdict(before: ResponseState, after: ResponseState) -> Verdict:
     """`after` (the edited re-send) against `before` (what it was edited from)."""
     if after.status not in TERMINAL and not after.request_failed:
         return Verdict(UNFINISHED, "the new response is still running")
+    asked = [
+        what(item)
+        for item in after.items
+        if item.type == "mcp_approval_request" and item.answer is None
+    ]
+    if asked and not failed(after):
+        return Verdict(
+            AWAITING,
+            f"{', '.join(asked)} (a approves, d denies; the follow-up is the answer)",
+        )
     was, now = failed(before), failed(after)
     if was and not now:
         item = first_failure(before)

@@ -78,8 +78,8 @@ def value_of(field: Field, text: str) -> tuple[Any, str | None]:
     if text == "" and field.kind != "string":
         return None, (f"{field.name}: required" if field.required else None)
     if field.kind == "string":
-        if text == "" and not field.required:
-            return None, None
+        if text == "":  # (an empty string on purpose: the raw JSON mode sends one)
+            return None, (f"{field.name}: required" if field.required else None)
         return text, None
     if field.kind == "enum":
         for choice in field.choices:

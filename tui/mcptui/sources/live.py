@@ -451,7 +451,8 @@ class LiveRun:
         self, previous_response_id: str, approval_request_id: str, approve: bool
     ) -> dict[str, Any]:
         """The follow-up request that answers an `mcp_approval_request`."""
-        base = self.first_request or {}
+        # The request of the response answered: an edited re-send's tools, not the first's.
+        base = self.request_for(previous_response_id) or self.first_request or {}
         request: dict[str, Any] = {
             key: base[key]
             for key in ("model", "tools", "metadata", "store", "background")

@@ -73,6 +73,8 @@ class McptuiApp(SafeApp):
         self.first_request = request
         self.attach_to = attach
         self._opened = 0
+        self._left: list[LiveRun] = []
+        """Live runs whose session was replaced by a file opened with `o`: closed on exit."""
         """Files opened in place (`o`): each has a mode of its own."""
 
     def get_default_screen(self) -> InspectorScreen:
@@ -154,8 +156,9 @@ class McptuiApp(SafeApp):
             self.push_screen(KeysScreen(self.screen))
 
     async def on_unmount(self) -> None:
-        if self.live is not None:
-            await self.live.aclose()
+        for live in (*self._left, self.live):
+            if live is not None:
+                await live.aclose()
         if self.proxy is not None:
             self.proxy.stop()
 
@@ -200,13 +203,19 @@ class McptuiApp(SafeApp):
         return None
 
     def _show(self, session: Session) -> None:
-        # Shown whole at once, as `replay --instant` does: the cursor lands on its first
-        # failure (an empty tree at step 0 would say nothing about the file just opened).
+        # Shown whole at once, as `replay --instant` does, the cursor on its first failure
+        # (an empty tree at step 0 would say nothing about the file just opened; a stored
+        # response has no event to step to, only its items).
         session.player.instant = True
+        if self.live is not None and self.live.session is not session:
+            # The run goes on into its own session and recording; its keys (r, e, a…) no
+            # longer act on what is shown, which it does not feed.
+            self._left.append(self.live)
+            self.live = None
         self.session = session
         self._opened += 1
         mode, previous = f"opened-{self._opened}", self.current_mode
-        self.add_mode(mode, lambda: InspectorScreen(session))
+        self.add_mode(mode, lambda: InspectorScreen(session, open_at="end"))
         self.switch_mode(mode)
         self.remove_mode(previous)  # its screens go: the file shown before, its timers
 

@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
-from mcptui.model.request_check import RequestCheck, check_request_text
+from mcptui.model.request_check import Problem, RequestCheck, check_request_text
 from mcptui.model.request_toggles import Toggle, flip, toggles
 from mcptui.model.textsafe import visible
 from mcptui.share.editable_request import EditableRequest, UnsetVariable, request_to_send
@@ -134,7 +134,12 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
         self._refresh_checks()
 
     def _refresh_checks(self) -> None:
-        problems = self.check.problems
+        problems = list(self.check.problems)
+        if self.check.request is not None:
+            try:
+                request_to_send(self.check.request, self.editable.kept)
+            except UnsetVariable as exc:
+                problems.append(Problem(str(exc), error=False))
         out = Text()
         if not problems:
             out.append("✓ a valid request for the installed openai SDK", "green")
@@ -165,13 +170,22 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
                     listing.deselect(toggle.key)
         self._shown = found
 
+    def _restore_toggles(self) -> None:
+        """Each toggle as it was before a flip that could not apply."""
+        listing = self.query_one("#edit-toggles", SelectionList)
+        for toggle in self._shown:
+            if toggle.on:
+                listing.select(toggle.key)
+            else:
+                listing.deselect(toggle.key)
+
     @on(SelectionList.SelectionToggled, "#edit-toggles")
     def _toggled(self, event: SelectionList.SelectionToggled[str]) -> None:
         key = event.selection.value
         request = self.check.request
         if request is None:
             self.notify("Fix the JSON first: the toggles change the request it holds.")
-            self._refresh_toggles({})
+            self._restore_toggles()
             return
         changed = flip(request, key, self.listed, self.original)
         editor = self.query_one("#edit-text", TextArea)

@@ -228,7 +228,8 @@ class Playback:
         timeline = self.screen.session.timeline
         stops = timeline.failure_indexes
         if not stops:
-            self.screen.notify("No failure in this stream.", severity="warning")
+            if not self._select_snapshot_failure(forward=forward):
+                self.screen.notify("No failure in this stream.", severity="warning")
             return
         current = self._current_stop()
         anchor = current if current is not None else timeline.position - 0.5
@@ -296,6 +297,8 @@ class Playback:
         stops = timeline.failure_indexes
         if not stops:
             self.go_to(timeline.total)
+            if self._select_snapshot_failure(forward=True):
+                return
             if not whole:
                 self.screen.notify(
                     "No failure in this stream: showing its end.", severity="warning"
@@ -303,6 +306,28 @@ class Playback:
             return
         self.go_to(timeline.total if whole else timeline.item_done(stops[0]) + 1)
         self.select_failure(stops[0])
+
+    def _select_snapshot_failure(self, *, forward: bool) -> bool:
+        """A failure known only from a Response object (a stored response, `mcptui open`; a
+        Response JSON file): no event marks it, so its item is selected, the next after the
+        cursor's (wrapping). Whether there was one."""
+        state = self.screen.session.timeline.state
+        failed = [
+            (resp.key, item.key) for resp in state.responses for item in resp.items if item.failed
+        ]
+        if not failed:
+            return False
+        node = self.screen.tree.cursor_node
+        ref = node.data if node is not None else None
+        here = (ref.response, ref.item) if ref is not None and ref.item is not None else None
+        order = failed if forward else failed[::-1]
+        target = order[(order.index(here) + 1) % len(order)] if here in order else order[0]
+        found = self.screen.tree.item_node(*target)
+        if found is None:
+            return False
+        self.follow = False
+        self.move_cursor(found)
+        return True
 
     def land_on_failure(self) -> bool:
         """When a run has ended (replay played to the end, live run finished) with a failure

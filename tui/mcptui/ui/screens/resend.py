@@ -108,8 +108,11 @@ class Resend:
             request = self._recorded_request()
         if request is None:
             return
-        position = f"response {resp.key + 1}" if resp is not None else "the first request"
-        title = f"{position}'s request" + (f" ({resp.id})" if resp is not None and resp.id else "")
+        title = (
+            f"response {resp.key + 1}'s request" + (f" ({resp.id})" if resp.id else "")
+            if resp is not None
+            else "the first request"
+        )
         from mcptui.share.editable_request import editable_request
         from mcptui.ui.screens.edit_request import EditRequestScreen
 

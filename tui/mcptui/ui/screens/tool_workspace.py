@@ -183,6 +183,18 @@ class ToolWorkspaceScreen(ModalScreen[None]):
         title.append(f" · {count} tool{'s' if count != 1 else ''}", "dim")
         for problem in problems:
             title.append(f"\n✗ {visible(one_line(problem))}", "red")
+        if problems and not self.listed and self.prefill is not None:
+            recorded = one_line(json.dumps(self.prefill.arguments, ensure_ascii=False), 120)
+            title.append(
+                f"\nthe recorded call: {visible(self.prefill.tool)} {visible(recorded)} on "
+                f"{visible(self.prefill.label)}"
+                + (
+                    "; its header values were redacted: --header NAME=VALUE supplies them"
+                    if any(source.redacted for source in self.sources)
+                    else ""
+                ),
+                "dim",
+            )
         self.query_one("#tw-title", Static).update(title)
         if self.listed:
             index = self._prefilled_index()
@@ -277,6 +289,11 @@ class ToolWorkspaceScreen(ModalScreen[None]):
     # -- calling -----------------------------------------------------------------------------
 
     def action_call(self) -> None:
+        # After what is queued for the boxes (a paste is a message of its own, which a
+        # Ctrl+S pressed right after it would otherwise overtake).
+        self.call_after_refresh(self._call_now)
+
+    def _call_now(self) -> None:
         listed = self.current
         if listed is None:
             self.notify("No tool listed to call.", severity="warning")
@@ -397,8 +414,9 @@ def _about(listed: Listed) -> Group:
     if listed.source.redacted:
         parts.append(
             Text(
-                "from a recording: header values were redacted, so the server may refuse the "
-                "call (`mcptui tools REQUEST.json` has them)",
+                "from a recording or a stored response: header values were redacted, so the "
+                "server may refuse the call (`mcptui tools REQUEST.json` has them, or "
+                "`--header NAME=VALUE`)",
                 "yellow",
             )
         )

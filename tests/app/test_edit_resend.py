@@ -227,3 +227,34 @@ async def test_a_replay_sends_its_edited_request_once_given_a_key_and_its_secret
     assert SECRET not in text and "X-Demo-Key" not in json.loads(text.splitlines()[0])["request"][
         "tools"
     ][0].get("headers", {})
+
+
+async def test_a_live_run_waiting_for_its_first_event_says_so(tmp_path: Path):
+    """Issue 39's habits: not "step forward or press space" while the request is out."""
+    import asyncio
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)  # the request arrives; no answer ever comes
+        await asyncio.sleep(30)
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    session, live = live_session(
+        f"http://127.0.0.1:{port}/v1", "sk-test", Recorder(tmp_path / "r.jsonl"), source="t"
+    )
+    app = McptuiApp(session, live=live, request={"model": "gpt-5", "input": "hi"})
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = screen_of(pilot)
+        assert await wait_until(
+            pilot,
+            lambda: "Waiting for the response's first event" in plain_detail(screen),
+            5,
+        ), plain_detail(screen)
+        await pilot.press("q")
+    server.close()
+
+
+def plain_detail(screen: InspectorScreen) -> str:
+    console = Console(width=300, record=True, color_system=None)
+    console.print(screen.detail.content)
+    return console.export_text()

@@ -9,6 +9,7 @@ from textual.widgets.tree import TreeNode
 from mcptui.model.reducer import is_failure_event
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import item_status
+from mcptui.model.textsafe import visible
 from mcptui.model.timing import item_timing
 from mcptui.ui.widgets.detail import MAX_JSON_CHARS, pretty_json
 from mcptui.ui.widgets.event_tree import NodeRef
@@ -27,6 +28,21 @@ class DetailView:
         self.detail_step: int | None = None
         """The step the detail pane was last drawn at (None: not yet drawn)."""
 
+    def _waiting(self) -> str | None:
+        """What a live source with nothing to show yet waits for (None: a replay)."""
+        session = self.screen.session
+        if session.timeline.total:
+            return None
+        if self.screen.live_actions.live is not None:
+            return "Waiting for the response's first event: the request is on its way."
+        if session.receiving is not None:
+            return (
+                f"Waiting for traffic: {visible(session.idle_hint)}"
+                if session.idle_hint
+                else ("Waiting for traffic.")
+            )
+        return None
+
     def show_detail(self, node: TreeNode[NodeRef] | None) -> None:
         ref = node.data if node is not None else None
         self.detail_step = self.screen.session.timeline.position
@@ -36,7 +52,7 @@ class DetailView:
             self.screen.detail.limit = MAX_JSON_CHARS
             self.screen.detail.scroll_home(animate=False, immediate=True)
         if ref is None:
-            self.screen.detail.show_nothing()
+            self.screen.detail.show_nothing(self._waiting())
             return
         state = self.screen.session.timeline.state
         if ref.response >= len(state.responses):

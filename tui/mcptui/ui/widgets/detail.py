@@ -317,8 +317,11 @@ class DetailPane(ScrollView, can_focus=True):
             return Strip.blank(width, style)
         return self._lines[row].crop_extend(scroll_x, scroll_x + width, style)
 
-    def show_nothing(self) -> None:
-        self.show(Text("Nothing at this step yet: step forward or press space to play.", "dim"))
+    def show_nothing(self, waiting: str | None = None) -> None:
+        """Nothing selected: what a replay can do, or what a live source waits for."""
+        self.show(
+            Text(waiting or "Nothing at this step yet: step forward or press space to play.", "dim")
+        )
 
     def show_event(
         self, event: Event, previous: Event | None, failing: bool, findings: Sequence[Finding] = ()

@@ -147,3 +147,12 @@ def test_a_tool_filter_object_keeps_its_shape() -> None:
     request = {**SENT, "tools": [{**MCP, "allowed_tools": {"tool_names": ["a", "b"]}}]}
     changed = switched(request, "tool:0:a", {"files": ["a", "b"]})
     assert changed["tools"][0]["allowed_tools"] == {"tool_names": ["b"]}
+
+
+def test_json_nested_past_what_the_later_steps_can_walk_is_refused_with_its_place():
+    text = '{"model": "x", "input": ' + "[" * 5000 + "]" * 5000 + "}"
+    check = check_request_text(text)  # json.loads would raise RecursionError here
+    assert check.request is None
+    (problem,) = check.problems
+    assert "nested more than 100 levels deep" in problem.text()
+    assert problem.line == 1

@@ -20,6 +20,8 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
+from mcptui.model.jsonsafe import loads
+
 EXTRA_KEYS = frozenset({"stream"})
 """Top-level keys of a request that the SDK's base params leave to its two variants."""
 
@@ -61,7 +63,7 @@ class RequestCheck:
 def check_request_text(text: str) -> RequestCheck:
     """The request in `text`, checked (JSON, then the SDK's types, then unknown keys)."""
     try:
-        value = json.loads(text)
+        value = loads(text)  # (deeper than 100 levels is refused: every later step recurses)
     except json.JSONDecodeError as exc:
         return RequestCheck(None, (Problem(f"not JSON: {exc.msg}", "", exc.lineno, exc.colno),))
     if not isinstance(value, dict):

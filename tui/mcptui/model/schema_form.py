@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcptui.model.jsonsafe import loads
+
 KINDS = ("string", "number", "integer", "boolean", "enum", "json")
 
 
@@ -87,7 +89,7 @@ def value_of(field: Field, text: str) -> tuple[Any, str | None]:
                 return choice, None
         return None, f"{field.name}: not one of its values"
     try:
-        value = json.loads(text)
+        value = loads(text)  # (at most 100 levels: the form's later steps recurse)
     except json.JSONDecodeError as exc:
         return None, f"{field.name}: not JSON ({exc.msg}, column {exc.colno})"
     if field.kind == "integer" and not (isinstance(value, int) and not isinstance(value, bool)):

@@ -20,6 +20,7 @@ from typing import Any
 
 from mcptui.io.formats import load_text
 from mcptui.io.recording import Loaded, make_header
+from mcptui.model.jsonsafe import loads
 from mcptui.model.redaction import hide_known, redact, redact_text
 from mcptui.model.textsafe import one_line
 
@@ -67,7 +68,7 @@ def fetch_stored(response_id: str, base_url: str | None, api_key: str) -> Loaded
     endpoint = str(client.base_url).rstrip("/")
     try:
         raw = client.responses.with_raw_response.retrieve(response_id)
-        response = json.loads(raw.http_response.text)
+        response = loads(raw.http_response.text)
         items = _input_items(client, response_id)
     except openai.NotFoundError:
         raise StoredError(
@@ -145,7 +146,7 @@ def _input_items(client: Any, response_id: str) -> list[Any]:
         if after is not None:
             options["after"] = after
         raw = client.responses.input_items.with_raw_response.list(response_id, **options)
-        page = json.loads(raw.http_response.text)
+        page = loads(raw.http_response.text)
         data = page.get("data") if isinstance(page, dict) else None
         if not isinstance(data, list):
             break

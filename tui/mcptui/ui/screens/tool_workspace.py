@@ -34,6 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
+from mcptui.model.jsonsafe import loads
 from mcptui.model.schema_form import (
     Field,
     arguments_of,
@@ -261,7 +262,7 @@ class ToolWorkspaceScreen(ModalScreen[None]):
         if self.fields is None or self.has_class("raw"):
             text = self.query_one("#tw-raw", TextArea).text
             try:
-                return json.loads(text or "{}"), []
+                return loads(text or "{}"), []
             except json.JSONDecodeError as exc:
                 return None, [f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]
         texts = {name: _text_of_widget(box) for name, box in self._inputs.items()}

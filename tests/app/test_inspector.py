@@ -736,3 +736,25 @@ async def test_a_multi_megabyte_delta_shows_its_first_screenfuls_and_more_on_m(t
         await pilot.press("down")
         await pilot.pause()
         assert f"… {total - 20_000:,} more characters" in detail_text(screen)
+
+
+async def test_clicking_a_view_s_name_in_the_right_pane_s_title_shows_it():
+    """Issue 39: the "Detail Findings Waterfall" titles are clickable, not only `v`."""
+    app = app_for(SAMPLE_424)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = screen_of(pilot)
+        await pilot.pause()
+        side = screen.query_one("#side")
+        title = "".join(segment.text for segment in side.render_lines(side.region.reset_offset)[0])
+        for view, label in (
+            ("findings", "Findings"),
+            ("waterfall", "Waterfall"),
+            ("detail", "Detail"),
+        ):
+            x = title.index(f" {label} ") + 2  # inside the name as drawn
+            await pilot.click("#side", offset=(x, 0))
+            await pilot.pause()
+            assert screen.view == view, (label, x, title)
+        await pilot.click("#side", offset=(1, 3))  # inside the pane: no change
+        await pilot.pause()
+        assert screen.view == "detail"

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.events import Click
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Tree
@@ -260,6 +261,19 @@ class InspectorScreen(Screen[None]):
             title.append(f" {label} ", "reverse bold" if key == name else "dim")
         side.border_title = title
         self.header_clock.refresh_waterfall()
+
+    @on(Click, "#side")
+    def _title_clicked(self, event: Click) -> None:
+        """A click on the right pane's title row picks the view named under it (`v` cycles)."""
+        if event.widget is not self.query_one("#side") or event.y != 0:
+            return
+        start = 1  # the title follows the border's first cell
+        for key, label in SIDE_VIEWS.items():
+            width = len(label) + 2
+            if start <= event.x < start + width:
+                self.show_view(key)
+                return
+            start += width
 
     def action_cycle_view(self) -> None:
         """Detail → Findings → Waterfall → Detail."""

@@ -7,6 +7,7 @@ source and licence in SOURCE.md there), so a plain clone runs every test with no
 from __future__ import annotations
 
 import compileall
+import contextlib
 import os
 import shutil
 import socket
@@ -26,6 +27,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="run the long fuzz corpus (thousands of cases) instead of CI's",
     )
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """Each test remembers in a folder of its own (mcptui/io/settings.py: a theme chosen in
+    one test is not the next test's, nor the developer's own settings any test's). The folder
+    is made only if something is remembered."""
+    name = "".join(c if c.isalnum() else "_" for c in request.node.nodeid)[-120:]
+    folder = Path(tempfile.gettempdir()) / f"mcptui-test-settings-{os.getpid()}" / name
+    monkeypatch.setenv("MCPTUI_CONFIG_DIR", str(folder))
+    yield
+    shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        folder.parent.rmdir()  # once empty
 
 
 @pytest.fixture(scope="session")

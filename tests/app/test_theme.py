@@ -51,3 +51,29 @@ async def test_the_json_view_highlights_for_the_themes_darkness():
         await pilot.pause()
         assert screen.detail.dark is False
     assert JsonSyntax("{}", dark=False).detail_key != JsonSyntax("{}", dark=True).detail_key
+
+
+async def test_the_theme_chosen_is_the_next_run_s(tmp_path, monkeypatch):
+    """Issue 39: the theme picked in the palette is remembered (mcptui/io/settings.py); a
+    settings file that cannot be read is as if there were none."""
+    import json
+
+    monkeypatch.setenv("MCPTUI_CONFIG_DIR", str(tmp_path))
+    app = McptuiApp(open_session(str(SAMPLE_424)), paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme != "nord"
+        app.theme = "nord"
+        await pilot.pause()
+    assert json.loads((tmp_path / "state.json").read_text())["theme"] == "nord"
+
+    again = McptuiApp(open_session(str(SAMPLE_424)), paused=True)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert again.theme == "nord"
+        assert again.current_theme.name == "nord"
+
+    (tmp_path / "state.json").write_text("{not json")
+    third = McptuiApp(open_session(str(SAMPLE_424)), paused=True)
+    async with third.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert third.theme == "textual-dark"

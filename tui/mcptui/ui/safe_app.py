@@ -12,6 +12,7 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from mcptui.io.settings import remember, remembered
 from mcptui.model.redaction import hide_known, redact_text
 from mcptui.model.textsafe import visible
 from mcptui.ui.css_cache import cached, save
@@ -31,6 +32,9 @@ class SafeApp(App[None]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stylesheet = cached(self.stylesheet)  # parsed CSS read back (ui/css_cache.py)
+        saved = remembered("theme")  # the theme chosen last time (io/settings.py)
+        if isinstance(saved, str) and saved in self.available_themes:
+            self.set_reactive(App.theme, saved)  # before the first frame: no watcher yet
         self._follow_theme(refresh=False)
         self._after_frame: list[Callable[[], object]] = []
 
@@ -62,6 +66,7 @@ class SafeApp(App[None]):
 
     def watch_theme(self) -> None:
         self._follow_theme(refresh=True)
+        remember("theme", self.theme)  # chosen in the palette: the next run's too
 
     def _follow_theme(self, *, refresh: bool) -> None:
         """Named colours in the app's Rich text take the theme's colours (ui/theme_colours.py)."""

@@ -260,7 +260,6 @@ def test_edit_turning_the_failing_tool_off_is_called_fixed(
     term.wait_for("Edit and re-send")
     screen = term.wait_for("${DEMO_X_DEMO_KEY}")  # the header's value stays hidden
     assert "demo-secret-never-recorded" not in screen
-    term.settled()  # the editor is up, its text focused (a Tab before that lands elsewhere)
     term.send("Tab")  # to the toggles
     term.wait_until(
         lambda s: "allow broken_schema" in s, "the toggle for broken_schema", timeout=WAIT

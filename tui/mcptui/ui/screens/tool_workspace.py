@@ -91,6 +91,10 @@ class ToolWorkspaceScreen(ModalScreen[None]):
         Binding("ctrl+s,ctrl+enter", "call", "Call", priority=True, id="call"),
         Binding("f2", "raw", "Raw JSON / form", id="raw"),
         Binding("escape", "close", "Back", id="close"),
+        # As the request editor's Tab (edit_request.py): the focus moves before the next key
+        # is handed on, so what is typed right after a Tab lands in the field it names.
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
     DEFAULT_CSS = """
     ToolWorkspaceScreen { background: $surface; }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -179,9 +180,30 @@ def rendered_lines(widget: Widget) -> list[str]:
 
 def detail_text(screen: InspectorScreen) -> str:
     """The detail pane's whole content as plain text, laid out wide enough not to wrap."""
+    return static_text(screen.detail)
+
+
+def static_text(widget: Any) -> str:
+    """What a Static-like widget holds (its `content`), as plain text wide enough not to wrap."""
     console = Console(width=400, file=io.StringIO(), record=True, color_system=None)
-    console.print(screen.detail.content)
+    console.print(widget.content)
     return console.export_text()
+
+
+@contextmanager
+def demo_run(recording: Path) -> Iterator[tuple[Any, Any, Any]]:
+    """(servers, session, app): the demo's request against the emulator and the demo MCP
+    server on loopback, unpaced, as a live app ready to run, recording to `recording`."""
+    from mcptui.emulator.demo import demo_servers
+    from mcptui.emulator.runner import RunConfig
+    from mcptui.sources.live import Recorder, live_session
+    from mcptui.ui.app import McptuiApp
+
+    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
+        session, live = live_session(
+            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
+        )
+        yield servers, session, McptuiApp(session, live=live, request=servers.request())
 
 
 # -- driving the tree with keys ------------------------------------------------------------------

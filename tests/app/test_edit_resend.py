@@ -12,32 +12,25 @@ from typing import Any
 import pytest
 from _app_support import (
     SAMPLE_424,
+    demo_run,
+    detail_text,
     footer_actions,
     header_text,
     screen_of,
+    static_text,
     toasts,
     wait_until,
 )
-from mcptui.emulator.demo import demo_servers
-from mcptui.emulator.runner import RunConfig
 from mcptui.sources.live import Recorder, live_session
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
 from mcptui.ui.screens.diff_screen import DiffScreen
 from mcptui.ui.screens.edit_request import EditRequestScreen
 from mcptui.ui.screens.inspector import InspectorScreen
-from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import SelectionList, Static, TextArea
 
 SECRET = "demo-secret-never-recorded"  # the demo request's X-Demo-Key header
-
-
-def plain(widget: Static) -> str:
-    """What a Static shows, as text."""
-    console = Console(width=300, record=True, color_system=None)
-    console.print(widget.content)
-    return console.export_text()
 
 
 def ended(screen: InspectorScreen, count: int) -> bool:
@@ -69,11 +62,7 @@ async def test_switching_the_failing_tool_off_is_called_fixed_and_d_shows_the_di
     tmp_path: Path,
 ):
     recording = tmp_path / "demo.jsonl"
-    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
-        session, live = live_session(
-            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
-        )
-        app = McptuiApp(session, live=live, request=servers.request())
+    with demo_run(recording) as (_servers, session, app):
         async with app.run_test(size=(120, 40)) as pilot:
             screen = screen_of(pilot)
             assert await wait_until(pilot, lambda: ended(screen, 1), 20)
@@ -86,7 +75,7 @@ async def test_switching_the_failing_tool_off_is_called_fixed_and_d_shows_the_di
             text = editor.query_one(TextArea).text
             assert SECRET not in text and '"X-Demo-Key": "${DEMO_X_DEMO_KEY}"' in text
             problems = editor.query_one("#edit-problems", Static)
-            assert "a valid request" in plain(problems)
+            assert "a valid request" in static_text(problems)
 
             await toggle(pilot, "demo: allow broken_schema")
             changed = editor.query_one(TextArea).text
@@ -127,11 +116,7 @@ async def test_switching_the_failing_tool_off_is_called_fixed_and_d_shows_the_di
 
 
 async def test_a_bad_edit_is_named_with_its_place_and_is_not_sent(tmp_path: Path):
-    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
-        session, live = live_session(
-            servers.emulator_url, "mcptui-demo", Recorder(tmp_path / "r.jsonl"), source="demo"
-        )
-        app = McptuiApp(session, live=live, request=servers.request())
+    with demo_run(tmp_path / "r.jsonl") as (_servers, session, app):
         async with app.run_test(size=(80, 24)) as pilot:
             screen = screen_of(pilot)
             assert await wait_until(pilot, lambda: ended(screen, 1), 20)
@@ -143,11 +128,11 @@ async def test_a_bad_edit_is_named_with_its_place_and_is_not_sent(tmp_path: Path
                 '"stream": true', '"stream": true,\n  "background": "yes"'
             )
             await pilot.pause()
-            shown = plain(editor.query_one("#edit-problems", Static))
+            shown = static_text(editor.query_one("#edit-problems", Static))
             assert "background: input should be a valid boolean" in shown
             area.text = area.text.replace('"model"', '"model" "x"', 1)
             await pilot.pause()
-            shown = plain(editor.query_one("#edit-problems", Static))
+            shown = static_text(editor.query_one("#edit-problems", Static))
             assert "line 2, column" in shown and "not JSON" in shown
             await pilot.press("ctrl+s")
             await pilot.pause()
@@ -181,12 +166,8 @@ async def test_a_replay_sends_its_edited_request_once_given_a_key_and_its_secret
     switched off, broken_schema too, and the re-send joins the replay as a live run,
     recorded to a file of its own, with its verdict."""
     monkeypatch.chdir(tmp_path)
-    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
-        recording = tmp_path / "first.jsonl"
-        session, live = live_session(
-            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
-        )
-        first = McptuiApp(session, live=live, request=servers.request())
+    recording = tmp_path / "first.jsonl"
+    with demo_run(recording) as (servers, _session, first):
         async with first.run_test(size=(120, 40)) as pilot:
             assert await wait_until(pilot, lambda: ended(screen_of(pilot), 1), 20)
             await pilot.press("q")
@@ -201,7 +182,7 @@ async def test_a_replay_sends_its_edited_request_once_given_a_key_and_its_secret
             await pilot.press("e")
             assert await wait_until(pilot, lambda: isinstance(app.screen, EditRequestScreen), 5)
             editor = app.screen
-            title = plain(editor.query_one("#edit-title", Static))
+            title = static_text(editor.query_one("#edit-title", Static))
             assert "redacted in the recording: ${DEMO_X_DEMO_KEY}" in title
             await toggle(pilot, "demo: header X-Demo-Key")
             await toggle(pilot, "demo: allow broken_schema")
@@ -247,14 +228,8 @@ async def test_a_live_run_waiting_for_its_first_event_says_so(tmp_path: Path):
         screen = screen_of(pilot)
         assert await wait_until(
             pilot,
-            lambda: "Waiting for the response's first event" in plain_detail(screen),
+            lambda: "Waiting for the response's first event" in detail_text(screen),
             5,
-        ), plain_detail(screen)
+        ), detail_text(screen)
         await pilot.press("q")
     server.close()
-
-
-def plain_detail(screen: InspectorScreen) -> str:
-    console = Console(width=300, record=True, color_system=None)
-    console.print(screen.detail.content)
-    return console.export_text()

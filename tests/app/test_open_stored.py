@@ -5,22 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _app_support import labels, screen_of, toasts, wait_until
-from mcptui.emulator.demo import demo_servers
-from mcptui.emulator.runner import RunConfig
-from mcptui.sources.live import Recorder, live_session
-from mcptui.ui.app import McptuiApp
+from _app_support import demo_run, labels, screen_of, toasts, wait_until
 from mcptui.ui.screens.prompt import PromptScreen
 
 
 async def test_o_with_an_id_opens_the_stored_response_and_an_unknown_one_says_so(
     tmp_path: Path,
 ):
-    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
-        session, live = live_session(
-            servers.emulator_url, "mcptui-demo", Recorder(tmp_path / "r.jsonl"), source="demo"
-        )
-        app = McptuiApp(session, live=live, request=servers.request())
+    with demo_run(tmp_path / "r.jsonl") as (_servers, session, app):
         async with app.run_test(size=(120, 40)) as pilot:
             screen = screen_of(pilot)
 

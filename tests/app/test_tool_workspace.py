@@ -8,33 +8,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _app_support import screen_of, wait_until
-from mcptui.emulator.demo import demo_servers
-from mcptui.emulator.runner import RunConfig
-from mcptui.sources.live import Recorder, live_session
-from mcptui.ui.app import McptuiApp
+from _app_support import demo_run, screen_of, static_text, wait_until
 from mcptui.ui.screens.tool_workspace import ToolWorkspaceScreen
-from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
 SECRET = "demo-secret-never-recorded"
-
-
-def plain(widget: Static) -> str:
-    console = Console(width=300, record=True, color_system=None)
-    console.print(widget.content)
-    return console.export_text()
 
 
 async def test_w_calls_the_failed_tool_from_a_prefilled_form_and_keeps_a_history(
     tmp_path: Path,
 ):
     recording = tmp_path / "demo.jsonl"
-    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
-        session, live = live_session(
-            servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
-        )
-        app = McptuiApp(session, live=live, request=servers.request())
+    with demo_run(recording) as (_servers, _session, app):
         async with app.run_test(size=(120, 45)) as pilot:
             screen = screen_of(pilot)
             failed = screen.diagnosing._failed_call
@@ -52,8 +37,8 @@ async def test_w_calls_the_failed_tool_from_a_prefilled_form_and_keeps_a_history
 
             await pilot.press("ctrl+s")
             result = workspace.query_one("#tw-result", Static)
-            assert await wait_until(pilot, lambda: "OpenAI would report" in plain(result), 10)
-            shown = plain(result)
+            assert await wait_until(pilot, lambda: "OpenAI would report" in static_text(result), 10)
+            shown = static_text(result)
             assert "declares an outputSchema but the result has no structuredContent" in shown
             assert "likely cause: Output schema without structuredContent" in shown
             assert "the result below has no structuredContent" in shown
@@ -64,7 +49,7 @@ async def test_w_calls_the_failed_tool_from_a_prefilled_form_and_keeps_a_history
             history = workspace.query_one("#tw-history", OptionList)
             assert await wait_until(
                 pilot,
-                lambda: history.option_count == 2 and "as call #1" in plain(result),
+                lambda: history.option_count == 2 and "as call #1" in static_text(result),
                 10,
             )
             lines = [str(history.get_option_at_index(i).prompt) for i in range(2)]

@@ -16,6 +16,8 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 PY2_INIT = 'print "tui 1.1.1"\n'
 """What `pip install tui==1.1.1` puts in `tui/__init__.py`, in effect: code Python 3 rejects."""
@@ -51,26 +53,24 @@ def run(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_the_wheel_beside_a_package_named_tui_still_runs(tmp_path: Path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """mcptui's wheel, built once for the module (offline: no build isolation)."""
+    dist = tmp_path_factory.mktemp("dist")
     built = run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        "--no-build-isolation",
-        "-q",
-        "-w",
-        tmp_path / "dist",
-        REPO,
-    )
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+        "-w", dist, REPO,
+    )  # fmt: skip
     assert built.returncode == 0, built.stderr
-    (wheel,) = (tmp_path / "dist").glob("mcptui-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
-        tops = {name.split("/", 1)[0] for name in archive.namelist()}
-    assert "mcptui" in tops and "tui" not in tops, tops
+    (found,) = dist.glob("mcptui-*.whl")
+    return found
 
-    env = tmp_path / "env"
+
+def fresh_venv(folder: Path, *wheels: Path) -> tuple[Path, Path, Path]:
+    """A new venv in `folder`/env with `wheels` installed: (env, its python, its site-packages).
+    mcptui's dependencies come from the test venv's site-packages (a path line, so the
+    editable install's own .pth there is not processed: only the wheel provides mcptui)."""
+    env = folder / "env"
     assert run(sys.executable, "-m", "venv", "--without-pip", env).returncode == 0
     python = env / "bin" / "python"
     site = Path(
@@ -78,23 +78,22 @@ def test_the_wheel_beside_a_package_named_tui_still_runs(tmp_path: Path):
             python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
         ).stdout.strip()
     )
-    # mcptui's dependencies come from the test venv's site-packages (a path line, so the
-    # editable install's own .pth there is not processed: only the wheel provides mcptui).
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    for whl in (other_tui_wheel(tmp_path), wheel):
+    for whl in wheels:
         done = run(
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            python,
-            "install",
-            "-q",
-            "--no-index",
-            "--no-deps",
-            whl,
-        )
+            sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-index",
+            "--no-deps", whl,
+        )  # fmt: skip
         assert done.returncode == 0, done.stderr
+    return env, python, site
+
+
+def test_the_wheel_beside_a_package_named_tui_still_runs(tmp_path: Path, wheel: Path):
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/", 1)[0] for name in archive.namelist()}
+    assert "mcptui" in tops and "tui" not in tops, tops
+
+    env, python, site = fresh_venv(tmp_path, other_tui_wheel(tmp_path), wheel)
 
     broken = run(python, "-c", "import tui")
     assert "SyntaxError" in broken.stderr  # the other package is there, and as broken as it was
@@ -115,30 +114,11 @@ def test_the_wheel_beside_a_package_named_tui_still_runs(tmp_path: Path):
 
 
 def test_the_wheel_carries_the_samples_and_readme_s_commands_work_from_an_empty_folder(
-    tmp_path: Path,
+    tmp_path: Path, wheel: Path
 ):
     """Issue 39: after a wheel install, away from the clone, `samples` lists them and a
     sample's name (or README's recordings/… path) opens the shipped file; the demo runs."""
-    built = run(
-        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-        "-w", tmp_path / "dist", REPO,
-    )  # fmt: skip
-    assert built.returncode == 0, built.stderr
-    (wheel,) = (tmp_path / "dist").glob("mcptui-*.whl")
-    env = tmp_path / "env"
-    assert run(sys.executable, "-m", "venv", "--without-pip", env).returncode == 0
-    python = env / "bin" / "python"
-    site = Path(
-        run(
-            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-        ).stdout.strip()
-    )
-    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    done = run(
-        sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-index",
-        "--no-deps", wheel,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    env, python, site = fresh_venv(tmp_path, wheel)
     empty = tmp_path / "elsewhere"
     empty.mkdir()
     mcptui = env / "bin" / "mcptui"

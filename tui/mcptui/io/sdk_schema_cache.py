@@ -20,15 +20,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mcptui.io.settings import user_folder
 from mcptui.model import sdkschema
 
 
 def cache_dir() -> Path:
-    explicit = os.environ.get("MCPTUI_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "mcptui"
+    return user_folder("MCPTUI_CACHE_DIR", "XDG_CACHE_HOME", ".cache")
 
 
 def cached_schema() -> dict[str, Any] | None:

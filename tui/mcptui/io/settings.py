@@ -16,12 +16,17 @@ from typing import Any
 STATE = "state.json"
 
 
+def user_folder(explicit: str, xdg: str, fallback: str) -> Path:
+    """mcptui's folder of a kind: `$explicit`, else `$xdg/mcptui`, else `~/fallback/mcptui`
+    (the XDG base directories; the SDK schema cache's is one, io/sdk_schema_cache.py)."""
+    given = os.environ.get(explicit)
+    if given:
+        return Path(given)
+    return Path(os.environ.get(xdg) or str(Path.home() / fallback)) / "mcptui"
+
+
 def config_dir() -> Path:
-    explicit = os.environ.get("MCPTUI_CONFIG_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "mcptui"
+    return user_folder("MCPTUI_CONFIG_DIR", "XDG_CONFIG_HOME", ".config")
 
 
 def _read() -> dict[str, Any]:

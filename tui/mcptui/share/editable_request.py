@@ -14,7 +14,6 @@ that text.
 from __future__ import annotations
 
 import os
-import re
 from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,7 +21,13 @@ from typing import Any
 
 from mcptui.model.redaction import REDACTED
 from mcptui.share.export import request_text
-from mcptui.share.export_template import Text, Variable, request_file_template
+from mcptui.share.export_template import (
+    Text,
+    Variable,
+    align,
+    map_strings,
+    request_file_template,
+)
 from mcptui.sources.request_file import VARIABLE, expand
 
 
@@ -85,18 +90,12 @@ def _literal_references(sent: Any) -> dict[str, str]:
     """`${NAME}` text already in the request as sent (not a placeholder): name → that text."""
     found: dict[str, str] = {}
 
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            for match in VARIABLE.finditer(value):
-                found.setdefault(match.group(1), match.group(0))
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
+    def collect(text: str) -> str:
+        for match in VARIABLE.finditer(text):
+            found.setdefault(match.group(1), match.group(0))
+        return text
 
-    walk(sent)
+    map_strings(sent, collect)
     return found
 
 
@@ -105,14 +104,16 @@ def _collect(template: Any, sent: Any, kept: dict[str, str]) -> None:
     if isinstance(template, Text):
         if not isinstance(sent, str):
             return
-        pattern = "".join(
-            "(.*?)" if isinstance(part, Variable) else re.escape(part) for part in template.parts
-        )
-        found = re.fullmatch(pattern, sent, re.DOTALL)
-        names = [part.name for part in template.parts if isinstance(part, Variable)]
-        if found is not None:
-            for name, value in zip(names, found.groups(), strict=True):
-                kept.setdefault(name, value)
+        pieces = [""]  # the literal text between the variables (as `align` takes it)
+        names: list[str] = []
+        for part in template.parts:
+            if isinstance(part, Variable):
+                names.append(part.name)
+                pieces.append("")
+            else:
+                pieces[-1] += part
+        for name, value in zip(names, align(pieces, sent) or (), strict=False):
+            kept.setdefault(name, value)
     elif isinstance(template, dict) and isinstance(sent, dict):
         for key, value in template.items():
             if key in sent:

@@ -154,7 +154,7 @@ class _Builder:
             return text
         pieces = text.split(REDACTED)
         count = len(pieces) - 1
-        hidden = _align(pieces, raw) if raw is not None else None
+        hidden = align(pieces, raw) if raw is not None else None
         parts = _Parts()
         for ordinal, piece in enumerate(pieces):
             parts += self.literal(piece, path, keep_defaults=True)
@@ -234,7 +234,7 @@ def request_file_template(raw: dict[str, Any]) -> Template:
     def swap(found: re.Match[str]) -> str:
         return by_reference[(found.group(1), found.group(2))]
 
-    marked = _map_strings(raw, lambda text: VARIABLE.sub(swap, text))
+    marked = map_strings(raw, lambda text: VARIABLE.sub(swap, text))
     return build_template(redact(marked), raw=marked, sentinels=sentinels)
 
 
@@ -253,7 +253,7 @@ def _sentinels(raw: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
                 references.append((found.group(1), found.group(2)))
         return value
 
-    _map_strings(raw, collect)
+    map_strings(raw, collect)
     return {f"{prefix}{_letters(n)}": ref for n, ref in enumerate(references)}
 
 
@@ -265,15 +265,16 @@ def _letters(number: int, width: int = 5) -> str:
     return out
 
 
-def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+def map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """`value` with every string in it (at any depth) put through `change`."""
     if isinstance(value, dict):
-        return {key: _map_strings(item, change) for key, item in value.items()}
+        return {key: map_strings(item, change) for key, item in value.items()}
     if isinstance(value, list):
-        return [_map_strings(item, change) for item in value]
+        return [map_strings(item, change) for item in value]
     return change(value) if isinstance(value, str) else value
 
 
-def _align(pieces: list[str], raw: str) -> list[str] | None:
+def align(pieces: list[str], raw: str) -> list[str] | None:
     """What each `<redacted>` between `pieces` stood for in `raw`, or None if it cannot
     tell."""
     pattern = "(.*?)".join(re.escape(piece) for piece in pieces)

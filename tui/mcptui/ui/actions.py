@@ -408,6 +408,15 @@ ACTIONS: tuple[Action, ...] = (
 
 BY_NAME = {action.name: action for action in ACTIONS}
 
+FOCUS_AT_ONCE: list[BindingType] = [
+    Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+    Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
+]
+"""Tab in a screen of fields (the request editor, the tool workspace): as priority bindings
+they move the focus as the app reads the key, so the keys sent right after a Tab go to the
+field it names. As Textual's own (screen) bindings they ran after those keys had been handed
+to the field being left: a terminal test failed 2 runs in 5 under load, 20 of 20 passed."""
+
 
 def available_when(when: str) -> frozenset[str]:
     """The actions available only under the condition `when` (see `Action.when`)."""

@@ -28,6 +28,7 @@ from mcptui.model.request_check import Problem, RequestCheck, check_request_text
 from mcptui.model.request_toggles import Toggle, flip, toggles
 from mcptui.model.textsafe import visible
 from mcptui.share.editable_request import EditableRequest, UnsetVariable, request_to_send
+from mcptui.ui.actions import FOCUS_AT_ONCE
 
 NARROW = 100
 """Below this many columns the toggles go under the text."""
@@ -40,10 +41,7 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
     BINDINGS = [
         Binding("ctrl+s,ctrl+enter", "send", "Send", priority=True, id="send"),
         Binding("escape", "cancel", "Cancel", id="cancel"),
-        # Tab goes between the two panes before the next key is handed on (a priority
-        # binding runs as the app reads the key): otherwise the text, which had the focus,
-        # still took the keys sent right after a Tab (a terminal test under load, 2 runs in 5).
-        Binding("tab,shift+tab", "other_pane", "Other pane", show=False, priority=True),
+        *FOCUS_AT_ONCE,
     ]
     DEFAULT_CSS = """
     EditRequestScreen { align: center middle; }
@@ -129,15 +127,6 @@ class EditRequestScreen(ModalScreen[dict[str, Any] | None]):
 
     def _narrow(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
-
-    def action_other_pane(self) -> None:
-        """Now, not after the next refresh (`widget.focus()` is deferred): keys sent right
-        after the Tab go to the pane it names."""
-        text = self.query_one("#edit-text", TextArea)
-        if self.focused is text:
-            self.set_focus(self.query_one("#edit-toggles", SelectionList))
-        else:
-            self.set_focus(text)
 
     # -- checking as you type ----------------------------------------------------------------
 

@@ -43,6 +43,7 @@ from mcptui.model.schema_form import (
     text_of,
 )
 from mcptui.model.textsafe import one_line, visible
+from mcptui.ui.actions import FOCUS_AT_ONCE
 from mcptui.ui.safe_app import SafeApp
 
 RESULT_LINES = 60
@@ -91,10 +92,7 @@ class ToolWorkspaceScreen(ModalScreen[None]):
         Binding("ctrl+s,ctrl+enter", "call", "Call", priority=True, id="call"),
         Binding("f2", "raw", "Raw JSON / form", id="raw"),
         Binding("escape", "close", "Back", id="close"),
-        # As the request editor's Tab (edit_request.py): the focus moves before the next key
-        # is handed on, so what is typed right after a Tab lands in the field it names.
-        Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
-        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
+        *FOCUS_AT_ONCE,
     ]
     DEFAULT_CSS = """
     ToolWorkspaceScreen { background: $surface; }

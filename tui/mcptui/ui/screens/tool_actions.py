@@ -26,16 +26,26 @@ class ToolActions:
 
     def __init__(self, screen: Host) -> None:
         self.screen = screen
+        self._known: tuple[tuple[int, bool], bool] | None = None
+        """(what `available` was last asked about, its answer)."""
 
     def available(self) -> bool:
-        """Whether the session names a server to call (asked at every footer refresh: the
-        requests and the state at the cursor, no fold)."""
+        """Whether the session names a server to call. Asked at every footer refresh, so the
+        answer is kept until the session has more responses or a first request (a server,
+        once named, stays named): no walk of every response's tools each time."""
         live = self.screen.live_actions.live
-        requests: list[Any] = [(self.screen.session.header or {}).get("request")]
-        if live is not None:
-            requests.append(live.first_request)
-        requests += [{"tools": resp.tools} for resp in self.screen.session.timeline.state.responses]
-        return any(entry.get("server_url") for r in requests for entry in mcp_entries(r))
+        responses = self.screen.session.timeline.state.responses
+        key = (len(responses), live is not None and live.first_request is not None)
+        if self._known is not None and (self._known[1] or self._known[0] == key):
+            return self._known[1]
+        requests = [
+            (self.screen.session.header or {}).get("request"),
+            live.first_request if live is not None else None,
+            *({"tools": resp.tools} for resp in responses),
+        ]
+        found = any(entry.get("server_url") for r in requests for entry in mcp_entries(r))
+        self._known = (key, found)
+        return found
 
     def sources(self) -> list[ToolSource]:
         from mcptui.ui.screens.tool_workspace import ToolSource

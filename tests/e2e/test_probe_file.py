@@ -233,8 +233,8 @@ def test_refusals_are_one_line_and_exit_2(
         ): "mcptui: the second --header has no valid header name before '=' (letters, digits "
         "and -_.!#$%&'*+^`|~ only): write --header NAME=VALUE",
         (str(tmp_path / "notes.txt"),): f"mcptui: cannot use {tmp_path / 'notes.txt'}: "
-        "unrecognised content: no events, JSON objects or "
-        "SDK event reprs in it; accepted formats: ",
+        "unrecognised content: no events, Response objects or "
+        "SDK event reprs in it (1 line of prose skipped); accepted formats: ",
         (str(tmp_path / "gone.json"),): f"mcptui: {tmp_path / 'gone.json'}: no such file",
     }
     for args, expected in cases.items():

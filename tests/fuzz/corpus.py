@@ -12,8 +12,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SEEDS = sorted((REPO / "tests" / "fixtures" / "upstream").glob("*.chunks.txt")) + sorted(
-    (REPO / "recordings").glob("*.jsonl")
+SEEDS = (
+    sorted((REPO / "tests" / "fixtures" / "upstream").glob("*.chunks.txt"))
+    + sorted((REPO / "recordings").glob("*.jsonl"))
+    + sorted((REPO / "tests" / "fixtures" / "pastes").glob("*.txt"))
 )
 HOSTILE = "\x1b]0;t\x07\x1b[2J\x9b31m\u202e\ud800"
 """Terminal escapes, a bidi override and a lone surrogate (the JSON escape `\\ud800` once

@@ -140,7 +140,7 @@ def test_prose_without_events_is_refused_with_a_reason(
     path.write_text("My MCP call fails with a 424 and I have no idea why.\n{not json}\n")
     assert main(["inspect", str(path)]) == 2
     shown = capsys.readouterr()
-    assert "unrecognised content: no events, JSON objects or SDK event reprs in it" in shown.out
+    assert "unrecognised content: no events, Response objects or SDK event reprs in it" in shown.out
     assert "nothing usable could be read" in shown.err
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
+from mcptui.io.envelopes import agents_skipped, unwrapped
 from mcptui.io.recording import Loaded, Problem, json_error_reason
 from mcptui.model.errors import describe_error
 from mcptui.model.events import Event, note
@@ -92,20 +93,34 @@ class TypelessKeeper:
         self.typeless: dict[str, Any] | None = None
         self.line: int | None = None
         self.repeats = 0
+        self.agents_own = 0
+        """The Agents SDK's own events skipped (tui/mcptui/io/envelopes.py)."""
 
     def add(self, obj: dict[str, Any], line: int | None) -> None:
         if "type" in obj:
-            self.close()
+            inner = unwrapped(obj)
+            if inner is None:
+                self.agents_own += 1
+                return
+            obj = inner
+            self._end_run()
         elif obj == self.typeless:
             self.repeats += 1
             return
         else:
-            self.close()
+            self._end_run()
             self.typeless, self.line = obj, line
             self.loaded.problems.append(Problem(line, NO_TYPE))
         self.loaded.events.append(Event(obj, line=line))
 
     def close(self) -> None:
+        """The file is read: count what was folded and skipped."""
+        self._end_run()
+        if self.agents_own:
+            self.loaded.problems.append(Problem(None, agents_skipped(self.agents_own)))
+            self.agents_own = 0
+
+    def _end_run(self) -> None:
         """The run of identical typeless events is over: count what was folded."""
         if self.repeats:
             self.loaded.problems.append(Problem(self.line, folded_typeless(self.repeats)))

@@ -17,7 +17,7 @@ from typing import Any
 from mcptui.io.answers import TypelessKeeper, http_error_note, stream_entries
 from mcptui.io.archives import ARCHIVE_FORMATS, read_archive
 from mcptui.io.indexed import recording_reader
-from mcptui.io.paste import find_in_paste, is_error_body
+from mcptui.io.paste import find_in_paste, is_error_body, not_one_stream
 from mcptui.io.reading import MAX_BYTES, InputError, read_source
 from mcptui.io.recording import (
     Loaded,
@@ -51,8 +51,10 @@ ACCEPTED_FORMATS = (
     "events pasted one after another, separated by commas",
     "a Response object (GET /v1/responses/{id})",
     'an API error body ({"error": {...}}, what a refused request answers)',
-    "text with events in it: a forum post, Markdown fences, a log with JSON or the SDK's "
-    "event reprs, a curl command's body",
+    "text with events in it: a forum post, Markdown fences, a log with JSON (its timestamps "
+    "the events' times), the openai SDK's reprs (print(event), print(response)) and "
+    "model_dump() dicts, the Agents SDK's stream events (reprs or JSON), Node's console.log "
+    "of events, a curl command's body",
     *ARCHIVE_FORMATS,
 )
 
@@ -154,7 +156,7 @@ def _load_text(text: str, source: str, max_bytes: int) -> Loaded:
         as_paste = _read_pasted(text, text.index("{"), source)
         if not as_lines.events and not as_paste.events:  # Python dicts as print() shows them?
             as_text = _read_text_paste(text, source)
-            if as_text.events:
+            if as_text.events or as_text.snapshots:
                 return as_text
         return max(as_lines, as_paste, key=lambda r: (len(r.events), -len(r.problems)))
     return _read_text_paste(text, source)
@@ -163,25 +165,57 @@ def _load_text(text: str, source: str, max_bytes: int) -> Loaded:
 def _read_text_paste(text: str, source: str) -> Loaded:
     """Events found anywhere in prose, fences, logs and SDK reprs (tui/mcptui/io/paste.py)."""
     found = find_in_paste(text)
+    skipped = found.summary()
     if not found.objects and found.request is None:
         return _failed(
             source,
-            "unrecognised content: no events, JSON objects or SDK event "
-            "reprs in it; " + _accepted(),
+            "unrecognised content: no events, Response objects or SDK event reprs in it"
+            + (f" ({skipped})" if skipped else "")
+            + "; "
+            + _accepted(),
+        )
+    events = [obj for _, obj in found.objects if isinstance(obj.get("type"), str)]
+    if found.skipped_lines and (reason := not_one_stream(events)) is not None:
+        return _failed(
+            source,
+            f"not a stream: prose quoting {len(events)} example events ({reason}); "
+            "a paste is read as a run when its events are one stream's",
         )
     loaded = Loaded(format="text with events", source=source)
     if found.request is not None:
         loaded.header = {"request": found.request}
-    for line, obj in found.objects:
+    times = _event_times(found.times)
+    for index, (line, obj) in enumerate(found.objects):
         if is_response_object(obj) and "type" not in obj:
             loaded.snapshots.append(obj)
         elif is_error_body(obj):
             loaded.events.append(http_error_note(obj, line=line))
         else:
-            loaded.events.append(Event(obj, line=line))
-    if (summary := found.summary()) is not None:
-        loaded.problems.append(Problem(None, summary))
+            loaded.events.append(Event(obj, line=line, t=times[index], cut=index in found.cut))
+    if skipped is not None:
+        loaded.problems.append(Problem(None, skipped))
     return loaded
+
+
+def _event_times(stamps: list[float | None]) -> list[float | None]:
+    """Seconds from the first timestamp a log gave its events, when it gave every event one
+    and they never go back (a clock-only stamp that passes midnight counts on); else None
+    for all: a timeline with holes or jumps back would show wrong durations."""
+    if len(stamps) < 2 or any(stamp is None for stamp in stamps):
+        return [None] * len(stamps)
+    times: list[float | None] = []
+    day = 0.0
+    previous = first = stamps[0]
+    assert first is not None
+    for stamp in stamps:
+        assert stamp is not None
+        if stamp + day < previous:
+            if previous - (stamp + day) < 43_200:
+                return [None] * len(stamps)  # back in time: not a clock we can trust
+            day += 86_400  # a clock-only stamp past midnight
+        previous = stamp + day
+        times.append(previous - first)
+    return times
 
 
 def _accepted() -> str:

@@ -15,19 +15,30 @@ import ast
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from mcptui.io.envelopes import unwrapped
+from mcptui.io.node_inspect import NotInspected, read_inspected
 from mcptui.io.sniff import is_response_object
 from mcptui.model.jsonsafe import MAX_DEPTH, raw_decode, text_without_surrogates
 
-SDK_REPR = re.compile(r"\b[A-Z][A-Za-z0-9]*Event\(")
-"""Where an SDK event's repr starts: `ResponseCreatedEvent(`, `ResponseMcpCallFailedEvent(`."""
+SDK_REPR = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*Event|Response)\(")
+"""Where an SDK event's repr starts (`ResponseCreatedEvent(`, the Agents SDK's
+`RawResponsesStreamEvent(`), or a Response's, as `print(client.responses.create(...))` shows it."""
+LOG_TIME = re.compile(
+    r"(?:(\d{4})-(\d{2})-(\d{2})[T ])?(\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
+    r"(Z|[+-]\d{2}:?\d{2})?(?!\d)"
+)
+"""A log line's timestamp: `2026-11-27 12:00:01,234`, `2026-11-27T12:00:01.234Z`, `12:00:01.234`."""
+NODE_KEY = re.compile(r"\{\s*(?:<ref \*\d+>\s*)?[A-Za-z_$][\w$]*\s*:")
+"""Where Node's `console.log` of an object starts: `{` and an unquoted key."""
 CURL_DATA = re.compile(r"(?:^|\s)(?:-d|--data|--data-raw|--data-binary)\s+(['\"])", re.MULTILINE)
 SCAN_BUDGET = 200
 """Characters failed decodes may cost, per character of the text: a bound on text full of
 `{"` that open nothing (json's error counts the lines up to where it failed, each time)."""
 MAX_REPR = 1_000_000
-"""The longest SDK repr tried (a repr spans lines when a logger wraps it)."""
+"""The longest SDK repr (or Node object) tried (a repr spans lines when a logger wraps it)."""
 
 
 @dataclass
@@ -40,10 +51,19 @@ class Found:
     """A `curl` command's JSON body."""
     request_span: tuple[int, int] = (0, 0)
     skipped_lines: int = 0
+    cut: set[int] = field(default_factory=set)
+    """Which of `objects` Node's `console.log` cut values out of."""
     python_blocks: int = 0
     """SDK reprs or dict literals that could not be parsed."""
     other_json: int = 0
-    """JSON objects that are no event (arguments, fragments)."""
+    """JSON objects that are no event (arguments, fragments, a tool's definition)."""
+    agents_own: int = 0
+    """The Agents SDK's own events (tui/mcptui/io/envelopes.py)."""
+    node_cuts: int = 0
+    """Values Node's `console.log` cut short (tui/mcptui/io/node_inspect.py)."""
+    times: list[float | None] = field(default_factory=list)
+    """Each object's time from its log line's timestamp (seconds of the day, or since the
+    epoch when the line names its date), None when its line has none."""
 
     def summary(self) -> str | None:
         """What was skipped, in one line ("12 lines of prose, 1 Python block skipped")."""
@@ -53,10 +73,18 @@ class Found:
                 (self.skipped_lines, "line of prose", "lines of prose"),
                 (self.python_blocks, "Python block", "Python blocks"),
                 (self.other_json, "JSON object that is no event", "JSON objects that are no event"),
+                (self.agents_own, "Agents SDK event of its own", "Agents SDK events of their own"),
             )
             if n
         ]
-        return ", ".join(parts) + " skipped" if parts else None
+        said = ", ".join(parts) + " skipped" if parts else None
+        if self.node_cuts:
+            cut = (
+                f"{self.node_cuts} values Node's console.log cut short "
+                "([Object], ... more items) left out"
+            )
+            said = f"{said}; {cut}" if said else cut
+        return said
 
 
 def find_in_paste(text: str) -> Found:
@@ -81,6 +109,7 @@ def find_in_paste(text: str) -> Found:
         if found.request_span[0] <= start < found.request_span[1]:
             position = found.request_span[1]  # the curl body: the request, not an event
             continue
+        cuts_before = found.node_cuts
         if start == repr_at:
             value, stop = _sdk_repr(text, start)
             budget -= 10 * (stop - start)  # its bracket scan runs in Python
@@ -89,13 +118,16 @@ def find_in_paste(text: str) -> Found:
                 position = start + 1
                 continue
         else:
-            value, stop, cost = _object_at(decoder, text, start)
+            value, stop, cost = _object_at(decoder, text, start, found)
             budget -= cost
             if value is None:
                 position = start + 1
                 continue
         first = lines.at(start)
-        _keep(found, first + 1, value)
+        if _keep(found, first + 1, value):
+            found.times.append(_log_time(text, start))
+            if found.node_cuts > cuts_before:
+                found.cut.add(len(found.objects) - 1)
         for number in range(first, lines.at(max(start, stop - 1)) + 1):
             used[number] = True
         position = stop
@@ -121,11 +153,61 @@ class _LineCounter:
         return self.line
 
 
-def _keep(found: Found, line: int, value: dict[str, Any]) -> None:
-    if isinstance(value.get("type"), str) or is_response_object(value) or is_error_body(value):
-        found.objects.append((line, value))
-    else:
-        found.other_json += 1
+def _keep(found: Found, line: int, value: dict[str, Any]) -> bool:
+    """Keep `value` when it is an event, a Response or an error body, taken out of an Agents
+    SDK envelope; count it as skipped otherwise. An object whose `type` is no stream event's
+    (`{"type": "mcp", "server_label": …}`, `{"type": "http_error", …}` as prose quotes them)
+    is not an event: a stream's types are `response.*` and `error`."""
+    inner = unwrapped(value)
+    if inner is None:
+        found.agents_own += 1
+        return False
+    kind = inner.get("type")
+    if (
+        (isinstance(kind, str) and is_stream_event_type(kind))
+        or is_response_object(inner)
+        or is_error_body(inner)
+    ):
+        found.objects.append((line, inner))
+        return True
+    found.other_json += 1
+    return False
+
+
+def is_stream_event_type(kind: str) -> bool:
+    """A type a Responses stream's event may have, known or drifted: `response.…` or `error`."""
+    return kind.startswith("response.") or kind == "error"
+
+
+def _log_time(text: str, start: int) -> float | None:
+    """The time a log line gives the object at `start`: a timestamp before it on its line,
+    or leading the line above when that line holds nothing after its prefix but a label
+    (`2026-11-27 12:00:01 INFO event:`, then the object)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    match = LOG_TIME.search(text, line_start, start)
+    if match is None and line_start > 0:
+        above = text.rfind("\n", 0, line_start - 1) + 1
+        label = text[above : line_start - 1]
+        match = LOG_TIME.match(label.lstrip())
+        if match is not None and ("{" in label or "(" in label):
+            match = None  # the line above held an object of its own
+    return None if match is None else _seconds(match)
+
+
+def _seconds(match: re.Match[str]) -> float | None:
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    clock = int(hour) * 3600 + int(minute) * 60 + int(second) + float(f"0.{fraction or 0}")
+    if not year:
+        return clock
+    try:
+        midnight = datetime(int(year), int(month), int(day), tzinfo=UTC)
+    except ValueError:
+        return None
+    offset = 0
+    if zone and zone != "Z":
+        sign = -1 if zone[0] == "-" else 1
+        offset = sign * (int(zone[1:3]) * 3600 + int(zone[-2:]) * 60)
+    return midnight.timestamp() + clock - offset
 
 
 def is_error_body(obj: dict[str, Any]) -> bool:
@@ -135,7 +217,7 @@ def is_error_body(obj: dict[str, Any]) -> bool:
 
 
 def _object_at(
-    decoder: json.JSONDecoder, text: str, start: int
+    decoder: json.JSONDecoder, text: str, start: int, found: Found
 ) -> tuple[dict[str, Any] | None, int, int]:
     """A JSON object (or a Python dict literal) at `start`: (value, end, cost of trying).
 
@@ -143,7 +225,9 @@ def _object_at(
     """
     opener = text[start + 1 : start + 200].lstrip()[:1]
     if opener not in ('"', "'", "}"):
-        return None, start + 1, 1
+        if NODE_KEY.match(text, start) is None:
+            return None, start + 1, 1
+        return _node_object(text, start, 0, found)
     try:
         value, stop = raw_decode(decoder, text, start)
     except ValueError as exc:
@@ -153,8 +237,26 @@ def _object_at(
         literal, scanned = _dict_literal(text, start)
         # Scanning for the closing brace runs in Python: charge it tenfold.
         cost += 10 * scanned
-        return (None, start + 1, cost) if literal is None else (literal[0], literal[1], cost)
+        if literal is None:  # Node quotes a key that is no name: `{ 'x-id': 'a', n: null }`
+            return _node_object(text, start, cost, found)
+        return literal[0], literal[1], cost
     return (value if isinstance(value, dict) else None), stop, stop - start
+
+
+def _node_object(
+    text: str, start: int, cost: int, found: Found
+) -> tuple[dict[str, Any] | None, int, int]:
+    """What Node's `console.log` printed at `start`, as data (tui/mcptui/io/node_inspect.py),
+    its cuts counted in `found`; its reading runs in Python: charged tenfold."""
+    try:
+        read = read_inspected(text, start, start + MAX_REPR)
+        value = as_json_data(read.value)
+    except NotInspected as exc:
+        return None, start + 1, cost + 10 * exc.scanned
+    except (ValueError, RecursionError):
+        return None, start + 1, cost + 10 * MAX_REPR
+    found.node_cuts += read.cuts
+    return value, read.end, cost + 10 * (read.end - start)
 
 
 def _dict_literal(text: str, start: int) -> tuple[tuple[dict[str, Any], int] | None, int]:
@@ -288,3 +390,29 @@ def _is_prose(line: str) -> bool:
         and not stripped.startswith("```")
         and stripped not in ("[", "]", "],", "{", "}", "},", ")", "(")
     )
+
+
+def not_one_stream(objects: list[dict[str, Any]]) -> str | None:
+    """Why the events found in a text cannot be one stream (or streams one after another),
+    None when they can: prose that quotes example events is no run. In one stream, sequence
+    numbers rise (a new `response.created` starts the count again) and an output item ends
+    once; examples quoted apart repeat numbers and items."""
+    last: int | None = None
+    ended: set[str] = set()
+    for obj in objects:
+        kind = obj.get("type")
+        if kind == "response.created":
+            last, ended = None, set()
+        number = obj.get("sequence_number")
+        if isinstance(number, int) and not isinstance(number, bool):
+            if last is not None and number <= last:
+                return f"sequence number {number} comes after {last} with no new response"
+            last = number
+        item = obj.get("item")
+        if kind == "response.output_item.done" and isinstance(item, dict):
+            item_id = item.get("id")
+            if isinstance(item_id, str):
+                if item_id in ended:
+                    return f"output item {item_id} ends twice"
+                ended.add(item_id)
+    return None

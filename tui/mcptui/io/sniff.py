@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from mcptui.io.envelopes import ENVELOPE_TYPE
 from mcptui.io.recording import is_header, is_record
 from mcptui.model.jsonsafe import loads
 
@@ -87,7 +88,7 @@ def is_json_lines_head(head: bytes, *, whole: bool) -> bool:
         obj = try_json(line)
         if not isinstance(obj, dict) or is_header(obj) or is_record(obj):
             return False
-    return True
+    return ENVELOPE_TYPE.search(text) is None  # the whole-text reader takes envelopes off
 
 
 def is_sse_head(head: bytes, *, whole: bool) -> bool:
@@ -136,7 +137,7 @@ def is_array_head(head: bytes, *, whole: bool) -> bool:
         return False
     if not text.lstrip().startswith("[") or may_be_archive(text):
         return False
-    return not SSE_FIELD.search(text[:SSE_SNIFF])
+    return not SSE_FIELD.search(text[:SSE_SNIFF]) and ENVELOPE_TYPE.search(text) is None
 
 
 SAMPLE_BYTES = 1 << 20

@@ -98,6 +98,12 @@ class ItemState:
         return (self.final or {}).get("output")
 
     @property
+    def lists_tools(self) -> bool:
+        """For `mcp_list_tools`: whether the item says what was listed (a paste that cut its
+        `tools` out does not: Node's `[Object]`)."""
+        return isinstance((self.final or self.added or {}).get("tools"), list)
+
+    @property
     def tool_names(self) -> list[str]:
         """For `mcp_list_tools`: the listed tools' names."""
         tools = (self.final or self.added or {}).get("tools")

@@ -331,8 +331,10 @@ def item_node(parent: Tree, resp: ResponseState, item: ItemState) -> None:
         if item.error is not None:
             node.add(Text.assemble(("error ", "red"), one_line(item.error_text, 600)))
     elif item.type == "mcp_list_tools":
-        names = item.tool_names
-        node.add(Text.assemble((f"tools ({len(names)}) ", "dim"), one_line(", ".join(names), 300)))
+        if item.lists_tools:
+            names = item.tool_names
+            listed = one_line(", ".join(names), 300)
+            node.add(Text.assemble((f"tools ({len(names)}) ", "dim"), listed))
         if item.error is not None:
             node.add(Text.assemble(("error ", "red"), one_line(item.error_text, 600)))
     elif item.type == "message" and item.text:

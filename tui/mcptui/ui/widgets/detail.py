@@ -507,7 +507,7 @@ class DetailPane(ScrollView, can_focus=True):
                     dark=self.dark,
                 ),
             ]
-        if item.type == "mcp_list_tools":
+        if item.type == "mcp_list_tools" and item.lists_tools:
             names = item.tool_names
             parts += [
                 Text(""),

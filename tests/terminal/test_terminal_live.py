@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -295,3 +296,58 @@ def test_the_tool_workspace_calls_the_failed_tool_from_its_form(
     term.wait_for("as call #1", timeout=LIVE_WAIT)
     term.send("Escape")
     assert term.exit_code() == 0
+
+
+# -- issue 39: a recording followed while a run writes it --------------------------------------
+
+
+def test_replay_follow_shows_a_recording_live_while_a_run_writes_it(
+    terminal_factory: MakeTerminal, tmp_path: Path, servers: Servers
+) -> None:
+    """`mcptui run --no-tui` records a run that stalls mid-stream; `mcptui replay FILE
+    --follow`, started while it writes, shows it going on and then to its end."""
+    body = json.loads((REQUESTS / "demo.json").read_text())
+    request = request_file(
+        tmp_path, "demo.json", servers, metadata={"mcptui_fault": "stall:4@12"}, input=body["input"]
+    )
+    recording = tmp_path / "growing.jsonl"
+    writer = subprocess.Popen(
+        [
+            str(mcptui_command()),
+            "run",
+            str(request),
+            "--no-tui",
+            "--base-url",
+            servers.api,
+            "--record",
+            str(recording),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "OPENAI_API_KEY": "sk-writer-secret-0123456789"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + LIVE_WAIT
+        while not recording.exists() and writer.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # a wait for the file to appear, not a pause
+        assert recording.exists(), "the run wrote no recording"
+        term = terminal_factory(80, 24).start("replay", recording, "--follow")
+        term.wait_until(
+            lambda s: "live: following" in s and "in_progress" in s and writer.poll() is None,
+            "the recording shown while the run still writes it",
+            timeout=LIVE_WAIT,
+        )
+        term.assert_healthy()
+        term.wait_until(
+            lambda s: "response.completed" in s and "1 failure" in s,
+            "the run followed to its end, with its failed call",
+            timeout=LIVE_WAIT,
+        )
+        assert writer.wait(timeout=LIVE_WAIT) == 1  # the demo's 424
+        term.assert_healthy()
+        assert "sk-writer-secret" not in term.history()
+    finally:
+        writer.kill()
+        writer.wait()

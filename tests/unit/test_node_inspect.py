@@ -15,8 +15,9 @@ def read(text: str) -> tuple[object, int]:
 def test_the_literals_node_prints() -> None:
     text = (
         "{\n  type: 'response.output_text.delta',\n  'x-id': \"it's\",\n  n: -1.5e3,\n"
-        "  big: 12n,\n  none: null,\n  gone: undefined,\n  yes: true,\n  at: 2025-08-26T14:50:42.000Z,\n"
-        "  both: `it's \"x\"`,\n  esc: 'a\\nb\\x41\\u00e9\\'',\n  empty: {},\n  list: [ 1, 'two' ]\n}"
+        "  big: 12n,\n  none: null,\n  gone: undefined,\n  yes: true,\n"
+        '  at: 2025-08-26T14:50:42.000Z,\n  both: `it\'s "x"`,\n'
+        "  esc: 'a\\nb\\x41\\u00e9\\'',\n  empty: {},\n  list: [ 1, 'two' ]\n}"
     )
     assert read(text) == (
         {
@@ -39,8 +40,9 @@ def test_the_literals_node_prints() -> None:
 
 def test_what_node_cut_is_left_out_and_counted() -> None:
     text = (
-        "<ref *1> {\n  response: {\n    tools: [ [Object], [Object] ],\n    text: { format: [Object], "
-        "verbosity: 'medium' },\n    output: [\n      1, 2,\n      ... 98 more items\n    ],\n"
+        "<ref *1> {\n  response: {\n    tools: [ [Object], [Object] ],\n"
+        "    text: { format: [Object], verbosity: 'medium' },\n"
+        "    output: [\n      1, 2,\n      ... 98 more items\n    ],\n"
         "    self: [Circular *1],\n    fn: [Function: f],\n    keep: 'x'\n  },\n"
         "  delta: 'aaaa'... 9996 more characters\n}"
     )

@@ -172,6 +172,7 @@ def open_replay(
     max_bytes: int = MAX_BYTES,
     tap: str | None = None,
     whole: bool = False,
+    follow: bool | None = False,
 ) -> Session | None:
     """The file as a session, or None once its problems are printed (exit 2); a recording
     is read on in the app, after its first screen, unless `whole`."""
@@ -181,7 +182,7 @@ def open_replay(
         refuse_line("--speed must be greater than 0")
         return None
     session = open_session(
-        path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap, whole=whole
+        path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap, whole=whole, follow=follow
     )
     if not session.usable:
         for problem in session.problems:

@@ -37,7 +37,7 @@ def add_parser(commands: Commands) -> None:
     pace.add_argument(
         "--speed",
         type=float,
-        default=1.0,
+        default=None,
         metavar="X",
         help="replay speed relative to the recorded timing (default 1)",
     )
@@ -68,6 +68,22 @@ def add_parser(commands: Commands) -> None:
         metavar="COLSxROWS",
         help="the --screenshot's terminal size (default 120x40)",
     )
+    follow = parser.add_mutually_exclusive_group()
+    follow.add_argument(
+        "--follow",
+        "-f",
+        action="store_true",
+        default=None,
+        help="read on what is appended to the file (a recording a run or the proxy is "
+        "writing, JSON lines an app appends), live; on by default when the file is still "
+        "being written",
+    )
+    follow.add_argument(
+        "--no-follow",
+        dest="follow",
+        action="store_false",
+        help="read the file as it is now, even while it is being written",
+    )
     add_tap_file(parser)
     add_max_bytes(parser)
     parser.set_defaults(run=run)
@@ -78,14 +94,17 @@ def run(args: argparse.Namespace) -> int:
         return refuse_line("--step N and --failure are two places to open at: give one")
     if args.screenshot is not None:
         return screenshot(args)
+    if args.follow and args.tap is not None:
+        return refuse_line("--follow reads one file as it grows: give --tap only without it")
     return run_replay(
         args.file,
-        speed=args.speed,
+        speed=1.0 if args.speed is None else args.speed,
         instant=args.instant,
         step=args.step,
         failure=args.failure,
         max_bytes=args.max_bytes,
         tap=args.tap,
+        follow=args.follow if args.step is None and args.speed is None else bool(args.follow),
     )
 
 
@@ -112,7 +131,7 @@ def screenshot(args: argparse.Namespace) -> int:
         return refuse_line(f"--screenshot {out}: is a folder; name the .svg file to write")
     session = open_replay(
         args.file, instant=True, max_bytes=args.max_bytes, tap=args.tap, whole=True
-    )
+    )  # as it is now: a screenshot follows nothing
     if session is None:
         return 2
     open_at: OpenAt = "failure" if args.failure else args.step if args.step is not None else "end"
@@ -140,11 +159,23 @@ def run_replay(
     failure: bool = False,
     max_bytes: int = MAX_BYTES,
     tap: str | None = None,
+    follow: bool | None = False,
 ) -> int:
-    """Replay `path`; `step` opens it paused at that step, `failure` on its first failure."""
-    session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
+    """Replay `path`; `step` opens it paused at that step, `failure` on its first failure.
+    `follow`: read on what is appended (None: when it is still being written), from its end
+    as it is now (a replay at a `speed` plays up to it first)."""
+    session = open_replay(
+        path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap, follow=follow
+    )
     if session is None:
         return 2
+    if follow and session.follower is None:
+        return refuse_line(
+            f"--follow reads a recording or one JSON event per line as it grows; {path} is "
+            "read whole (give it without --follow)"
+        )
+    if session.follower is not None and step is None and not instant and speed == 1.0:
+        session.player.instant = True  # a file being written opens at its end, as `tail -f`
     refused = terminal_missing(
         f"`mcptui inspect {path}` prints it, `mcptui replay {path} --screenshot OUT.svg` draws it"
     )

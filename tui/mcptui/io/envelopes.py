@@ -27,7 +27,7 @@ def unwrapped(obj: dict[str, Any]) -> dict[str, Any] | None:
     Agents SDK event of its own, which carries none."""
     kind = obj.get("type")
     if kind == RAW_RESPONSE_EVENT and isinstance(obj.get("data"), dict):
-        return obj["data"]  # type: ignore[no-any-return]
+        return obj["data"]
     if kind in AGENTS_OWN_EVENTS:
         return None
     return obj

@@ -201,14 +201,13 @@ def _event_times(stamps: list[float | None]) -> list[float | None]:
     """Seconds from the first timestamp a log gave its events, when it gave every event one
     and they never go back (a clock-only stamp that passes midnight counts on); else None
     for all: a timeline with holes or jumps back would show wrong durations."""
-    if len(stamps) < 2 or any(stamp is None for stamp in stamps):
+    known = [stamp for stamp in stamps if stamp is not None]
+    if len(stamps) < 2 or len(known) < len(stamps):
         return [None] * len(stamps)
     times: list[float | None] = []
     day = 0.0
-    previous = first = stamps[0]
-    assert first is not None
-    for stamp in stamps:
-        assert stamp is not None
+    previous = first = known[0]
+    for stamp in known:
         if stamp + day < previous:
             if previous - (stamp + day) < 43_200:
                 return [None] * len(stamps)  # back in time: not a clock we can trust

@@ -117,7 +117,7 @@ class _Parser:
         raise NotInspected(f"no value at {at}")
 
     def _object(self, at: int, depth: int) -> dict[str, Any]:
-        text, result = self.text, {}
+        text, result = self.text, dict[str, Any]()
         while True:
             at = self._skip(at)
             if at >= self.end:
@@ -150,7 +150,7 @@ class _Parser:
             at = self._after_item(self.position)
 
     def _array(self, at: int, depth: int) -> list[Any] | _Cut:
-        text, items, cut = self.text, [], False
+        text, items, cut = self.text, list[Any](), False
         while True:
             at = self._skip(at)
             if at >= self.end:
@@ -181,7 +181,7 @@ class _Parser:
         `... N more characters` cut left."""
         text, parts = self.text, []
         while True:
-            quote, index, piece = text[at], at + 1, []
+            quote, index, piece = text[at], at + 1, list[str]()
             while True:
                 if index >= self.end:
                     raise NotInspected("cut off")

@@ -7,9 +7,10 @@ has one path for both.
 
 from __future__ import annotations
 
-from mcptui.io.indexed import recording_reader
+from mcptui.io.indexed import RecordingReader, recording_reader
 from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded
+from mcptui.sources.follow import Follower, follow_start, growing
 from mcptui.sources.session import Session
 
 
@@ -21,15 +22,24 @@ def open_session(
     max_bytes: int = MAX_BYTES,
     tap: str | None = None,
     whole: bool = False,
+    follow: bool | None = False,
 ) -> Session:
     """Load `path` (any accepted format) as a session positioned at step 0; with `tap`, a
     tap recording made apart merged into it (tui/mcptui/io/merge.py). A recording is read a piece
-    at a time (`Session.loading`: the app reads the rest between frames) unless `whole`."""
+    at a time (`Session.loading`: the app reads the rest between frames) unless `whole`.
+    `follow`: read on what is appended to a recording or a dump of JSON lines
+    (tui/mcptui/sources/follow.py); None: when it is still being written."""
     reader = recording_reader(path, max_bytes) if tap is None and path != "-" else None
     if reader is not None:
         session = Session.reading(reader, speed=speed, instant=instant)
         if whole:
             session.load_all()
+        lines = type(reader) is RecordingReader  # a recording or JSON lines: not SSE, an array
+        if lines and (follow or (follow is None and growing(path, session))):
+            start = follow_start(path, reader.size)
+            session.follower = Follower(session, path, start, bare=reader.bare)  # type: ignore[union-attr]
+            session.live = True
+            session.receiving = session.follower.writing
         return session
     return Session.from_loaded(load_merged(path, tap, max_bytes), speed=speed, instant=instant)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptui.io.indexed import PieceReader
 from mcptui.io.read_ahead import PIECE
@@ -16,6 +16,9 @@ from mcptui.io.recording import Loaded, Problem
 from mcptui.model.player import Player
 from mcptui.model.resend_verdict import Verdict
 from mcptui.model.timeline import Timeline
+
+if TYPE_CHECKING:
+    from mcptui.sources.follow import Follower
 
 FIRST_PIECE = 256 << 10
 """Bytes read before the first screen (about 700 events): enough to show the stream's start."""
@@ -42,6 +45,8 @@ class Session:
     secrets: list[str] = field(default_factory=list, repr=False)
     """What its source named as secrets (a file's requests, an archive's API key): hidden in
     toasts, reports and screenshots as in its events."""
+    follower: Follower | None = None
+    """Reads what another process appends to the file replayed (`replay --follow`)."""
     verdicts: dict[int, Verdict] = field(default_factory=dict)
     """An edited re-send's response (by key) → whether it fixed the one it was edited from
     (`e`; tui/mcptui/model/resend_verdict.py): the header says it on that response."""

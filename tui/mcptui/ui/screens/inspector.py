@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Tree
 from textual.worker import Worker
 
+from mcptui.sources.follow import POLL_SECONDS
 from mcptui.sources.session import Session
 from mcptui.ui.actions import ACTIONS, BY_NAME, bindings
 from mcptui.ui.gc_pacing import CHECK_SECONDS, CollectorPacer
@@ -172,6 +173,8 @@ class InspectorScreen(Screen[None]):
         else:
             self.diagnosing.diagnose()
         self.set_interval(DIAGNOSE_EVERY, self.diagnosing.diagnose, name="diagnose")
+        if (follower := self.session.follower) is not None:
+            self.set_interval(POLL_SECONDS, follower.poll, name="follow")
         self.collector.hold()
         self.set_interval(CHECK_SECONDS, self.collector.check, name="collector")
 

@@ -1,0 +1,227 @@
+"""Following a file another process is still writing: a `mcptui run` or the proxy recording
+into it, an app appending its events one JSON line at a time.
+
+`mcptui replay FILE` reads what the file holds; a `Follower` then reads what is appended to it,
+a complete line at a time, into the same timeline, as a live run adds what arrives (as toolong
+and `tail -f` follow a log). A line still being written (no newline yet) waits for its end. New
+entries are redacted as the file's first part was: each event with the secrets the file named,
+each item's deltas on their joined text (tui/mcptui/io/scrub.py). Line formats only: a
+recording or one JSON event per line; a whole-text format (SSE, an array, a paste) has no place
+where a complete entry ends.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from mcptui.io.envelopes import unwrapped
+from mcptui.io.recording import Loaded, Problem, read_record
+from mcptui.io.scrub import DeltaScrubber
+from mcptui.model.events import Event, note
+from mcptui.model.jsonsafe import loads
+from mcptui.model.redaction import redact_event
+from mcptui.model.state import TERMINAL_STATUSES
+from mcptui.sources.session import Session
+
+POLL_SECONDS = 0.2
+"""How often the app asks the follower for what is new: a stat when nothing is."""
+GROWING_SECONDS = 10.0
+"""A file written to this recently, whose last response has not ended, is still being written:
+`replay` follows it without `--follow`."""
+MAX_READ = 4 << 20
+"""Bytes read at a poll at most (the rest at the next): a writer far ahead never stalls keys."""
+
+
+class Follower:
+    """Reads the lines appended to `path` after `offset` into `session`'s timeline."""
+
+    def __init__(
+        self,
+        session: Session,
+        path: str,
+        offset: int,
+        *,
+        bare: bool,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.session = session
+        self.path = path
+        self.bare = bare
+        self.clock = clock
+        self.offset = offset
+        """Where the next line starts: the end of the last complete line read."""
+        self.line = 0
+        self._read_already: int | None = None
+        """The line the first reading took whole though it had no newline yet: not again."""
+        self.running = True
+        """The last response has not ended: the writer has more to write."""
+        self._scrubber = DeltaScrubber()
+        self._identity = _identity(path)
+        self.ended: str | None = None
+        """Why following stopped (the file was removed, replaced or cut short), once it has."""
+        self.last_growth = clock()
+        self.started = False
+
+    def _start(self) -> None:
+        """Once the first reading is done (it reads a big file on in the app): where the
+        lines read so far end, and what their last response says."""
+        self.started = True
+        self.line = _lines_before(self.path, self.offset)
+        tail = self.session.timeline.events[-1:]
+        if tail and tail[0].line == self.line + 1:
+            self._read_already = self.line + 1
+        self.running = not _last_response_ended(self.session)
+
+    def poll(self) -> int:
+        """Read what was appended since the last poll into the timeline: the entries added."""
+        if self.ended is not None or self.session.loading is not None:
+            return 0
+        if not self.started:
+            self._start()
+        try:
+            with open(self.path, "rb") as file:
+                info = os.fstat(file.fileno())
+                if _identity_of(info) != self._identity or info.st_size < self.offset:
+                    return self._end("the file was replaced or cut short while followed")
+                if info.st_size == self.offset:
+                    return 0
+                data = os.pread(
+                    file.fileno(), min(MAX_READ, info.st_size - self.offset), self.offset
+                )
+        except FileNotFoundError:
+            return self._end("the file was removed while followed")
+        except OSError as exc:
+            return self._end(f"the file can no longer be read ({exc.strerror or exc})")
+        complete = data.rfind(b"\n") + 1
+        if not complete:
+            return 0  # a line still being written
+        self.offset += complete
+        self.last_growth = self.clock()
+        return self._take(data[:complete].split(b"\n")[:-1])
+
+    def _take(self, lines: list[bytes]) -> int:
+        loaded = Loaded(source=self.path)
+        events: list[Event] = []
+        for line in lines:
+            self.line += 1
+            if self.line == self._read_already:
+                continue
+            self._forget_cut_line(self.line)
+            event = self._event(self.line, line, loaded)
+            if event is not None:
+                events.append(event)
+                self._learn(event)
+        self.session.problems.extend(loaded.problems)
+        known = self.session.secrets
+        ready: list[Event] = []
+        for event in events:
+            event.raw = redact_event(event.raw, known)
+            ready += self._scrubber.push(event, known)
+        self.session.timeline.extend(ready, follow=False)
+        return len(ready)
+
+    def _event(self, number: int, line: bytes, loaded: Loaded) -> Event | None:
+        if not self.bare:
+            return read_record(number, line, loaded)
+        if not line.strip():
+            return None
+        try:
+            obj = loads(line)
+        except ValueError:
+            loaded.problems.append(Problem(number, "invalid JSON"))
+            return None
+        if not isinstance(obj, dict):
+            loaded.problems.append(
+                Problem(number, f"expected a JSON object, got {type(obj).__name__}")
+            )
+            return None
+        inner = unwrapped(obj)
+        return None if inner is None else Event(inner, line=number)
+
+    def _learn(self, event: Event) -> None:
+        kind = event.kind
+        if kind in ("response.created", "response.in_progress", "response.queued"):
+            self.running = True
+        elif kind in _ENDS:
+            self.running = False
+
+    def _forget_cut_line(self, number: int) -> None:
+        """The line the first reading found cut off (it was being written) is whole now: its
+        problem goes."""
+        problems = self.session.problems
+        problems[:] = [p for p in problems if p.line != number]
+
+    def _end(self, why: str) -> int:
+        self.ended = why
+        self.session.timeline.extend(
+            [note("follow", f"stopped following: {why}", level="warning")], follow=False
+        )
+        return 1
+
+    def writing(self) -> bool:
+        """Whether the file is still being written: it grew lately, or its last response has
+        not ended (a slow tool call writes nothing for a while)."""
+        if self.ended is not None:
+            return False
+        return self.running or self.clock() - self.last_growth < 2 * POLL_SECONDS + 1
+
+
+_ENDS = frozenset(f"response.{status}" for status in TERMINAL_STATUSES)
+
+
+def _last_response_ended(session: Session) -> bool:
+    current = session.timeline.final_state().current
+    return current is not None and current.status in TERMINAL_STATUSES
+
+
+def growing(path: str, session: Session, *, now: float | None = None) -> bool:
+    """Whether `path` looks still written: modified in the last `GROWING_SECONDS` and its
+    last response not ended (`replay` then follows it unasked)."""
+    try:
+        modified = os.stat(path).st_mtime
+    except OSError:
+        return False
+    now = time.time() if now is None else now
+    return now - modified < GROWING_SECONDS and not _last_response_ended(session)
+
+
+def follow_start(path: str, size: int) -> int:
+    """Where following starts: after the last complete line of the file's first `size` bytes
+    (what the first reading read)."""
+    try:
+        with open(path, "rb") as file:
+            back = min(size, 1 << 20)
+            tail = os.pread(file.fileno(), back, size - back)
+    except OSError:
+        return 0
+    return size - back + tail.rfind(b"\n") + 1
+
+
+def _lines_before(path: str, offset: int) -> int:
+    """The number of lines that end before `offset`."""
+    count = 0
+    try:
+        with open(path, "rb") as file:
+            while offset > 0:
+                chunk = file.read(min(offset, 1 << 20))
+                if not chunk:
+                    break
+                count += chunk.count(b"\n")
+                offset -= len(chunk)
+    except OSError:
+        return 0
+    return count
+
+
+def _identity(path: str) -> Any:
+    try:
+        return _identity_of(os.stat(path))
+    except OSError:
+        return None
+
+
+def _identity_of(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino

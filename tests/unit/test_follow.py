@@ -80,7 +80,12 @@ def test_a_replaced_file_stops_the_following_with_a_note(tmp_path: Path) -> None
 def test_a_file_being_written_is_followed_unasked(tmp_path: Path) -> None:
     path = tmp_path / "rec.jsonl"
     path.write_bytes(b"".join(SAMPLE[:10]))
-    assert open_session(str(path), follow=None).follower is not None  # written just now
+    session = open_session(str(path), follow=None)
+    follower = session.follower
+    assert follower is not None and not session.live  # written just now: live once it grows
+    with path.open("ab") as file:
+        file.write(SAMPLE[10])
+    assert follower.poll() == 1 and session.live
     assert open_session(str(path), follow=False).follower is None
     old = path.stat().st_mtime - 60
     os.utime(path, (old, old))

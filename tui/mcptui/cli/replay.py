@@ -174,7 +174,7 @@ def run_replay(
             f"--follow reads a recording or one JSON event per line as it grows; {path} is "
             "read whole (give it without --follow)"
         )
-    if session.follower is not None and step is None and not instant and speed == 1.0:
+    if follow and step is None and not instant and speed == 1.0:
         session.player.instant = True  # a file being written opens at its end, as `tail -f`
     refused = terminal_missing(
         f"`mcptui inspect {path}` prints it, `mcptui replay {path} --screenshot OUT.svg` draws it"

@@ -29,8 +29,8 @@ from mcptui.sources.session import Session
 POLL_SECONDS = 0.2
 """How often the app asks the follower for what is new: a stat when nothing is."""
 GROWING_SECONDS = 10.0
-"""A file written to this recently, whose last response has not ended, is still being written:
-`replay` follows it without `--follow`."""
+"""A file written to this recently, whose last response has not ended, may still be written:
+`replay` follows it without `--follow`, live once it grows."""
 MAX_READ = 4 << 20
 """Bytes read at a poll at most (the rest at the next): a writer far ahead never stalls keys."""
 
@@ -100,7 +100,13 @@ class Follower:
             return 0  # a line still being written
         self.offset += complete
         self.last_growth = self.clock()
+        self.go_live()
         return self._take(data[:complete].split(b"\n")[:-1])
+
+    def go_live(self) -> None:
+        """The session is live from now: the file is being written."""
+        self.session.live = True
+        self.session.receiving = self.writing
 
     def _take(self, lines: list[bytes]) -> int:
         loaded = Loaded(source=self.path)

@@ -28,7 +28,9 @@ def open_session(
     tap recording made apart merged into it (tui/mcptui/io/merge.py). A recording is read a piece
     at a time (`Session.loading`: the app reads the rest between frames) unless `whole`.
     `follow`: read on what is appended to a recording or a dump of JSON lines
-    (tui/mcptui/sources/follow.py); None: when it is still being written."""
+    (tui/mcptui/sources/follow.py), live; None: when it looks still written (it was written
+    to just now and its last response has not ended), live once it grows (a run that crashed
+    a moment ago grows no more, and stays "never finished")."""
     reader = recording_reader(path, max_bytes) if tap is None and path != "-" else None
     if reader is not None:
         session = Session.reading(reader, speed=speed, instant=instant)
@@ -37,9 +39,10 @@ def open_session(
         lines = type(reader) is RecordingReader  # a recording or JSON lines: not SSE, an array
         if lines and (follow or (follow is None and growing(path, session))):
             start = follow_start(path, reader.size)
-            session.follower = Follower(session, path, start, bare=reader.bare)  # type: ignore[union-attr]
-            session.live = True
-            session.receiving = session.follower.writing
+            follower = Follower(session, path, start, bare=reader.bare)  # type: ignore[union-attr]
+            session.follower = follower
+            if follow:
+                follower.go_live()
         return session
     return Session.from_loaded(load_merged(path, tap, max_bytes), speed=speed, instant=instant)
 

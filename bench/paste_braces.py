@@ -3,7 +3,7 @@ tests/unit/test_paste.py; the test now counts the scans instead).
 
     python bench/paste_braces.py
 
-About 2 s in all on a 2-core machine (November 2026); before the scan budget it took minutes.
+About 5 s in all on a 2-core machine (November 2026); before the scan budget it took minutes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ TEXTS = {
     "nested JSON + prose braces": "x " + '{"a": ' * 20_000 + "\n" + "{{{{" * 50_000,
     "dict literals never closed": "y " + "{'a': " * 30_000,
     "SDK reprs never closed": "ResponseCreatedEvent(" * 20_000,
+    "Node objects nested deep": "z " + "{ a: " * 30_000,
+    "Node objects never closed": "z " + "{ a: 'x', b: [ 1, " * 20_000,
 }
 
 

@@ -36,6 +36,11 @@ _REF = re.compile(r"<ref \*\d+>\s*")
 _PREFIX = re.compile(r"(?:[A-Z][\w$]*(?:\(\d+\))?|\[[\w$ :]+\])\s*(?=[{\[])")
 """A class name Node shows before an object (`Foo {`, `Map(2) {`, `[Object: null prototype] {`)."""
 _WORDS = {"null": None, "undefined": None, "true": True, "false": False}
+_STRINGS = {
+    quote: re.compile(quote + r"((?:[^" + quote + r"\\]|\\.)*)" + quote, re.DOTALL)
+    for quote in "'\"`"
+}
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 
 
@@ -87,7 +92,7 @@ class _Parser:
         if depth > MAX_NESTING:
             raise NotInspected("nested too deep")
         text = self.text
-        at = self._skip(at)
+        at = self.position = self._skip(at)  # how far it got, should it fail below
         if (ref := _REF.match(text, at)) is not None:
             at = ref.end()
         if (prefix := _PREFIX.match(text, at)) is not None:
@@ -177,24 +182,17 @@ class _Parser:
         raise NotInspected(f"no ',' at {at}")
 
     def _string(self, at: int) -> str:
-        """A quoted string, with the pieces old Node joined by `+` across lines, and what a
-        `... N more characters` cut left."""
+        """A quoted string, with the pieces Node joins by `+` across lines (a text with line
+        breaks), and what a `... N more characters` cut left. Found by a pattern, not a
+        character at a time: a third of the time of reading a log of events."""
         text, parts = self.text, []
         while True:
-            quote, index, piece = text[at], at + 1, list[str]()
-            while True:
-                if index >= self.end:
-                    raise NotInspected("cut off")
-                char = text[index]
-                if char == quote:
-                    break
-                if char == "\\" and index + 1 < self.end:
-                    index = self._escape(index + 1, piece)
-                    continue
-                piece.append(char)
-                index += 1
-            parts.append("".join(piece))
-            at = index + 1
+            found = _STRINGS[text[at]].match(text, at, self.end)
+            if found is None:
+                raise NotInspected("cut off")
+            body = found.group(1)
+            parts.append(_ESCAPE.sub(_unescape, body) if "\\" in body else body)
+            at = found.end()
             if (more := _MORE_CHARS.match(text, at)) is not None:
                 self.cuts += 1
                 at = more.end()
@@ -206,17 +204,6 @@ class _Parser:
                     continue
             self.position = at
             return "".join(parts)
-
-    def _escape(self, at: int, piece: list[str]) -> int:
-        char = self.text[at]
-        if char == "x" and at + 3 <= self.end:
-            piece.append(chr(int(self.text[at + 1 : at + 3], 16)))
-            return at + 3
-        if char == "u" and at + 5 <= self.end:
-            piece.append(chr(int(self.text[at + 1 : at + 5], 16)))
-            return at + 5
-        piece.append(_ESCAPES.get(char, char))
-        return at + 1
 
     def _skip(self, at: int) -> int:
         return _SPACE.match(self.text, at).end()  # type: ignore[union-attr]
@@ -234,3 +221,10 @@ def _number(spelled: str) -> int | float | str:
         return int(spelled)
     except ValueError:
         return float(spelled)
+
+
+def _unescape(found: re.Match[str]) -> str:
+    escaped = found.group(1)
+    if len(escaped) > 1:  # \xHH, \uHHHH
+        return chr(int(escaped[1:], 16))
+    return _ESCAPES.get(escaped, escaped)

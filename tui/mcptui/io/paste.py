@@ -37,6 +37,8 @@ CURL_DATA = re.compile(r"(?:^|\s)(?:-d|--data|--data-raw|--data-binary)\s+(['\"]
 SCAN_BUDGET = 200
 """Characters failed decodes may cost, per character of the text: a bound on text full of
 `{"` that open nothing (json's error counts the lines up to where it failed, each time)."""
+NODE_COST = 50
+"""What reading a character of Node's output costs against `SCAN_BUDGET` (`_node_object`)."""
 MAX_REPR = 1_000_000
 """The longest SDK repr (or Node object) tried (a repr spans lines when a logger wraps it)."""
 
@@ -247,16 +249,18 @@ def _node_object(
     text: str, start: int, cost: int, found: Found
 ) -> tuple[dict[str, Any] | None, int, int]:
     """What Node's `console.log` printed at `start`, as data (tui/mcptui/io/node_inspect.py),
-    its cuts counted in `found`; its reading runs in Python: charged tenfold."""
+    its cuts counted in `found`. Its reading runs in Python, a value at a time: charged
+    `NODE_COST` a character (a text of 30,000 unclosed `{ a: ` took 37 s at 10, 0.67 s at 50:
+    bench/paste_braces.py), which a log of objects alone still fits in `SCAN_BUDGET`."""
     try:
         read = read_inspected(text, start, start + MAX_REPR)
         value = as_json_data(read.value)
     except NotInspected as exc:
-        return None, start + 1, cost + 10 * exc.scanned
+        return None, start + 1, cost + NODE_COST * exc.scanned
     except (ValueError, RecursionError):
-        return None, start + 1, cost + 10 * MAX_REPR
+        return None, start + 1, cost + NODE_COST * MAX_REPR
     found.node_cuts += read.cuts
-    return value, read.end, cost + 10 * (read.end - start)
+    return value, read.end, cost + NODE_COST * (read.end - start)
 
 
 def _dict_literal(text: str, start: int) -> tuple[tuple[dict[str, Any], int] | None, int]:

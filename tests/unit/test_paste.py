@@ -12,6 +12,7 @@ import pytest
 from mcptui.cli.main import main
 from mcptui.io import paste
 from mcptui.io.formats import load_text
+from mcptui.io.node_inspect import NotInspected
 from mcptui.model.sdktypes import event_models
 
 CORPUS = Path(__file__).resolve().parents[1] / "causes"
@@ -148,18 +149,21 @@ BRACES = (
     lambda n: "x " + '{"a": ' * n + "\n" + "{{{{" * (n * 5 // 2),
     lambda n: "y " + "{'a': " * n,
     lambda n: "ResponseCreatedEvent(" * n,
+    lambda n: "z " + "{ a: " * n,
+    lambda n: "z " + "{ a: 'x', b: [ 1, " * n,
 )
 """Texts full of openings that close nothing, `n` of them: a JSON object nested too deep and
-prose braces, Python dict literals never closed, SDK reprs never closed."""
+prose braces, Python dict literals never closed, SDK reprs never closed, Node objects (as
+`console.log` prints them) nested too deep and never closed."""
 
 
 def scanned(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
     """Characters the paste reader's scans went through on `text` (counted by wrapping them):
     each JSON decode to where it stopped, plus the lines json's error counted from the
-    start of the text to where it failed; each bracket scan (dict literal, SDK repr) to
-    where it ended or gave up."""
+    start of the text to where it failed; each bracket scan (dict literal, SDK repr) and each
+    reading of a Node object to where it ended or gave up."""
     work = 0
-    decode, balanced = paste.raw_decode, paste._balanced
+    decode, balanced, inspected = paste.raw_decode, paste._balanced, paste.read_inspected
 
     def counted_decode(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int]:
         nonlocal work
@@ -178,9 +182,20 @@ def scanned(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
         work += (min(len(text), start + limit) if stop is None else stop) - start
         return stop
 
+    def counted_inspected(text: str, start: int, limit: int) -> Any:
+        nonlocal work
+        try:
+            read = inspected(text, start, limit)
+        except NotInspected as exc:
+            work += exc.scanned
+            raise
+        work += read.end - start
+        return read
+
     with monkeypatch.context() as patch:
         patch.setattr(paste, "raw_decode", counted_decode)
         patch.setattr(paste, "_balanced", counted_balanced)
+        patch.setattr(paste, "read_inspected", counted_inspected)
         assert not load_text(text).events
     return work
 

@@ -236,12 +236,12 @@ def _object_at(
         cost = max(1, getattr(exc, "pos", start + 1))  # its error counted lines from 0 to pos
         if opener != "'":
             return None, start + 1, cost
-        literal, scanned = _dict_literal(text, start)
+        literal, scanned, closed = _dict_literal(text, start)
         # Scanning for the closing brace runs in Python: charge it tenfold.
         cost += 10 * scanned
-        if literal is None:  # Node quotes a key that is no name: `{ 'x-id': 'a', n: null }`
+        if literal is None and closed:  # Node quotes a key that is no name: `{ 'x-id': 'a' }`
             return _node_object(text, start, cost, found)
-        return literal[0], literal[1], cost
+        return (None, start + 1, cost) if literal is None else (literal[0], literal[1], cost)
     return (value if isinstance(value, dict) else None), stop, stop - start
 
 
@@ -263,16 +263,17 @@ def _node_object(
     return value, read.end, cost + NODE_COST * (read.end - start)
 
 
-def _dict_literal(text: str, start: int) -> tuple[tuple[dict[str, Any], int] | None, int]:
-    """A Python dict literal at `start` (read by `ast.literal_eval`), and how far was scanned."""
+def _dict_literal(text: str, start: int) -> tuple[tuple[dict[str, Any], int] | None, int, bool]:
+    """A Python dict literal at `start` (read by `ast.literal_eval`), how far was scanned,
+    and whether its braces closed (an object that never closes is no Node object either)."""
     stop = _balanced(text, start, "{", "}")
     if stop is None:
-        return None, min(len(text), start + MAX_REPR) - start
+        return None, min(len(text), start + MAX_REPR) - start, False
     try:
         value = as_json_data(ast.literal_eval(text[start:stop]))
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None, stop - start
-    return ((value, stop) if isinstance(value, dict) else None), stop - start
+        return None, stop - start, True
+    return ((value, stop) if isinstance(value, dict) else None), stop - start, True
 
 
 def _sdk_repr(text: str, start: int) -> tuple[dict[str, Any] | None, int]:

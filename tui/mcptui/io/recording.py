@@ -100,6 +100,7 @@ def make_header(
     http_status: int | None = None,
     http_headers: dict[str, str] | None = None,
     secrets: Sequence[str] = (),
+    provider: str | None = None,
     **source: Any,
 ) -> dict[str, Any]:
     """A recording's first line, with the request and headers redacted, and every secret
@@ -116,6 +117,8 @@ def make_header(
         header["request"] = redact(request)
     if endpoint is not None:
         header["endpoint"] = redact_text(endpoint)
+    if provider is not None:  # who answered (tui/mcptui/model/providers.py)
+        header["provider"] = provider
     if http_status is not None or http_headers:
         header["http"] = {"status": http_status, "headers": redact_headers(http_headers or {})}
     known = merge_secrets(secrets, request_secrets(request))

@@ -10,6 +10,8 @@ recording names the provider and keeps the version, and the key reaches no file 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from test_run_cli import cli_env, read_recording, run_cli, write_request
 AZURE_KEY = "azk-3f9Q7xLm2Pz8Rt6Vw1Ny4Bc0"
 """A key shaped like none of the patterns redaction knows: only being the key hides it."""
 DATED = "2025-04-01-preview"
+RECORD = ("--record", "rec.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -137,8 +140,7 @@ def test_open_fetches_a_stored_response_through_azure_s_route(
     base = f"{origin}/openai/v1?api-version=preview"
     write_request(tmp_path, body(servers))
     made = run_cli(
-        ["run", "request.json", "--no-tui", "--provider", "azure", "--base-url", base]
-        + ["--record", "rec.jsonl"],
+        ["run", "request.json", "--no-tui", "--provider", "azure", "--base-url", base, *RECORD],
         tmp_path,
         azure_env(),
     )
@@ -182,3 +184,33 @@ def test_the_dated_route_without_a_version_is_refused_before_sending(
     assert done.stderr.startswith("mcptui: this Azure route") and "api-version" in done.stderr
     assert len(emulator.seen) == before
     assert not (tmp_path / "mcptui-recordings").exists()
+
+
+@pytest.mark.parametrize("fmt", ["x.py", "x.sh"])
+def test_an_azure_recording_s_export_reaches_azure_s_route_signed_with_api_key(
+    azure: tuple[str, Emulator], servers: Servers, tmp_path: Path, fmt: str
+) -> None:
+    """The exported script (the openai SDK's `AzureOpenAI`, or curl) sends to the recorded
+    route with its version, the key in `api-key`."""
+    origin, emulator = azure
+    base = f"{origin}/openai/responses?api-version={DATED}"
+    write_request(tmp_path, body(servers))
+    made = run_cli(
+        ["run", "request.json", "--no-tui", "--provider", "azure", "--base-url", base, *RECORD],
+        tmp_path,
+        azure_env(),
+    )
+    assert made.returncode == 0, made.stderr
+    exported = run_cli(["export", "rec.jsonl", "-o", fmt], tmp_path, azure_env())
+    assert exported.returncode == 0, exported.stderr
+    before = len(emulator.seen)
+    command = [sys.executable, fmt] if fmt.endswith(".py") else ["bash", fmt]
+    ran = subprocess.run(
+        command, cwd=tmp_path, env=azure_env(), capture_output=True, text=True, timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "response.completed" in ran.stdout
+    [post] = seen_since(emulator, before)
+    assert (post.method, post.target) == ("POST", f"/openai/responses?api-version={DATED}")
+    assert post.credentials == ("api-key",)
+    assert_nothing_holds_the_key(tmp_path, exported.stdout, exported.stderr)

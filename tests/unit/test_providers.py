@@ -257,3 +257,47 @@ def test_inspect_shows_whose_stream_it_is(
     main(["inspect", str(write_recording(tmp_path, "openai"))])
     out = capsys.readouterr().out
     assert "via" not in out.splitlines()[0] and "differs from the openai SDK" not in out
+
+
+# -- export: the script an Azure recording gives signs and routes as Azure wants ----------------
+
+
+def test_an_azure_recording_exports_to_its_route_with_the_api_key_header() -> None:
+    from mcptui.share.export import header_texts
+
+    request = {"model": "gpt-5-mini", "input": "hi", "stream": True}
+    dated = f"https://contoso.openai.azure.com/openai/responses?api-version={DATED}"
+    texts = header_texts(make_header("live", request=request, endpoint=dated, provider="azure"))
+    assert texts is not None
+    curl = texts["curl"]
+    assert f'contoso.openai.azure.com/openai}}/responses?api-version={DATED}"' in curl
+    assert '-H "api-key: $AZURE_OPENAI_API_KEY"' in curl and "Bearer" not in curl
+    assert "need AZURE_OPENAI_API_KEY" in curl and "need OPENAI_API_KEY" not in curl
+    python = texts["python"]
+    assert "from openai import AzureOpenAI" in python
+    assert f'api_version="{DATED}", api_key=os.environ["AZURE_OPENAI_API_KEY"])' in python
+
+    v1 = header_texts(
+        make_header("live", request=request, endpoint=f"{AZURE_V1}/responses", provider="azure")
+    )
+    assert v1 is not None and "from openai import OpenAI" in v1["python"]
+    assert 'api_key=os.environ["AZURE_OPENAI_API_KEY"])' in v1["python"]
+    assert '/openai/v1}/responses" \\' in v1["curl"]
+
+
+def test_another_server_s_query_is_exported_after_the_path() -> None:
+    from mcptui.share.export import header_texts
+
+    request = {"model": "m", "input": "hi"}
+    endpoint = "http://127.0.0.1:9/v1/responses?tenant=a"
+    texts = header_texts(make_header("live", request=request, endpoint=endpoint))
+    assert texts is not None
+    assert '127.0.0.1:9/v1}/responses?tenant=a"' in texts["curl"]
+    assert '"Authorization: Bearer $OPENAI_API_KEY"' in texts["curl"]
+    python = texts["python"]
+    assert "default_query={" in python and '"tenant": "a"' in python
+    # A query value that was redacted is not sent back as `<redacted>`.
+    hidden = header_texts(
+        make_header("live", request=request, endpoint=f"{endpoint}&sig=<redacted>")
+    )
+    assert hidden is not None and "sig=" not in hidden["curl"]

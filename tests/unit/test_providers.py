@@ -301,3 +301,19 @@ def test_another_server_s_query_is_exported_after_the_path() -> None:
         make_header("live", request=request, endpoint=f"{endpoint}&sig=<redacted>")
     )
     assert hidden is not None and "sig=" not in hidden["curl"]
+
+
+def test_a_request_file_export_says_how_to_run_it_against_azure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = make_header(
+        "live",
+        request={"model": "m", "input": "hi"},
+        endpoint="http://127.0.0.1:9/openai/v1/responses?api-version=preview",
+        provider="azure",
+    )
+    recording = tmp_path / "rec.jsonl"
+    recording.write_text(json.dumps(header) + "\n")
+    assert main(["export", str(recording), "-o", str(tmp_path / "req.json")]) == 0
+    said = capsys.readouterr().err
+    assert "--provider azure --base-url 'http://127.0.0.1:9/openai/v1?api-version=preview'" in said

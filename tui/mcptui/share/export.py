@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl
 
 from mcptui.io.formats import load_bytes
 from mcptui.io.reading import MAX_BYTES, InputError
-from mcptui.model.providers import AZURE, stream_provider
+from mcptui.model.providers import AZURE, differs, stream_provider
 from mcptui.model.redaction import REDACTED, redact
 from mcptui.model.textsafe import json_safe, shown_path, visible
 from mcptui.share.export_template import (
@@ -187,12 +187,16 @@ def _after_note(exportable: Exportable, fmt: str, output: str | None) -> str:
         if var.default is None
     ]
     base = base_url(exportable.endpoint)
+    known = _base_known(base)
+    if (query := recorded_query(exportable.endpoint)) and known:
+        base = shlex.quote(f"{base}?{query}")  # Azure's api-version goes on every request
+    named = f" --provider {exportable.provider}" if differs(exportable.provider) else ""
     if base == DEFAULT_BASE_URL:
         todo = f"export {', '.join(needed)} before `mcptui run`" if needed else ""
     else:
-        run = f"mcptui run {shlex.quote(output) if output else 'REQUEST.json'} --base-url " + (
-            base if _base_known(base) else f"URL, URL the recorded {base} with its secret filled in"
-        )
+        shown = base if known else f"URL, URL the recorded {base} with its secret filled in"
+        request = shlex.quote(output) if output else "REQUEST.json"
+        run = f"mcptui run {request}{named} --base-url {shown}"
         todo = f"export {', '.join(needed)}, then: {run}" if needed else f"run it with: {run}"
         todo += " (a request file cannot carry the endpoint)"
     return "; ".join(part for part in (wrote, _comment(todo)) if part)

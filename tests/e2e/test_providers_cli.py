@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -214,3 +216,26 @@ def test_an_azure_recording_s_export_reaches_azure_s_route_signed_with_api_key(
     assert (post.method, post.target) == ("POST", f"/openai/responses?api-version={DATED}")
     assert post.credentials == ("api-key",)
     assert_nothing_holds_the_key(tmp_path, exported.stdout, exported.stderr)
+
+
+def post(url: str, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    """POST a small request with the standard library: (status, JSON body)."""
+    data = json.dumps({"model": "gpt-5-mini", "input": "hi"}).encode()
+    request = urllib.request.Request(
+        url, data, {"content-type": "application/json", **headers}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def test_the_emulator_answers_azure_s_refusals_in_its_words(azure: tuple[str, Emulator]) -> None:
+    origin, _ = azure
+    status, unsigned = post(f"{origin}/openai/v1/responses", {})
+    assert status == 401 and "api-key header" in unsigned["error"]["message"]
+    status, undated = post(f"{origin}/openai/responses", {"api-key": "k"})
+    assert status == 404 and "needs ?api-version=" in undated["error"]["message"]
+    status, signed = post(f"{origin}/openai/v1/responses", {"api-key": "k"})
+    assert status == 200 and signed["status"] == "completed"

@@ -189,4 +189,5 @@ def differs(provider: str | None) -> bool:
 
 def drift_prefix(provider: str) -> str:
     """How a finding of SDK-shape drift names the server it is about."""
-    return f"{provider} differs from the openai SDK: "
+    who = "this compatible server" if provider == "compatible" else provider
+    return f"{who} differs from the openai SDK: "

@@ -317,3 +317,24 @@ def test_a_request_file_export_says_how_to_run_it_against_azure(
     assert main(["export", str(recording), "-o", str(tmp_path / "req.json")]) == 0
     said = capsys.readouterr().err
     assert "--provider azure --base-url 'http://127.0.0.1:9/openai/v1?api-version=preview'" in said
+
+
+def test_the_provider_survives_a_key_that_is_its_name() -> None:
+    """Ollama's docs use `api_key="ollama"`: the key is hidden wherever it is echoed, but the
+    provider field is ours and keeps its name."""
+    header = make_header(
+        "live",
+        request={"model": "m", "input": "ask ollama"},
+        endpoint="http://localhost:11434/v1/responses",
+        provider="ollama",
+        secrets=["ollama"],
+    )
+    assert header["provider"] == "ollama" and stream_provider(header) == "ollama"
+    assert "ollama" not in json.dumps(header["request"])
+
+
+def test_a_provider_name_not_ours_is_not_shown() -> None:
+    assert stream_provider({"provider": "<redacted>"}) is None
+    assert stream_provider({"provider": "\x1b[31mevil", "endpoint": f"{AZURE_V1}/responses"}) == (
+        "azure"
+    )

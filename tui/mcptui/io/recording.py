@@ -117,12 +117,13 @@ def make_header(
         header["request"] = redact(request)
     if endpoint is not None:
         header["endpoint"] = redact_text(endpoint)
-    if provider is not None:  # who answered (tui/mcptui/model/providers.py)
-        header["provider"] = provider
     if http_status is not None or http_headers:
         header["http"] = {"status": http_status, "headers": redact_headers(http_headers or {})}
     known = merge_secrets(secrets, request_secrets(request))
-    return hide_known(header, known) if known else header
+    header = hide_known(header, known) if known else header
+    if provider is not None:  # who answered (model/providers.py): a name of ours, never a
+        header["provider"] = provider  # secret, even where the key is that word (`ollama`)
+    return header
 
 
 def event_line(event: Event) -> str:

@@ -172,8 +172,8 @@ def stream_provider(header: Mapping[str, Any] | None) -> str | None:
     (`openai.azure.com`: azure); None when neither says."""
     header = header or {}
     named = header.get("provider")
-    if isinstance(named, str) and named:
-        return named[:40]
+    if named in PROVIDERS:  # a name of ours; anything else in a file is not shown as one
+        return str(named)
     endpoint = header.get("endpoint")
     if not isinstance(endpoint, str) or "/responses" not in endpoint:
         return None

@@ -76,11 +76,6 @@ class Endpoint:
         return dict(parse_qsl(self.query, keep_blank_values=True))
 
     @property
-    def shown_base(self) -> str:
-        """The base URL as a person wrote it, query and all."""
-        return with_query(self.base_url or OPENAI_BASE, self.query)
-
-    @property
     def responses_url(self) -> str:
         """`…/responses?api-version=…`: what the recording's header names as its endpoint."""
         return with_query(f"{(self.base_url or OPENAI_BASE).rstrip('/')}/responses", self.query)

@@ -13,6 +13,7 @@ from mcptui.io.reading import MAX_BYTES
 from mcptui.model.textsafe import visible
 
 if TYPE_CHECKING:
+    from mcptui.sources.endpoints import LiveTarget
     from mcptui.sources.session import Session
     from mcptui.ui.safe_app import SafeApp
 
@@ -114,9 +115,12 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base-url",
         metavar="URL",
-        help="API base URL, e.g. http://127.0.0.1:8787/v1 (default: "
-        "OPENAI_BASE_URL, else the OpenAI API)",
+        help="API base URL, e.g. http://127.0.0.1:8787/v1 or "
+        "https://RES.openai.azure.com/openai/v1 (default: OPENAI_BASE_URL, else "
+        "AZURE_OPENAI_ENDPOINT for Azure, else the OpenAI API); its query "
+        "(?api-version=…) goes on every request",
     )
+    add_provider_option(parser)
     parser.add_argument(
         "--record",
         metavar="PATH",
@@ -135,6 +139,34 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
         help="give up on a stream that sends nothing for S seconds (a "
         "background stream is resumed instead)",
     )
+
+
+def add_provider_option(parser: argparse.ArgumentParser) -> None:
+    from mcptui.model.providers import PROVIDERS
+
+    parser.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        default=None,
+        metavar="NAME",
+        help=f"who serves the API: {', '.join(PROVIDERS)} (default: read from the base URL). "
+        "azure signs with an api-key header and AZURE_OPENAI_API_KEY; the provider is "
+        "recorded, shown, and named by findings where its stream differs from the openai SDK",
+    )
+
+
+def live_target_or_refusal(args: argparse.Namespace) -> tuple[LiveTarget | None, int | None]:
+    """The endpoint and key of `--base-url`, `--provider` and the environment, or the exit
+    code of a one-line refusal (a key not set, an Azure URL that cannot work)."""
+    import os
+
+    from mcptui.sources.endpoints import EndpointError, live_target
+
+    try:
+        target = live_target(args.base_url, args.provider, os.environ)
+    except EndpointError as exc:
+        return None, refuse_line(str(exc))
+    return target, None
 
 
 def refuse_line(message: str) -> int:

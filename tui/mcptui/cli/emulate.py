@@ -86,7 +86,7 @@ def run_emulate(
         handler.addFilter(Hidden())
     banner = (
         "mcptui emulator: {url}/v1  (export OPENAI_BASE_URL={url}/v1; any API key works; "
-        "Ctrl+C stops)"
+        "Azure OpenAI's routes too: {url}/openai/v1 with --provider azure; Ctrl+C stops)"
     )
     config = RunConfig(tool_timeout=tool_timeout, mcp_protocol=mcp_protocol)
     serve_forever(Emulator(config, keep=keep).app, host, port, banner=banner)

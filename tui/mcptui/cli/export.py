@@ -74,7 +74,13 @@ def run(args: argparse.Namespace) -> int:
                 "output)"
             )
         exportable = load_exportable(args.file)
-        text = render(exportable.template, fmt, exportable.endpoint, exportable.source)
+        text = render(
+            exportable.template,
+            fmt,
+            exportable.endpoint,
+            exportable.source,
+            exportable.provider,
+        )
         if output:
             write_file(Path(output), text, executable=fmt == "curl")
         else:

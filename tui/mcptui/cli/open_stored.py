@@ -6,10 +6,17 @@ failure in it, 2 when it cannot be fetched (the message says why)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from mcptui.cli.common import Commands, refuse_line, release_collector, run_app, terminal_missing
+from mcptui.cli.common import (
+    Commands,
+    add_provider_option,
+    live_target_or_refusal,
+    refuse_line,
+    release_collector,
+    run_app,
+    terminal_missing,
+)
 from mcptui.model.textsafe import visible
 
 
@@ -28,8 +35,10 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument(
         "--base-url",
         metavar="URL",
-        help="API base URL (default: OPENAI_BASE_URL, else the OpenAI API)",
+        help="API base URL (default: OPENAI_BASE_URL, else AZURE_OPENAI_ENDPOINT for "
+        "Azure, else the OpenAI API); its query (?api-version=…) goes on every request",
     )
+    add_provider_option(parser)
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument(
         "--no-tui", action="store_true", help="print the summary `inspect` prints instead"
@@ -46,15 +55,16 @@ def run_open(args: argparse.Namespace) -> int:
             f"{visible(args.response_id[:80])!r} is not a response id (resp_…); "
             "to open a file, `mcptui replay FILE`"
         )
-    api_key = os.environ.get("OPENAI_API_KEY", "")
-    if not api_key:
+    target, refused = live_target_or_refusal(args)
+    if target is None:
+        return refused or 2
+    if target.missing is not None:
         return refuse_line(
-            "OPENAI_API_KEY is not set: the stored response is your project's. Against "
+            f"{target.missing}: the stored response is your project's. Against "
             "`mcptui emulate`, any key and --base-url http://127.0.0.1:8787/v1."
         )
-    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
     try:
-        loaded = fetch_stored(args.response_id, base_url, api_key)
+        loaded = fetch_stored(args.response_id, target.endpoint, target.api_key)
     except StoredError as exc:
         return refuse_line(visible(str(exc)))
     if args.no_tui or args.json:

@@ -12,6 +12,7 @@ from mcptui.cli.common import (
     TAP_PORT,
     Commands,
     add_live_options,
+    live_target_or_refusal,
     port_number,
     record_refused,
     refuse_line,
@@ -31,7 +32,8 @@ def add_run_parser(commands: Commands) -> None:
         help="send a Responses request and inspect its stream live",
         description="Send REQUEST.json (a Responses API request body) with the openai SDK, "
         "show the stream live and record it. Needs OPENAI_API_KEY; --base-url or "
-        "OPENAI_BASE_URL points it elsewhere (e.g. `mcptui emulate`). Exit codes "
+        "OPENAI_BASE_URL points it elsewhere (e.g. `mcptui emulate`, Azure OpenAI with "
+        "AZURE_OPENAI_API_KEY, Ollama, vLLM; --provider names it). Exit codes "
         "with --no-tui: 0 clean, 1 a failure, 2 could not run.",
     )
     parser.add_argument("request", metavar="REQUEST.json")
@@ -84,8 +86,6 @@ def add_attach_parser(commands: Commands) -> None:
 
 def run_request(args: argparse.Namespace) -> int:
     """`mcptui run` and `mcptui attach`: check what can be checked before any network."""
-    import os
-
     from mcptui.sources.request_file import RequestFileError, load_request
 
     request = None
@@ -95,10 +95,12 @@ def run_request(args: argparse.Namespace) -> int:
         except RequestFileError as exc:
             print(f"mcptui: {exc}", file=sys.stderr)
             return 2
-    api_key = os.environ.get("OPENAI_API_KEY", "")
-    if not api_key:
+    target, refused = live_target_or_refusal(args)
+    if target is None:
+        return refused or 2
+    if target.missing is not None:
         print(
-            "mcptui: OPENAI_API_KEY is not set. Export your key, or try without one: "
+            f"mcptui: {target.missing}. Export your key, or try without one: "
             "`mcptui emulate` and --base-url http://127.0.0.1:8787/v1 with any key, or "
             "`mcptui demo`.",
             file=sys.stderr,
@@ -126,14 +128,18 @@ def run_request(args: argparse.Namespace) -> int:
             return refuse_line(str(exc))
         except PortUnavailable as exc:
             return refuse_line(str(exc.strerror))
-    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
     recorder = Recorder(
         Path(args.record) if args.record else None,
         response_id=None if request is not None else args.response_id,
     )
     source = args.request if request is not None else f"attach {args.response_id}"
     session, live = live_session(
-        base_url, api_key, recorder, source=source, idle_timeout=args.idle_timeout, taps=taps
+        target.endpoint,
+        target.api_key,
+        recorder,
+        source=source,
+        idle_timeout=args.idle_timeout,
+        taps=taps,
     )
     if request is not None:
         code = run_live(session, live, request, no_tui=args.no_tui)

@@ -1,7 +1,9 @@
 """The Responses API emulator as an ASGI app: the endpoints mcptui and the openai SDK use.
 
 `POST /v1/responses` (streaming or not, background or not), `GET /v1/responses/{id}` (also
-`?stream=true&starting_after=N`), `POST /v1/responses/{id}/cancel`. Errors come back with the
+`?stream=true&starting_after=N`), `POST /v1/responses/{id}/cancel`, and the same under Azure
+OpenAI's routes (`/openai/v1/…`, and `/openai/…?api-version=…`), where the key may come in an
+`api-key` header. Errors come back with the
 real API's body shape `{"error": {"message", "type", "param", "code"}}` so that the SDK raises
 its usual exceptions (an unknown URL or a wrong method too). Every answer carries its own
 `x-request-id` and the measured `openai-processing-ms`. Faults from `metadata.mcptui_fault` are
@@ -16,8 +18,10 @@ import json
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -85,9 +89,12 @@ class ApiHeaders:
     request, as the API gives) and `openai-processing-ms`, the time from the request's arrival
     to the answer's start as measured (for a stream: until its headers go out)."""
 
-    def __init__(self, app: ASGIApp, request_id: Callable[[], str]) -> None:
+    def __init__(
+        self, app: ASGIApp, request_id: Callable[[], str], seen: deque[Seen] | None = None
+    ) -> None:
         self.app = app
         self.request_id = request_id
+        self.seen = seen
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -95,6 +102,8 @@ class ApiHeaders:
             return
         started = time.perf_counter()
         request_id = scope[REQUEST_ID] = self.request_id()
+        if self.seen is not None:
+            self.seen.append(Seen.of(scope))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -105,6 +114,34 @@ class ApiHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+API_PREFIXES = ("/v1", "/openai/v1", "/openai")
+"""The OpenAI API's routes, and Azure OpenAI's: the v1 API (`/openai/v1/responses`) and the
+dated one (`/openai/responses?api-version=2025-04-01-preview`, which needs the version)."""
+AZURE_DATED = "/openai/responses"
+SEEN = 100
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One request as the emulator received it: no header value is kept (they are keys)."""
+
+    method: str
+    target: str
+    """Path and query as sent (`/openai/v1/responses?api-version=preview`)."""
+    credentials: tuple[str, ...]
+    """Which of `authorization` and `api-key` it carried."""
+
+    @classmethod
+    def of(cls, scope: Scope) -> Seen:
+        query = scope.get("query_string", b"").decode("latin-1")
+        names = {name.decode("latin-1").lower() for name, _ in scope.get("headers", [])}
+        return cls(
+            scope.get("method", ""),
+            scope.get("path", "") + (f"?{query}" if query else ""),
+            tuple(name for name in ("authorization", "api-key") if name in names),
+        )
 
 
 async def no_route(request: Request, exc: Exception) -> Response:
@@ -129,14 +166,27 @@ class Emulator:
         self.config = config or RunConfig()
         self.store = Store(keep)
         self.rng = random.Random(seed)
+        self.seen: deque[Seen] = deque(maxlen=SEEN)
+        """The latest requests' method, target and credential headers (names, never values):
+        what a test asks of the URLs and signing a client used."""
         self.app = Starlette(
             routes=[
-                Route("/v1/responses", self.create, methods=["POST"]),
-                Route("/v1/responses/{response_id}", self.retrieve, methods=["GET"]),
-                Route("/v1/responses/{response_id}/input_items", self.input_items, methods=["GET"]),
-                Route("/v1/responses/{response_id}/cancel", self.cancel, methods=["POST"]),
+                route
+                for prefix in API_PREFIXES
+                for route in (
+                    Route(f"{prefix}/responses", self.create, methods=["POST"]),
+                    Route(f"{prefix}/responses/{{response_id}}", self.retrieve, methods=["GET"]),
+                    Route(
+                        f"{prefix}/responses/{{response_id}}/input_items",
+                        self.input_items,
+                        methods=["GET"],
+                    ),
+                    Route(
+                        f"{prefix}/responses/{{response_id}}/cancel", self.cancel, methods=["POST"]
+                    ),
+                )
             ],
-            middleware=[Middleware(ApiHeaders, request_id=self.request_id)],
+            middleware=[Middleware(ApiHeaders, request_id=self.request_id, seen=self.seen)],
             exception_handlers={404: no_route, 405: no_route},
             lifespan=self._lifespan,
         )
@@ -374,8 +424,27 @@ async def tail(
 
 
 def unauthorized(request: Request) -> Response | None:
+    """A 401 for a request without a key (a bearer token, or Azure's `api-key` header), or
+    Azure's answer to its dated route without `?api-version=`; None when it may go on."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
+    signed = scheme.lower() == "bearer" and token.strip()
+    if request.url.path.startswith("/openai/"):
+        if not (signed or request.headers.get("api-key", "").strip()):
+            return error(
+                401,
+                "Access denied due to missing subscription key. Make sure to include the key "
+                "in the api-key header (emulated Azure OpenAI: any key works).",
+                code="401",
+            )
+        if request.url.path.startswith(AZURE_DATED) and not request.query_params.get("api-version"):
+            return error(
+                404,
+                "Resource not found (emulated Azure OpenAI: the /openai/responses route needs "
+                "?api-version=, e.g. 2025-04-01-preview; /openai/v1 does not)",
+                code="404",
+            )
+        return None
+    if signed or request.headers.get("api-key", "").strip():
         return None
     return error(
         401,

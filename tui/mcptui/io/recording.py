@@ -100,6 +100,7 @@ def make_header(
     http_status: int | None = None,
     http_headers: dict[str, str] | None = None,
     secrets: Sequence[str] = (),
+    provider: str | None = None,
     **source: Any,
 ) -> dict[str, Any]:
     """A recording's first line, with the request and headers redacted, and every secret
@@ -119,7 +120,10 @@ def make_header(
     if http_status is not None or http_headers:
         header["http"] = {"status": http_status, "headers": redact_headers(http_headers or {})}
     known = merge_secrets(secrets, request_secrets(request))
-    return hide_known(header, known) if known else header
+    header = hide_known(header, known) if known else header
+    if provider is not None:  # who answered (model/providers.py): a name of ours, never a
+        header["provider"] = provider  # secret, even where the key is that word (`ollama`)
+    return header
 
 
 def event_line(event: Event) -> str:

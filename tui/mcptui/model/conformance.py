@@ -24,6 +24,7 @@ import operator
 import types
 import typing
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from itertools import pairwise, repeat
 from operator import attrgetter, is_
@@ -34,6 +35,7 @@ import msgspec
 from mcptui.model.events import TYPE_ALIASES, Event, payloads, written_run
 from mcptui.model.fast_read import LITE_FAILURES, TEXT_DELTA, UNSET
 from mcptui.model.findings import Finding, Severity, ordered
+from mcptui.model.providers import differs, drift_prefix
 from mcptui.model.sdkschema import CHECKED_ELEMENTS, QuickChecker, quick_checker, sdk_versions
 from mcptui.model.sdktypes import event_models
 from mcptui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
@@ -51,6 +53,14 @@ LATER_TOP_LEVEL_FIELDS = frozenset({"logprobs"})
 """Top-level fields the SDK made required after streams without them existed: openai-python
 1.97 requires `logprobs` on `output_text.delta`/`.done`, which older streams and compatible
 providers omit (openai/openai-python#2489). Missing, they are version drift, not a broken event."""
+VERSIONS_DIFFER = ": older and newer API versions differ"
+"""Why a stream from OpenAI may drift from the SDK; a named provider's drift is its own."""
+SDK_SHAPE_CODES = frozenset(
+    {"sdk_drift", "unknown_event_type", "unknown_item_type", "extra_field", "missing_field"}
+    | {"wrong_type"}
+)
+"""Findings that judge an event's shape against the openai SDK's models (not the protocol's
+order: sequence numbers, deltas against their `.done`, items never added)."""
 SUGGESTION_CUTOFF = 0.75
 MAX_LISTED = 6
 """How many missing-field paths one drift message lists before saying "and N more"."""
@@ -328,7 +338,7 @@ def _validation_problems(
                     "warning",
                     "sdk_drift",
                     f"{where} is {_short(error.get('input'))}, a value {_sdk()} does not list "
-                    f"({_clip(error['msg'])}): older or newer API versions differ",
+                    f"({_clip(error['msg'])}){VERSIONS_DIFFER}",
                 )
             )
         elif etype == "union_tag_invalid":
@@ -359,8 +369,7 @@ def _validation_problems(
             _Problem(
                 "warning",
                 "sdk_drift",
-                f"{_sdk()} expects {listed}, which this stream did not send: older and newer API "
-                "versions differ",
+                f"{_sdk()} expects {listed}, which this stream did not send{VERSIONS_DIFFER}",
             )
         )
     return problems, bool(nested)
@@ -1139,13 +1148,34 @@ def _difference(a: str, b: str, context: int = 20) -> str:
     )
 
 
+def attributed(findings: list[Finding], provider: str | None) -> list[Finding]:
+    """Findings of a stream from `provider`: where it is a named server other than OpenAI,
+    each judgement of an event's shape against the SDK says it is that server that differs
+    (`ollama differs from the openai SDK: …`), not an OpenAI API version."""
+    if not differs(provider):
+        return findings
+    assert provider is not None
+    prefix = drift_prefix(provider)
+    return [
+        replace(f, message=prefix + f.message.removesuffix(VERSIONS_DIFFER))
+        if f.code in SDK_SHAPE_CODES
+        else f
+        for f in findings
+    ]
+
+
 def check_stream(
-    events: Sequence[Event], state: SessionState, *, complete: bool = True
+    events: Sequence[Event],
+    state: SessionState,
+    *,
+    complete: bool = True,
+    provider: str | None = None,
 ) -> list[Finding]:
     """Check every event of a folded stream; `state` is the reducer's state after `events`.
 
     `complete=False` means the stream is still arriving, so a response without a terminal event
-    is not (yet) a fault. Transport notes are not events and are never checked.
+    is not (yet) a fault. Transport notes are not events and are never checked. `provider`:
+    who sent the stream (tui/mcptui/model/providers.py), named by SDK-shape findings.
     """
     check = _Check(events)
     total = len(events)
@@ -1171,4 +1201,4 @@ def check_stream(
                 last,
                 resp,
             )
-    return ordered(check.findings)
+    return attributed(ordered(check.findings), provider)

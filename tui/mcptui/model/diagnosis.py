@@ -20,6 +20,7 @@ from mcptui.model.conformance import check_stream
 from mcptui.model.errors import describe_error
 from mcptui.model.events import Event
 from mcptui.model.findings import Finding, ordered
+from mcptui.model.providers import stream_provider
 from mcptui.model.sdk_messages import family_of, wraps_a_plain_value
 from mcptui.model.state import SessionState, mcp_entries
 from mcptui.model.timeline import Timeline
@@ -110,15 +111,19 @@ def diagnose(
     probes: Mapping[ItemKey, ProbeEvidence] | None = None,
     response_probes: Mapping[int, ProbeEvidence] | None = None,
     endpoint: str | None = None,
+    provider: str | None = None,
 ) -> Diagnosis:
     """Diagnose a folded stream. `state` is the reducer's state after every event in
     `events`; `request` (a recording's header) supplies server URLs the stream may not echo;
     `probes` holds what probing failed items showed, `response_probes` what probing a failed
-    response's server showed; `endpoint` (a recording's) tells a local API from OpenAI's."""
+    response's server showed; `endpoint` (a recording's) tells a local API from OpenAI's;
+    `provider` who sent the stream (its SDK-shape findings name it)."""
     api_local = is_private_url(endpoint)
     links = {resp.key: link(resp, events) for resp in state.responses}
     timing = timing_report(state, events, links=links)
-    findings = ordered([*check_stream(events, state, complete=complete), *timing.findings])
+    findings = ordered(
+        [*check_stream(events, state, complete=complete, provider=provider), *timing.findings]
+    )
     diagnosis = Diagnosis(findings, timing, links=links)
     for resp in state.responses:
         urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
@@ -167,11 +172,13 @@ def diagnose(
 
 def header_options(header: Mapping[str, Any] | None) -> dict[str, Any]:
     """What a recording's header tells `diagnose`: the request (server URLs the stream may
-    not echo) and the endpoint (a local API reaches private URLs); None where absent."""
+    not echo), the endpoint (a local API reaches private URLs) and the provider (who sent
+    it); None where absent."""
     request, endpoint = (header or {}).get("request"), (header or {}).get("endpoint")
     return {
         "request": request if isinstance(request, dict) else None,
         "endpoint": endpoint if isinstance(endpoint, str) else None,
+        "provider": stream_provider(header),
     }
 
 

@@ -24,9 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from mcptui.io.formats import load_bytes
 from mcptui.io.reading import MAX_BYTES, InputError
+from mcptui.model.providers import AZURE, differs, stream_provider
 from mcptui.model.redaction import REDACTED, redact
 from mcptui.model.textsafe import json_safe, shown_path, visible
 from mcptui.share.export_template import (
@@ -51,6 +53,7 @@ FORMATS = ("curl", "python", "request")
 FORMAT_BY_SUFFIX = {".py": "python", ".json": "request"}
 """The format `-o OUT` asks for by its extension (anything else, `.sh` or none: curl)."""
 API_KEY_VARIABLE = "OPENAI_API_KEY"
+AZURE_KEY_VARIABLE = "AZURE_OPENAI_API_KEY"
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DOLLAR_VARIABLE = "MCPTUI_DOLLAR"
@@ -71,6 +74,8 @@ class Exportable:
     template: Template
     endpoint: str | None
     source: str
+    provider: str | None = None
+    """Who served it (tui/mcptui/model/providers.py): Azure's key is signed otherwise."""
 
 
 # -- public API -----------------------------------------------------------------------------------
@@ -102,9 +107,10 @@ def header_export(
     template = _header_template(header)
     if template is None:
         return None
+    provider = stream_provider(header)
     return (
-        _texts(template, _endpoint(header), source),
-        [API_KEY_VARIABLE, *(v.name for v in template.variables if v.default is None)],
+        _texts(template, _endpoint(header), source, provider),
+        [key_variable(provider), *(v.name for v in template.variables if v.default is None)],
     )
 
 
@@ -116,8 +122,28 @@ def _header_template(header: dict[str, Any]) -> Template | None:
     return build_template(redact(request_as_sent(request, _kind(header))))
 
 
-def _texts(template: Template, endpoint: str | None, source: str | None) -> dict[str, str]:
-    return {fmt: render(template, fmt, endpoint, source) for fmt in FORMATS}
+def _texts(
+    template: Template, endpoint: str | None, source: str | None, provider: str | None = None
+) -> dict[str, str]:
+    return {fmt: render(template, fmt, endpoint, source, provider) for fmt in FORMATS}
+
+
+def key_variable(provider: str | None) -> str:
+    """The variable an export reads the API key from: Azure's own, as openai-python reads it."""
+    return AZURE_KEY_VARIABLE if provider == AZURE else API_KEY_VARIABLE
+
+
+def _key_row(provider: str | None) -> tuple[str, str]:
+    if provider == AZURE:
+        return AZURE_KEY_VARIABLE, "your Azure OpenAI API key"
+    return API_KEY_VARIABLE, "your OpenAI API key"
+
+
+def recorded_query(endpoint: str | None) -> str:
+    """The query a recorded endpoint's requests carried (`api-version=preview`), to send
+    again after the path; none when a value of it was redacted."""
+    query = (endpoint or "").partition("?")[2].partition("#")[0]
+    return "" if REDACTED in query or not query else query
 
 
 def _kind(header: dict[str, Any]) -> str | None:
@@ -161,12 +187,16 @@ def _after_note(exportable: Exportable, fmt: str, output: str | None) -> str:
         if var.default is None
     ]
     base = base_url(exportable.endpoint)
+    known = _base_known(base)
+    if (query := recorded_query(exportable.endpoint)) and known:
+        base = shlex.quote(f"{base}?{query}")  # Azure's api-version goes on every request
+    named = f" --provider {exportable.provider}" if differs(exportable.provider) else ""
     if base == DEFAULT_BASE_URL:
         todo = f"export {', '.join(needed)} before `mcptui run`" if needed else ""
     else:
-        run = f"mcptui run {shlex.quote(output) if output else 'REQUEST.json'} --base-url " + (
-            base if _base_known(base) else f"URL, URL the recorded {base} with its secret filled in"
-        )
+        shown = base if known else f"URL, URL the recorded {base} with its secret filled in"
+        request = shlex.quote(output) if output else "REQUEST.json"
+        run = f"mcptui run {request}{named} --base-url {shown}"
         todo = f"export {', '.join(needed)}, then: {run}" if needed else f"run it with: {run}"
         todo += " (a request file cannot carry the endpoint)"
     return "; ".join(part for part in (wrote, _comment(todo)) if part)
@@ -191,7 +221,10 @@ def load_exportable(path: str, max_bytes: int = MAX_BYTES) -> Exportable:
     if template is not None:
         response = _recorded_response(loaded.events)
         return Exportable(
-            template, _endpoint(header), f"{source}, {response}" if response else source
+            template,
+            _endpoint(header),
+            f"{source}, {response}" if response else source,
+            stream_provider(header),
         )
     if whole is None and text.lstrip().startswith("{") and not loaded.usable:
         _raise_json_error(text, source)
@@ -228,12 +261,19 @@ def _recorded_response(events: list[Any]) -> str:
 # -- rendering ------------------------------------------------------------------------------------
 
 
-def render(template: Template, fmt: str, endpoint: str | None, source: str | None) -> str:
-    """One format of the template: "curl", "python" or "request"."""
+def render(
+    template: Template,
+    fmt: str,
+    endpoint: str | None,
+    source: str | None,
+    provider: str | None = None,
+) -> str:
+    """One format of the template: "curl", "python" or "request" (`provider`: who served
+    the recording; Azure's key goes in an `api-key` header)."""
     if fmt == "curl":
-        return curl_text(template, endpoint, source)
+        return curl_text(template, endpoint, source, provider)
     if fmt == "python":
-        return python_text(template, endpoint, source)
+        return python_text(template, endpoint, source, provider)
     if fmt == "request":
         return request_text(template)
     raise ValueError(f"unknown export format {fmt!r}")
@@ -263,7 +303,13 @@ def _comment(text: str) -> str:
 
 
 def _header_lines(
-    template: Template, endpoint: str | None, source: str | None, what: str, *, python: bool
+    template: Template,
+    endpoint: str | None,
+    source: str | None,
+    what: str,
+    *,
+    python: bool,
+    provider: str | None = None,
 ) -> list[str]:
     """The leading comment: what this reproduces, where it goes, what to set first."""
     base = base_url(endpoint)
@@ -282,7 +328,7 @@ def _header_lines(
     saved = "out.jsonl" if python else "out.sse"
     lines.append(f"Save what it prints (> {saved}) and open it: mcptui inspect {saved}")
     lines += ["", "Set these first (export NAME=value):"]
-    rows = [(API_KEY_VARIABLE, "your OpenAI API key")]
+    rows = [_key_row(provider)]
     if not _base_known(base):
         rows.append((BASE_URL_VARIABLE, "the API base URL (…/v1)"))
     first_of: dict[str, str] = {}  # a URL with many secrets is shown once, at its first
@@ -301,10 +347,10 @@ def _header_lines(
     return [_comment(f"# {line}".rstrip()) for line in lines]
 
 
-def _required(template: Template, base: str) -> list[tuple[str, str]]:
+def _required(template: Template, base: str, provider: str | None = None) -> list[tuple[str, str]]:
     """The variables a script stops without, and what each is: the API key, the base URL
     when the recorded one is not usable, and each variable without a default."""
-    required = [(API_KEY_VARIABLE, "your OpenAI API key")]
+    required = [_key_row(provider)]
     if not _base_known(base):
         required.append((BASE_URL_VARIABLE, "the API base URL"))
     return required + [
@@ -315,26 +361,38 @@ def _required(template: Template, base: str) -> list[tuple[str, str]]:
 # curl
 
 
-def curl_text(template: Template, endpoint: str | None, source: str | None) -> str:
-    """A bash script: checks the variables are set, then one curl command."""
+def curl_text(
+    template: Template, endpoint: str | None, source: str | None, provider: str | None = None
+) -> str:
+    """A bash script: checks the variables are set, then one curl command (to the recorded
+    endpoint's path and query: Azure's `api-version` too)."""
     base = base_url(endpoint)
-    required = _required(template, base)
+    required = _required(template, base, provider)
+    query = recorded_query(endpoint)
+    tail = f"/responses{'?' if query else ''}{query}"
     url = (
-        f'"${{{BASE_URL_VARIABLE}:-{base}}}/responses"'
+        f'"${{{BASE_URL_VARIABLE}:-{base}}}{tail}"'
         if _base_known(base)
-        else f'"${BASE_URL_VARIABLE}/responses"'
+        else f'"${BASE_URL_VARIABLE}{tail}"'
+    )
+    signed = (
+        f'  -H "api-key: ${AZURE_KEY_VARIABLE}" \\'
+        if provider == AZURE
+        else f'  -H "Authorization: Bearer ${API_KEY_VARIABLE}" \\'
     )
     flags = "-sS -N" if _streams(template.request) else "-sS"
     body = _shell_body(json_chunks(template.request, _json_piece, _json_piece))
     lines = [
         "#!/usr/bin/env bash",
-        *_header_lines(template, endpoint, source, "a curl command", python=False),
+        *_header_lines(
+            template, endpoint, source, "a curl command", python=False, provider=provider
+        ),
         *_shell_checks(required),
         "",
         "# --fail-with-body (curl 7.76+): an HTTP error (401, 424…) prints its body and "
         "exits non-zero",
         f"curl {flags} --fail-with-body {url} \\",
-        f'  -H "Authorization: Bearer ${API_KEY_VARIABLE}" \\',
+        signed,
         "  -H 'Content-Type: application/json' \\",
         f"  --data-binary {body}",
     ]
@@ -460,7 +518,9 @@ def _escape_dollars(text: str) -> str:
 # python
 
 
-def python_text(template: Template, endpoint: str | None, source: str | None) -> str:
+def python_text(
+    template: Template, endpoint: str | None, source: str | None, provider: str | None = None
+) -> str:
     """A Python script with the openai SDK: the request as a literal, each variable read
     from `os.environ`; prints each event (or the response) as JSON."""
     base = base_url(endpoint)
@@ -468,11 +528,17 @@ def python_text(template: Template, endpoint: str | None, source: str | None) ->
     base_expr = (
         f"os.environ.get({name}, {_py_str(base)})" if _base_known(base) else f"os.environ[{name}]"
     )
-    needed = _required(template, base)
+    needed = _required(template, base, provider)
+    client_class, client_line = _python_client(base_expr, recorded_query(endpoint), provider)
     known, extra = _split_for_sdk(template.request)
     lines = [
         *_header_lines(
-            template, endpoint, source, "a Python script with the openai SDK", python=True
+            template,
+            endpoint,
+            source,
+            "a Python script with the openai SDK",
+            python=True,
+            provider=provider,
         ),
         "import os",
         "import sys",
@@ -486,11 +552,11 @@ def python_text(template: Template, endpoint: str | None, source: str | None) ->
         '    sys.exit("set these first: " + ", ".join(missing))',
         "",
         "try:",
-        "    from openai import OpenAI",
+        f"    from openai import {client_class}",
         "except ImportError:",
         '    sys.exit("this needs the openai package: pip install openai")',
         "",
-        f"client = OpenAI(base_url={base_expr})",
+        client_line,
         "",
         f"request = {python_literal(known)}",
     ]
@@ -511,6 +577,25 @@ def python_text(template: Template, endpoint: str | None, source: str | None) ->
             "print(response.model_dump_json(indent=2))",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _python_client(base_expr: str, query: str, provider: str | None) -> tuple[str, str]:
+    """The SDK client class and the line that makes it. Azure's dated route (an `api-version`
+    in the query) takes openai-python's `AzureOpenAI`, which signs with `api-key`; Azure's v1
+    API takes `OpenAI` with Azure's key, as Microsoft's v1 examples do."""
+    params = dict(parse_qsl(query, keep_blank_values=True))
+    if provider == AZURE:
+        key = f"os.environ[{_py_str(AZURE_KEY_VARIABLE)}]"
+        version = params.pop("api-version", None)
+        extra = f", default_query={python_literal(params)}" if params else ""
+        if version is not None:
+            return "AzureOpenAI", (
+                f"client = AzureOpenAI(base_url={base_expr}, api_version={_py_str(version)}, "
+                f"api_key={key}{extra})"
+            )
+        return "OpenAI", f"client = OpenAI(base_url={base_expr}, api_key={key}{extra})"
+    extra = f", default_query={python_literal(params)}" if params else ""
+    return "OpenAI", f"client = OpenAI(base_url={base_expr}{extra})"
 
 
 @functools.cache

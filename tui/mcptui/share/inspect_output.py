@@ -22,6 +22,7 @@ from mcptui.model.diagnosis import Diagnosis, diagnose, header_options
 from mcptui.model.events import Event
 from mcptui.model.findings import Finding, count_by_severity, suggestion_label
 from mcptui.model.jsonsafe import dumps_indented
+from mcptui.model.providers import differs, stream_provider
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.status import item_status
 from mcptui.model.summary import (
@@ -87,7 +88,12 @@ def exit_code(inspections: Sequence[Inspection], *, strict: bool = False) -> int
 def to_json(inspections: Sequence[Inspection]) -> dict[str, Any]:
     return {
         "files": [
-            {"path": i.loaded.source, "format": i.loaded.format, "events": len(i.loaded.events)}
+            {
+                "path": i.loaded.source,
+                "format": i.loaded.format,
+                "events": len(i.loaded.events),
+                "provider": stream_provider(i.loaded.header),
+            }
             for i in inspections
         ],
         "responses": [
@@ -237,6 +243,9 @@ def render(inspection: Inspection) -> RenderableType:
         (visible(loaded.source or "<input>"), "bold"),
         (f"  {loaded.format} · {len(loaded.events)} events", "dim"),
     )
+    provider = stream_provider(loaded.header)
+    if differs(provider):  # whose stream the SDK-drift findings are about
+        title.append(f" · via {visible(provider or '')}", "bold blue")
     parts.append(title)
     for resp in inspection.timeline.state.responses:
         parts.append(response_tree(resp, inspection))

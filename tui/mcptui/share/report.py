@@ -25,6 +25,7 @@ from mcptui import __version__
 from mcptui.model.causes import LikelyCause, worth_a_paragraph
 from mcptui.model.events import Event, is_wire_note
 from mcptui.model.jsonsafe import dumps_indented, loads
+from mcptui.model.providers import differs, stream_provider
 from mcptui.model.redaction import (
     hide_known,
     json_text_secrets,
@@ -183,6 +184,8 @@ def request_section(inspection: Inspection, depth: int) -> list[str]:
         rows = [["model", md.code(str(request.get("model", "")))]]
         if isinstance(header.get("endpoint"), str):
             rows.append(["endpoint", md.code(header["endpoint"])])
+        if differs(provider := stream_provider(header)):
+            rows.append(["provider", md.code(provider or "")])
         if "input" in request:
             rows.append(["input", md.text(compact(request["input"]), 300)])
         for key in (

@@ -21,6 +21,7 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 import openai
 from openai import AsyncOpenAI
@@ -40,6 +41,7 @@ from mcptui.model.events import Event, note
 from mcptui.model.failure_text import describe_exception
 from mcptui.model.ingest import StreamIngester
 from mcptui.model.player import Player
+from mcptui.model.providers import Endpoint, base_of_endpoint, detect_provider, endpoint_for
 from mcptui.model.redaction import (
     merge_secrets,
     redact,
@@ -54,6 +56,7 @@ from mcptui.model.reducer import ERROR_NOTE_LEVEL
 from mcptui.model.state import TERMINAL_STATUSES
 from mcptui.model.status import request_purpose
 from mcptui.model.timeline import Timeline
+from mcptui.sources.endpoints import async_client
 from mcptui.sources.request_file import streams
 from mcptui.sources.session import Session
 
@@ -238,9 +241,14 @@ class LiveRun:
         clock: Callable[[], float] = time.monotonic,
         on_event: Callable[[Event], None] | None = None,
         taps: Taps | None = None,
+        provider: str | None = None,
     ) -> None:
         self.session = session
         self.client = client
+        self.provider = provider or detect_provider(str(getattr(client, "base_url", "")))
+        """Who answers (tui/mcptui/model/providers.py): recorded in the header, shown with
+        the stream, and named by the checks' SDK-drift findings."""
+        session.provider = self.provider
         self.recorder = recorder
         if recorder is not None:  # shown, and counted as a failure: the file is incomplete
             recorder.on_failure = lambda message: self._note(
@@ -313,8 +321,15 @@ class LiveRun:
         self.add(note(kind, redact_text(message, strict_urls=True), self.now(), **details))
 
     @property
+    def target(self) -> Endpoint:
+        """Where this run's requests go: what a fetch made from its session (`o`) uses too."""
+        query = urlencode(getattr(self.client, "default_query", None) or {})
+        return Endpoint(str(self.client.base_url).rstrip("/"), query, self.provider)
+
+    @property
     def endpoint(self) -> str:
-        return f"{str(self.client.base_url).rstrip('/')}/responses"
+        """`…/responses`, with the query every request carries (Azure's `api-version`)."""
+        return self.target.responses_url
 
     def _opened(
         self,
@@ -351,6 +366,7 @@ class LiveRun:
             http_status=status,
             http_headers=headers,
             secrets=self.secrets,
+            provider=self.provider,
             **source,
         )
         self.session.header = header
@@ -821,28 +837,36 @@ class _Backlog:
             self.run._add_all(self.ingester.finish(), self.tracked)
 
 
+def live_client(base_url: str | Endpoint | None, api_key: str) -> AsyncOpenAI:
+    """The SDK's client for a run. `max_retries=0`: the SDK would retry 429 and 5xx answers
+    out of sight; here every attempt is the user's to see."""
+    endpoint = base_url if isinstance(base_url, Endpoint) else endpoint_for(base_url)
+    return async_client(endpoint, api_key, max_retries=0)
+
+
 def live_run_on(
-    session: Session, base_url: str | None, api_key: str, recorder: Recorder | None
+    session: Session, base_url: str | Endpoint | None, api_key: str, recorder: Recorder | None
 ) -> LiveRun:
     """A run that sends into an existing session (a replay sending an edited copy of its
     request, `e`): its responses join that timeline, recorded to a file of their own."""
-    client = AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0)
     session.live = True
-    return LiveRun(session, client, recorder=recorder)
+    return LiveRun(
+        session, live_client(base_url, api_key), recorder=recorder, provider=_named(base_url)
+    )
+
+
+def _named(base_url: str | Endpoint | None) -> str | None:
+    return base_url.provider if isinstance(base_url, Endpoint) else None
 
 
 def recorded_base_url(header: dict[str, Any] | None) -> str | None:
-    """The API base URL a recording's header names (`…/v1` of its `…/v1/responses`), when it
-    names one that is not redacted."""
-    endpoint = (header or {}).get("endpoint")
-    if not isinstance(endpoint, str) or "<redacted>" in endpoint:
-        return None
-    base = endpoint.rstrip("/").removesuffix("/responses")
-    return base if base.startswith(("http://", "https://")) else None
+    """The API base URL a recording's header names (`…/v1` of its `…/v1/responses`, its query
+    kept), when it names one that is not redacted."""
+    return base_of_endpoint((header or {}).get("endpoint"))
 
 
 def live_session(
-    base_url: str | None,
+    base_url: str | Endpoint | None,
     api_key: str,
     recorder: Recorder | None,
     *,
@@ -850,15 +874,17 @@ def live_session(
     idle_timeout: float | None = None,
     taps: Taps | None = None,
 ) -> tuple[Session, LiveRun]:
-    """A session that follows live events as they arrive, and the run that feeds it.
-
-    `max_retries=0`: the SDK would retry 429 and 5xx answers out of sight; here every attempt
-    is the user's to see.
-    """
-    client = AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0)
+    """A session that follows live events as they arrive, and the run that feeds it
+    (`base_url` an Endpoint when the provider was named or its URL resolved already)."""
+    client = live_client(base_url, api_key)
     session = Session(Timeline(), source=source, player=Player(instant=True), live=True)
     return session, LiveRun(
-        session, client, recorder=recorder, idle_timeout=idle_timeout, taps=taps
+        session,
+        client,
+        recorder=recorder,
+        idle_timeout=idle_timeout,
+        taps=taps,
+        provider=_named(base_url),
     )
 
 

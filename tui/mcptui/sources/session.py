@@ -14,6 +14,7 @@ from mcptui.io.indexed import PieceReader
 from mcptui.io.read_ahead import PIECE
 from mcptui.io.recording import Loaded, Problem
 from mcptui.model.player import Player
+from mcptui.model.providers import stream_provider
 from mcptui.model.resend_verdict import Verdict
 from mcptui.model.timeline import Timeline
 
@@ -50,6 +51,8 @@ class Session:
     verdicts: dict[int, Verdict] = field(default_factory=dict)
     """An edited re-send's response (by key) → whether it fixed the one it was edited from
     (`e`; tui/mcptui/model/resend_verdict.py): the header says it on that response."""
+    provider: str | None = None
+    """Who answers a live run (tui/mcptui/model/providers.py); a file's header says it."""
     _request_notes: list[tuple[int, str]] = field(default_factory=list, repr=False)
     """(timeline index, x-request-id) of the `request` notes seen so far."""
     _scanned: int = field(default=0, repr=False)
@@ -104,6 +107,12 @@ class Session:
     def load_all(self) -> None:
         while self.load_more():
             pass
+
+    @property
+    def provider_label(self) -> str | None:
+        """The provider shown with the stream: a live run's, else the one its header names or
+        its endpoint shows; None when nothing says."""
+        return self.provider or stream_provider(self.header)
 
     @property
     def usable(self) -> bool:

@@ -21,8 +21,10 @@ from typing import Any
 from mcptui.io.formats import load_text
 from mcptui.io.recording import Loaded, make_header
 from mcptui.model.jsonsafe import loads
+from mcptui.model.providers import Endpoint, endpoint_for, with_query
 from mcptui.model.redaction import hide_known, redact, redact_text
 from mcptui.model.textsafe import one_line
+from mcptui.sources.endpoints import sync_client
 
 RESPONSE_ID = re.compile(r"resp_[A-Za-z0-9_-]{1,200}")
 MAX_INPUT_PAGES = 50
@@ -60,11 +62,12 @@ def is_response_id(text: str) -> bool:
     return RESPONSE_ID.fullmatch(text) is not None
 
 
-def fetch_stored(response_id: str, base_url: str | None, api_key: str) -> Loaded:
+def fetch_stored(response_id: str, base_url: str | Endpoint | None, api_key: str) -> Loaded:
     """The stored response as a loaded file. Raises StoredError with a message to show."""
     import openai
 
-    client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=1, timeout=60.0)
+    target = base_url if isinstance(base_url, Endpoint) else endpoint_for(base_url)
+    client = sync_client(target, api_key, max_retries=1, timeout=60.0)
     endpoint = str(client.base_url).rstrip("/")
     try:
         raw = client.responses.with_raw_response.retrieve(response_id)
@@ -88,19 +91,28 @@ def fetch_stored(response_id: str, base_url: str | None, api_key: str) -> Loaded
         raise StoredError(f"the answer is not a Response object: {exc}") from None
     if not isinstance(response, dict) or response.get("object") != "response":
         raise StoredError("the answer is not a Response object")
-    return stored_loaded(response, items, endpoint)
+    return stored_loaded(response, items, endpoint, query=target.query, provider=target.provider)
 
 
-def stored_loaded(response: dict[str, Any], items: list[Any] | None, base: str) -> Loaded:
+def stored_loaded(
+    response: dict[str, Any],
+    items: list[Any] | None,
+    base: str,
+    *,
+    query: str = "",
+    provider: str | None = None,
+) -> Loaded:
     """A Response object and its input items as a loaded file: the snapshot, and a header
-    whose request is put back together from the two. `base`: the API's base URL."""
+    whose request is put back together from the two. `base`: the API's base URL (`query`:
+    the one its requests carried, Azure's `api-version`), `provider` who answered."""
     shown = redact_text(base, strict_urls=True)  # (a token in it; the id is none)
     response_id = str(response.get("id", ""))
     loaded = load_text(json.dumps(response), source=f"GET {shown}/responses/{response_id}")
     header = make_header(
         "stored response",
         request=reconstructed_request(response, items),
-        endpoint=f"{shown}/responses",
+        endpoint=with_query(f"{shown}/responses", query),
+        provider=provider,
         response_id=response_id,
         reconstructed=True,
     )

@@ -23,6 +23,7 @@ from mcptui.ui.screens.keys import KeysScreen
 from mcptui.ui.screens.share_actions import share_folder, share_stem, write_beside
 
 if TYPE_CHECKING:
+    from mcptui.model.providers import Endpoint
     from mcptui.sources.live import LiveRun
 
 
@@ -181,21 +182,30 @@ class McptuiApp(SafeApp):
     def live_for_replay(self, now: float) -> str | None:
         """Let a replay send (`e` on its request): a live run on this session with the
         environment's `OPENAI_API_KEY` and `OPENAI_BASE_URL` (else the recording's own
-        endpoint), its responses recorded to a new file. None once it can; else why not."""
+        endpoint and provider; Azure's key from `AZURE_OPENAI_API_KEY`), its responses
+        recorded to a new file. None once it can; else why not."""
         if self.live is not None:
             return None
         import os
 
+        from mcptui.model.providers import PROVIDERS
+        from mcptui.sources.endpoints import EndpointError, live_target
         from mcptui.sources.live import Recorder, live_run_on, recorded_base_url
 
-        key = os.environ.get("OPENAI_API_KEY", "")
-        if not key:
+        recorded = (self.session.header or {}).get("provider")
+        own = recorded if recorded in PROVIDERS and not os.environ.get("OPENAI_BASE_URL") else None
+        try:
+            target = live_target(
+                None, own, os.environ, recorded=recorded_base_url(self.session.header)
+            )
+        except EndpointError as exc:
+            return str(exc)
+        if target.missing is not None:
             return (
-                "a replay sends with your key: set OPENAI_API_KEY (and OPENAI_BASE_URL for "
+                f"a replay sends with your key: {target.missing} (set OPENAI_BASE_URL for "
                 "another server, e.g. `mcptui emulate`) before starting mcptui"
             )
-        base = os.environ.get("OPENAI_BASE_URL") or recorded_base_url(self.session.header)
-        self.live = live_run_on(self.session, base, key, Recorder(None))
+        self.live = live_run_on(self.session, target.endpoint, target.api_key, Recorder(None))
         player = self.session.player
         player.instant = True
         if not player.playing:
@@ -224,16 +234,24 @@ class McptuiApp(SafeApp):
         environment's (`OPENAI_API_KEY`, `OPENAI_BASE_URL`), off the app's loop."""
         import os
 
-        client = self.live.client if self.live is not None else None
-        key = str(getattr(client, "api_key", "") or os.environ.get("OPENAI_API_KEY", ""))
-        base = str(client.base_url) if client is not None else os.environ.get("OPENAI_BASE_URL")
-        if not key:
-            self.notify(f"Cannot fetch {response_id}: OPENAI_API_KEY is not set.", severity="error")
-            return
-        self.notify(f"Fetching {response_id} (GET /responses/{response_id})…")
-        self.run_worker(self._fetch_stored(response_id, base or None, key), exit_on_error=False)
+        from mcptui.sources.endpoints import EndpointError, live_target
 
-    async def _fetch_stored(self, response_id: str, base: str | None, key: str) -> None:
+        if self.live is not None:  # the run's own endpoint and key
+            base, key = self.live.target, str(getattr(self.live.client, "api_key", ""))
+        else:
+            try:
+                target = live_target(None, None, os.environ)
+            except EndpointError as exc:
+                self.notify(f"Cannot fetch {response_id}: {exc}", severity="error")
+                return
+            if target.missing is not None:
+                self.notify(f"Cannot fetch {response_id}: {target.missing}.", severity="error")
+                return
+            base, key = target.endpoint, target.api_key
+        self.notify(f"Fetching {response_id} (GET /responses/{response_id})…")
+        self.run_worker(self._fetch_stored(response_id, base, key), exit_on_error=False)
+
+    async def _fetch_stored(self, response_id: str, base: Endpoint, key: str) -> None:
         from mcptui.sources.stored import StoredError, fetch_stored
 
         try:

@@ -82,6 +82,7 @@ class Diagnosing:
             "complete": not self._live_running(),
             "probes": probes,
             **header_options(self.screen.session.header),
+            "provider": self.screen.session.provider_label,  # a live run's before its header
         }
         source = self.screen.session.source
         if not self.screen.session.live and len(events) >= CHILD_AFTER and Path(source).is_file():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from mcptui.model.providers import differs
 from mcptui.model.textsafe import visible
 from mcptui.sources.session import Session
 from mcptui.ui.widgets.labels import ERROR_STYLE, STATUS_STYLE
@@ -19,21 +20,26 @@ def status_line(
     clock: float | None = None,
     so_far: bool = False,
 ) -> Text:
-    """The response; playback position, failures and findings (`so far`: up to this step),
-    play state and filter, the clock (seconds since the session's first event); then request
-    id and recording path when there are any. Each on its own line, cut rather than wrapped,
-    so none pushes another away."""
+    """The response (and who answers it, when not OpenAI); playback position, failures and
+    findings (`so far`: up to this step), play state and filter, the clock (seconds since the
+    session's first event); then request id and recording path when there are any. Each on
+    its own line, cut rather than wrapped, so none pushes another away."""
     timeline = session.timeline
     state = timeline.state
     resp = state.current
     line = Text()
+    provider = session.provider_label
+    # Who answers, when it is not OpenAI: before the id, which a narrow terminal cuts.
+    via = f"via {visible(provider or '')}  " if differs(provider) else ""
     if resp is None:
+        line.append(via, "bold blue")
         line.append(visible(session.idle_hint) or "no response yet", "dim")
     else:
         # Status first: on a narrow terminal the long id and model are what gets cut.
         if resp.status or resp.id:
             status = resp.status or "unknown"
             line.append(f"{status}  ", ERROR_STYLE if resp.failed else STATUS_STYLE.get(status, ""))
+        line.append(via, "bold blue")
         line.append(visible(resp.name), ERROR_STYLE if resp.request_failed else "bold")
         if resp.model:
             line.append(f"  {visible(resp.model)}", "magenta")

@@ -99,3 +99,24 @@ def test_a_whole_text_format_is_not_followed(tmp_path: Path) -> None:
     events = [json.loads(line)["event"] for line in SAMPLE[1:4]]
     path.write_text("".join(f"data: {json.dumps(e)}\n\n" for e in events))
     assert open_session(str(path), follow=True).follower is None
+
+
+def test_a_line_longer_than_a_read_is_taken_whole(tmp_path: Path, monkeypatch: object) -> None:
+    from mcptui.sources import follow as module
+
+    path = tmp_path / "rec.jsonl"
+    path.write_bytes(b"".join(SAMPLE[:10]))
+    session = open_session(str(path), follow=True)
+    follower = session.follower
+    assert follower is not None
+    monkeypatch.setattr(module, "MAX_READ", 64)  # type: ignore[attr-defined]
+    with path.open("ab") as file:
+        file.write(SAMPLE[10])  # several reads long
+    polls = [follower.poll() for _ in range(len(SAMPLE[10]) // 64 + 1)]
+    assert sum(polls) == 1 and polls[-1] == 1
+    assert session.timeline.events[-1].line == 11
+    follower.max_line = 100
+    with path.open("ab") as file:
+        file.write(b"x" * 200)
+    assert [follower.poll() for _ in range(4)] == [0, 1, 0, 0]  # 64, then 128 bytes: too long
+    assert follower.ended == "a line longer than 100 bytes"

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcptui.io.envelopes import unwrapped
+from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded, Problem, read_record
 from mcptui.io.scrub import DeltaScrubber
 from mcptui.model.events import Event, note
@@ -46,6 +47,7 @@ class Follower:
         *,
         bare: bool,
         clock: Callable[[], float] = time.monotonic,
+        max_line: int = MAX_BYTES,
     ) -> None:
         self.session = session
         self.path = path
@@ -64,6 +66,9 @@ class Follower:
         """Why following stopped (the file was removed, replaced or cut short), once it has."""
         self.last_growth = clock()
         self.started = False
+        self._partial = b""
+        """The start of a line still being written, read at an earlier poll."""
+        self.max_line = max_line
 
     def _start(self) -> None:
         """Once the first reading is done (it reads a big file on in the app): where the
@@ -86,21 +91,24 @@ class Follower:
                 info = os.fstat(file.fileno())
                 if _identity_of(info) != self._identity or info.st_size < self.offset:
                     return self._end("the file was replaced or cut short while followed")
-                if info.st_size == self.offset:
+                at = self.offset + len(self._partial)
+                if info.st_size <= at:
                     return 0
-                data = os.pread(
-                    file.fileno(), min(MAX_READ, info.st_size - self.offset), self.offset
-                )
+                data = self._partial + os.pread(file.fileno(), min(MAX_READ, info.st_size - at), at)
         except FileNotFoundError:
             return self._end("the file was removed while followed")
         except OSError as exc:
             return self._end(f"the file can no longer be read ({exc.strerror or exc})")
-        complete = data.rfind(b"\n") + 1
-        if not complete:
-            return 0  # a line still being written
-        self.offset += complete
         self.last_growth = self.clock()
         self.go_live()
+        complete = data.rfind(b"\n") + 1
+        if not complete:  # a line still being written: kept, and read on from its end
+            if len(data) > self.max_line:
+                return self._end(f"a line longer than {self.max_line:,} bytes")
+            self._partial = data
+            return 0
+        self._partial = data[complete:]
+        self.offset += complete
         return self._take(data[:complete].split(b"\n")[:-1])
 
     def go_live(self) -> None:

@@ -15,7 +15,12 @@ from typing import Any
 
 import pytest
 from agents import Agent
-from agents.stream_events import AgentUpdatedStreamEvent, RawResponsesStreamEvent
+from agents.items import MCPListToolsItem, MessageOutputItem, ReasoningItem, ToolCallItem
+from agents.stream_events import (
+    AgentUpdatedStreamEvent,
+    RawResponsesStreamEvent,
+    RunItemStreamEvent,
+)
 from mcptui.cli.main import main
 from mcptui.io.formats import load_path, load_text
 from mcptui.io.recording import Loaded
@@ -104,6 +109,40 @@ def test_the_agents_sdk_stream_events_printed(
     path.write_text("".join(f"{event!r}\n" for event in agents_stream(stream)))
     loaded = assert_reads_the_failure(path, capsys)
     assert len(loaded.events) == len(stream)
+
+
+RUN_ITEMS = {
+    "mcp_list_tools": ("mcp_list_tools", MCPListToolsItem),
+    "reasoning": ("reasoning_item_created", ReasoningItem),
+    "mcp_call": ("tool_called", ToolCallItem),
+    "message": ("message_output_created", MessageOutputItem),
+}
+
+
+def test_the_agents_sdk_run_items_alone_as_its_streaming_example_prints_them(
+    tmp_path: Path, stream: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Agents SDK's own example skips the raw events (`if event.type ==
+    "raw_response_event": continue`) and prints the rest: each run item stands for the
+    output item it carries."""
+    agent = Agent(name="Finance helper")
+    printed = [AgentUpdatedStreamEvent(new_agent=agent)]
+    for event in stream:
+        if event.type == "response.output_item.done":
+            name, kind = RUN_ITEMS[event.item.type]
+            printed.append(
+                RunItemStreamEvent(name=name, item=kind(agent=agent, raw_item=event.item))
+            )
+    path = tmp_path / "agents-items.txt"
+    path.write_text("".join(f"{event!r}\n" for event in printed))
+    loaded = assert_reads_the_failure(path, capsys)
+    items = [e.item.type for e in stream if e.type == "response.output_item.done"]
+    assert [e.raw["item"]["type"] for e in loaded.events] == items
+    assert [str(p) for p in loaded.problems] == [
+        "1 Agents SDK event of its own (agent updates) skipped: they carry no output item",
+        f"{len(items)} Agents SDK run items read as the output items they carry: no "
+        "raw_response_event in it, so no deltas, lifecycle or timing",
+    ]
 
 
 def agents_jsonl(stream: list[Any], copies: int = 1) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from mcptui.io.envelopes import agents_skipped, unwrapped
+from mcptui.io.envelopes import AgentsEvents
 from mcptui.io.recording import Loaded, Problem, json_error_reason
 from mcptui.model.errors import describe_error
 from mcptui.model.events import Event, note
@@ -93,14 +93,13 @@ class TypelessKeeper:
         self.typeless: dict[str, Any] | None = None
         self.line: int | None = None
         self.repeats = 0
-        self.agents_own = 0
-        """The Agents SDK's own events skipped (tui/mcptui/io/envelopes.py)."""
+        self.agents = AgentsEvents()
+        """The Agents SDK's envelopes and events of its own (tui/mcptui/io/envelopes.py)."""
 
     def add(self, obj: dict[str, Any], line: int | None) -> None:
         if "type" in obj:
-            inner = unwrapped(obj)
+            inner = self.agents.take(obj, line)
             if inner is None:
-                self.agents_own += 1
                 return
             obj = inner
             self._end_run()
@@ -116,9 +115,11 @@ class TypelessKeeper:
     def close(self) -> None:
         """The file is read: count what was folded and skipped."""
         self._end_run()
-        if self.agents_own:
-            self.loaded.problems.append(Problem(None, agents_skipped(self.agents_own)))
-            self.agents_own = 0
+        for line, done in self.agents.finish():
+            self.loaded.events.append(Event(done, line=line))
+        for said in self.agents.problems():
+            self.loaded.problems.append(Problem(None, said))
+        self.agents = AgentsEvents()
 
     def _end_run(self) -> None:
         """The run of identical typeless events is over: count what was folded."""

@@ -22,21 +22,69 @@ ENVELOPE_TYPE = re.compile(r'"type"\s*:\s*"(?:' + "|".join(sorted(ENVELOPE_TYPES
 lazy readers of tui/mcptui/io/indexed.py keep each line's JSON as it is)."""
 
 
-def unwrapped(obj: dict[str, Any]) -> dict[str, Any] | None:
-    """The Responses event `obj` carries (`obj` itself when it is no envelope); None for an
-    Agents SDK event of its own, which carries none."""
-    kind = obj.get("type")
-    if kind == RAW_RESPONSE_EVENT and isinstance(obj.get("data"), dict):
-        return obj["data"]
-    if kind in AGENTS_OWN_EVENTS:
-        return None
-    return obj
+RUN_ITEM_EVENT = "run_item_stream_event"
 
 
-def agents_skipped(count: int) -> str:
-    """The problem that counts the Agents SDK's own events left out."""
-    events = "event" if count == 1 else "events"
-    return (
-        f"{count} Agents SDK {events} of its own (run items, agent updates) skipped: "
-        "the raw_response_event events carry the same stream"
-    )
+class AgentsEvents:
+    """Sorts the events of a text as they are read: Responses events kept (out of their
+    envelope), the Agents SDK's own skipped and counted, its run items held until the end
+    says whether raw events carried the same stream."""
+
+    def __init__(self) -> None:
+        self.raw_seen = False
+        self.run_items: list[tuple[int | None, dict[str, Any]]] = []
+        """(line, the output item's `response.output_item.done`) of each run item held."""
+        self.skipped = 0
+        self.kept_items = 0
+
+    def take(self, obj: dict[str, Any], line: int | None) -> dict[str, Any] | None:
+        """The Responses event to keep for `obj` now (`obj` itself when it is no envelope);
+        None when it is held or skipped."""
+        kind = obj.get("type")
+        if kind == RAW_RESPONSE_EVENT and isinstance(obj.get("data"), dict):
+            self.raw_seen = True
+            return obj["data"]
+        if kind == RUN_ITEM_EVENT and (done := _item_done(obj)) is not None:
+            self.run_items.append((line, done))
+            return None
+        if kind in AGENTS_OWN_EVENTS:
+            self.skipped += 1
+            return None
+        return obj
+
+    def finish(self) -> list[tuple[int | None, dict[str, Any]]]:
+        """The run items to keep, as the events that end their output items: all of them
+        when no raw event carried the stream, else none (skipped: the raw events say it)."""
+        held, self.run_items = self.run_items, []
+        if self.raw_seen:
+            self.skipped += len(held)
+            return []
+        self.kept_items += len(held)
+        return held
+
+    def problems(self) -> list[str]:
+        """What was skipped, and what the run items stood for."""
+        said = []
+        if self.skipped:
+            events = "event" if self.skipped == 1 else "events"
+            why = (
+                "(run items, agent updates) skipped: the raw_response_event events carry the "
+                "same stream"
+                if self.raw_seen
+                else "(agent updates) skipped: they carry no output item"
+            )
+            said.append(f"{self.skipped} Agents SDK {events} of its own {why}")
+        if self.kept_items:
+            said.append(
+                f"{self.kept_items} Agents SDK run items read as the output items they carry: "
+                "no raw_response_event in it, so no deltas, lifecycle or timing"
+            )
+        return said
+
+
+def _item_done(obj: dict[str, Any]) -> dict[str, Any] | None:
+    item = obj.get("item")
+    raw = item.get("raw_item") if isinstance(item, dict) else None
+    if isinstance(raw, dict) and isinstance(raw.get("type"), str):
+        return {"type": "response.output_item.done", "item": raw}
+    return None

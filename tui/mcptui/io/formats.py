@@ -166,7 +166,7 @@ def _read_text_paste(text: str, source: str) -> Loaded:
     """Events found anywhere in prose, fences, logs and SDK reprs (tui/mcptui/io/paste.py)."""
     found = find_in_paste(text)
     skipped = found.summary()
-    if not found.objects and found.request is None:
+    if not found.objects and not found.agents.run_items and found.request is None:
         return _failed(
             source,
             "unrecognised content: no events, Response objects or SDK event reprs in it"
@@ -192,8 +192,12 @@ def _read_text_paste(text: str, source: str) -> Loaded:
             loaded.events.append(http_error_note(obj, line=line))
         else:
             loaded.events.append(Event(obj, line=line, t=times[index], cut=index in found.cut))
+    run_items = [Event(done, line=line) for line, done in found.agents.finish()]
+    if run_items:  # in the text's order among the rest (a log of run items has no other)
+        loaded.events = sorted(loaded.events + run_items, key=lambda event: event.line or 0)
     if skipped is not None:
         loaded.problems.append(Problem(None, skipped))
+    loaded.problems += [Problem(None, said) for said in found.agents.problems()]
     return loaded
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from mcptui.io.envelopes import unwrapped
+from mcptui.io.envelopes import AgentsEvents
 from mcptui.io.node_inspect import NotInspected, read_inspected
 from mcptui.io.sniff import is_response_object
 from mcptui.model.jsonsafe import MAX_DEPTH, raw_decode, text_without_surrogates
@@ -59,8 +59,8 @@ class Found:
     """SDK reprs or dict literals that could not be parsed."""
     other_json: int = 0
     """JSON objects that are no event (arguments, fragments, a tool's definition)."""
-    agents_own: int = 0
-    """The Agents SDK's own events (tui/mcptui/io/envelopes.py)."""
+    agents: AgentsEvents = field(default_factory=AgentsEvents)
+    """The Agents SDK's envelopes, events and run items (tui/mcptui/io/envelopes.py)."""
     node_cuts: int = 0
     """Values Node's `console.log` cut short (tui/mcptui/io/node_inspect.py)."""
     times: list[float | None] = field(default_factory=list)
@@ -75,7 +75,6 @@ class Found:
                 (self.skipped_lines, "line of prose", "lines of prose"),
                 (self.python_blocks, "Python block", "Python blocks"),
                 (self.other_json, "JSON object that is no event", "JSON objects that are no event"),
-                (self.agents_own, "Agents SDK event of its own", "Agents SDK events of their own"),
             )
             if n
         ]
@@ -160,9 +159,8 @@ def _keep(found: Found, line: int, value: dict[str, Any]) -> bool:
     SDK envelope; count it as skipped otherwise. An object whose `type` is no stream event's
     (`{"type": "mcp", "server_label": …}`, `{"type": "http_error", …}` as prose quotes them)
     is not an event: a stream's types are `response.*` and `error`."""
-    inner = unwrapped(value)
+    inner = found.agents.take(value, line)
     if inner is None:
-        found.agents_own += 1
         return False
     kind = inner.get("type")
     if (

@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mcptui.io.envelopes import unwrapped
 from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded, Problem, read_record
 from mcptui.io.scrub import DeltaScrubber
@@ -152,8 +151,7 @@ class Follower:
                 Problem(number, f"expected a JSON object, got {type(obj).__name__}")
             )
             return None
-        inner = unwrapped(obj)
-        return None if inner is None else Event(inner, line=number)
+        return Event(obj, line=number)  # no envelopes: such a dump is read whole (sniff.py)
 
     def _learn(self, event: Event) -> None:
         kind = event.kind

@@ -47,6 +47,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("demo", ("demo",), ("add_parser",)),
     ("samples", ("samples",), ("add_parser",)),
     ("config", ("config",), ("add_parser",)),
+    ("completion", ("completion",), ("add_parser",)),
 )
 """Each command's module under `mcptui.cli`, the commands it adds and the functions that add
 their sub-parsers (each names its command's run function, `set_defaults(run=…)`), in
@@ -132,7 +133,7 @@ def _main(argv: list[str]) -> int:
         return report_crash(exc)
 
 
-CONFIG_EXPLAINED_BY = ("config",)
+CONFIG_EXPLAINED_BY = ("config", "completion")
 """Commands that read the configuration file themselves: a bad one is theirs to explain."""
 
 

@@ -14,6 +14,7 @@ from mcptui.io.recent import note_opened, recent_files
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
 from mcptui.ui.screens.open_dialog import OpenScreen
+from textual import events
 from textual.geometry import Region
 from textual.widgets import Input, Label, OptionList
 
@@ -105,7 +106,10 @@ async def test_recent_files_are_listed_newest_first_and_enter_opens_one(runs: Pa
         assert "alpha-two.jsonl  …" in shown  # the name first, then the (long) folder
         assert re.search(r"gone\.jsonl  \S*/runs  \(gone\)", shown), shown
 
-        await pilot.press("down", "down", "enter")  # the second: beta
+        for key in ("down", "down"):  # at once, as tmux sends them: the second, beta
+            app.post_message(events.Key(key, None))
+        assert await wait_until(pilot, lambda: listed.highlighted == 1)
+        await pilot.press("enter")
         assert await wait_until(pilot, lambda: app.session.source == str(runs / "beta.jsonl"))
         assert not isinstance(app.screen, OpenScreen)
     assert [r.path for r in recent_files()][:2] == [
@@ -121,3 +125,28 @@ async def test_escape_leaves_the_file_shown(runs: Path):
         await pilot.pause()
         assert not isinstance(app.screen, OpenScreen)
         assert app.session.source == str(SAMPLE_424)
+
+
+async def test_keys_sent_at_once_after_o_complete_in_the_order_typed(runs: Path):
+    """A burst (a paste, a fast typist, tmux send-keys): `o r u Tab a Tab` in one go, before
+    the box has the focus, completes `ru` and then `runs/a`, as typed."""
+    app = app_on(SAMPLE_424)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("o", "r", "u", "tab", "a", "tab"):
+            app.post_message(events.Key(key, None if key == "tab" else key))
+        assert await wait_until(pilot, lambda: isinstance(app.screen, OpenScreen))
+        answer = app.screen.query_one("#answer", Input)
+        assert await wait_until(pilot, lambda: answer.value == "runs/alpha-"), answer.value
+        # and once the box has the focus, in the box's own order too
+        for key in ("r", "tab"):
+            app.post_message(events.Key(key, None if key == "tab" else key))
+        assert await wait_until(pilot, lambda: answer.value == "runs/alpha-run.jsonl"), answer.value
+
+
+async def test_enter_opens_the_path_as_shown_with_its_greyed_completion(runs: Path):
+    app = app_on(SAMPLE_424)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", *keys("runs/alpha-r"))
+        assert await wait_until(pilot, lambda: "runs/alpha-run.jsonl" in dialog_lines(pilot))
+        await pilot.press("enter")
+        assert await wait_until(pilot, lambda: app.session.source == "runs/alpha-run.jsonl")

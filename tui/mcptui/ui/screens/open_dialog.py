@@ -9,11 +9,14 @@ Enter opens the path typed or the file chosen, Esc cancels.
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
@@ -29,6 +32,14 @@ SHOWN_NAMES = 40
 """Candidates listed after a Tab at most (the rest counted): a big folder stays one box."""
 
 
+def only_completion(typed: str) -> str | None:
+    """The one path `typed` can become, if there is exactly one."""
+    if not typed:
+        return None
+    found = candidates(typed)
+    return found[0] if len(found) == 1 else None
+
+
 class PathSuggester(Suggester):
     """The greyed completion after the cursor: what Tab would make of the path."""
 
@@ -36,19 +47,43 @@ class PathSuggester(Suggester):
         super().__init__(use_cache=False, case_sensitive=True)  # the folder may change
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value:
-            return None
-        found = candidates(value)
-        return found[0] if len(found) == 1 else None
+        return only_completion(value)
+
+
+class PathInput(Input):
+    """A path box whose Tab completes the path (io/path_completion.py).
+
+    Tab is taken in the box's own key handler, not by a binding: Textual checks a binding
+    once the key has bubbled up to the app, while the box goes on with the keys after it, so
+    `ru` Tab `a` typed at once became `rua`, and a priority binding acts as the key arrives,
+    before the keys typed just before it reach the box."""
+
+    class Completed(Message):
+        """A Tab left these names to choose from (none: the path is whole, or matches nothing)."""
+
+        def __init__(self, names: tuple[str, ...]) -> None:
+            super().__init__()
+            self.names = names
+
+    async def _on_key(self, event: events.Key) -> None:
+        """(Textual then runs Input's own `_on_key`, unless the default is prevented.)"""
+        if event.key == "tab":
+            event.stop()
+            event.prevent_default()
+            self.complete()
+
+    def complete(self) -> None:
+        done = complete(self.value)
+        if done.text != self.value:
+            self.value = done.text
+            self.cursor_position = len(done.text)
+        self.post_message(self.Completed(done.names))
 
 
 class OpenScreen(PromptScreen):
     """Answered with the path typed (Enter) or a recent file (Enter on it); Esc: None."""
 
-    BINDINGS = [
-        Binding("tab", "complete", "Complete", priority=True, id="complete"),
-        Binding("down", "recent", "Recent files", id="recent", show=False),
-    ]
+    BINDINGS = [Binding("down", "recent", "Recent files", id="recent", show=False)]
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="OpenScreen")
         + """
@@ -59,11 +94,16 @@ class OpenScreen(PromptScreen):
     """
     )
 
+    def __init__(self, question: str, default: str) -> None:
+        super().__init__(question, default)
+        self._into_list = False
+        """↓ has sent the focus to the recent files (`action_recent`)."""
+
     def compose(self) -> ComposeResult:
         recent = recent_files()
         with Vertical():
             yield Label(Text(self.question))
-            yield Input(value=self.default, id="answer", suggester=PathSuggester())
+            yield PathInput(value=self.default, id="answer", suggester=PathSuggester())
             yield Label(
                 Text("Tab completes · ↓ recent files · Enter opens · Esc cancels"), id="hint"
             )
@@ -85,33 +125,56 @@ class OpenScreen(PromptScreen):
     def on_mount(self) -> None:
         self.query_one("#candidates", Label).display = False
 
-    def action_complete(self) -> None:
-        """Tab: the path completed as far as it goes, the candidates listed when several."""
-        answer = self.query_one("#answer", Input)
-        if self.focused is not answer:
-            answer.focus()
-            return
-        done = complete(answer.value)
-        if done.text != answer.value:
-            answer.value = done.text
-            answer.cursor_position = len(done.text)
+    def on_path_input_completed(self, event: PathInput.Completed) -> None:
+        """The candidates left after a Tab, under the box (hidden when none is)."""
         shown = self.query_one("#candidates", Label)
-        shown.display = bool(done.names)
-        if done.names:
-            names = "  ".join(done.names[:SHOWN_NAMES])
-            more = len(done.names) - SHOWN_NAMES
+        shown.display = bool(event.names)
+        if event.names:
+            names = "  ".join(event.names[:SHOWN_NAMES])
+            more = len(event.names) - SHOWN_NAMES
             shown.update(Text(names + (f"  … and {more} more" if more > 0 else "")))
 
     def action_recent(self) -> None:
-        recent = self.query("#recent")
-        if recent:
-            recent.first(OptionList).focus()
+        """↓ from the box: into the list. A second ↓ sent at once (before the list had the
+        focus, so it came here too) moves down in it, as it would have there."""
+        found = self.query("#recent")
+        if not found:
+            return
+        recent = found.first(OptionList)
+        if self.focused is recent or self._into_list:
+            recent.action_cursor_down()
+        else:
+            self._into_list = True  # (Textual moves the focus a moment later)
+            recent.focus()
+            recent.highlighted = 0
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget.id == "answer":
+            self._into_list = False
 
     def on_key(self, event: events.Key) -> None:
-        """Typing while the list has the focus types into the path (as before it had)."""
-        if event.is_printable and self.focused is not None and self.focused.id == "recent":
-            self.query_one("#answer", Input).focus()
-        # (PromptScreen.on_key runs next, as Textual calls each class's handler: it types it)
+        """Keys the box does not have: typing while the list has the focus types into the
+        path (PromptScreen.on_key runs next, as Textual calls each class's handler), and a
+        Tab sent right after `o`, before the box had the focus, completes what came before
+        it (handled here, in order: a binding would act after the keys that follow it)."""
+        answer = self.query_one("#answer", PathInput)
+        if event.key == "tab":
+            event.stop()
+            event.prevent_default()
+            answer.focus()
+            answer.complete()
+        elif event.is_printable and self.focused is not None and self.focused.id == "recent":
+            answer.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter opens the path as shown: with its greyed completion when what is typed names
+        nothing (`runs/alpha-r` shown as `runs/alpha-run.jsonl` opens that file)."""
+        typed = event.value.strip()
+        suggestion = only_completion(typed)
+        if suggestion and not os.path.lexists(os.path.expanduser(typed)):
+            event.stop()
+            event.prevent_default()  # (PromptScreen's own handler would answer `typed`)
+            self.dismiss(suggestion)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -36,3 +36,11 @@ def test_ten_are_kept_and_stdin_is_never_one(tmp_path):
     note_opened("-")
     listed = [Path(r.path).name for r in recent_files()]
     assert listed == [f"{n}.jsonl" for n in range(KEEP + 2, 2, -1)]
+
+
+def test_several_files_read_at_once_are_listed_the_last_first(tmp_path, capsys):
+    for name in ("a", "b", "c"):
+        shutil.copy(SAMPLE, tmp_path / f"{name}.jsonl")
+    assert main(["inspect", *(str(tmp_path / f"{n}.jsonl") for n in "abca")]) == 0
+    capsys.readouterr()
+    assert [Path(r.path).name for r in recent_files()] == ["a.jsonl", "c.jsonl", "b.jsonl"]

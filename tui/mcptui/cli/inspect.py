@@ -80,9 +80,8 @@ def run_inspect(
     code = exit_code(inspections, strict=strict)
     from mcptui.io.recent import note_opened
 
-    for path, inspection in zip(paths, inspections, strict=True):
-        if inspection.loaded.usable:
-            note_opened(path)  # the open dialog's recent files (`o` in the app)
+    # the open dialog's recent files (`o` in the app)
+    note_opened(*(p for p, i in zip(paths, inspections, strict=True) if i.loaded.usable))
     unusable = [i.loaded for i in inspections if not i.loaded.usable]
     if unusable and not as_json:
         what = (

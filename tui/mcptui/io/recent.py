@@ -23,20 +23,26 @@ class Recent:
     exists: bool
 
 
-def note_opened(path: str | os.PathLike[str]) -> None:
-    """Put `path` first in the list (a path that names no regular file, `-` or a FIFO, is
-    not a file to open again, and is left out)."""
-    text = os.fspath(path)
-    if text == "-":
+def note_opened(*paths: str | os.PathLike[str]) -> None:
+    """Put `paths` first in the list, the last given first (one write for them all: `inspect`
+    of many files). A path that names no regular file (`-`, a FIFO) is not a file to open
+    again, and is left out."""
+    found: list[str] = []
+    for path in paths:
+        text = os.fspath(path)
+        if text == "-":
+            continue
+        try:
+            full = Path(text).expanduser().resolve()
+            if full.is_file():
+                found.insert(0, str(full))
+        except (OSError, RuntimeError):
+            continue
+    if not found:
         return
-    try:
-        full = Path(text).expanduser().resolve()
-        if not full.is_file():
-            return
-    except (OSError, RuntimeError):
-        return
-    kept = [p for p in _listed() if p != str(full)]
-    remember(KEY, [str(full), *kept][:KEEP])
+    fresh = list(dict.fromkeys(found))
+    kept = [p for p in _listed() if p not in fresh]
+    remember(KEY, [*fresh, *kept][:KEEP])
 
 
 def recent_files() -> list[Recent]:

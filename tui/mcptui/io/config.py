@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -119,6 +118,8 @@ def load(commands: Collection[str], path: Path | None = None) -> Config:
         raise ConfigError(path, None, None, "is a folder, not a file") from None
     except OSError as exc:
         raise ConfigError(path, None, None, f"cannot be read: {exc.strerror or exc}") from None
+    import tomllib  # here: ~3.5 ms of every command's start when there is no file
+
     try:
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
@@ -168,7 +169,7 @@ def _checked(path: Path, text: str, data: dict[str, Any], commands: Collection[s
     return Config(path, True, theme, base_url, headers, tables)
 
 
-def _syntax_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:
+def _syntax_error(path: Path, text: str, exc: ValueError) -> ConfigError:
     """tomllib's message says `(at line 3, column 9)` or `(at end of document)`: the line is
     put where every other message has it."""
     message = str(exc)

@@ -171,7 +171,11 @@ class OpenScreen(PromptScreen):
         nothing (`runs/alpha-r` shown as `runs/alpha-run.jsonl` opens that file)."""
         typed = event.value.strip()
         suggestion = only_completion(typed)
-        if suggestion and not os.path.lexists(os.path.expanduser(typed)):
+        if (
+            suggestion
+            and not suggestion.endswith(os.sep)  # a folder is no file to open
+            and not os.path.lexists(os.path.expanduser(typed))
+        ):
             event.stop()
             event.prevent_default()  # (PromptScreen's own handler would answer `typed`)
             self.dismiss(suggestion)

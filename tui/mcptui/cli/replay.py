@@ -145,14 +145,13 @@ def run_replay(
     session = open_replay(path, speed=speed, instant=instant, max_bytes=max_bytes, tap=tap)
     if session is None:
         return 2
-    from mcptui.io.recent import note_opened
-
-    note_opened(path)  # the open dialog's recent files (`o`)
     refused = terminal_missing(
         f"`mcptui inspect {path}` prints it, `mcptui replay {path} --screenshot OUT.svg` draws it"
     )
     if refused is not None:
         return refused
+    from mcptui.io.recent import note_opened
     from mcptui.ui.app import McptuiApp
 
+    note_opened(path)  # the open dialog's recent files (`o`)
     return run_app(McptuiApp(session, open_at="failure" if failure else step))

@@ -131,7 +131,11 @@ def test_an_unset_header_variable_stops_probe_naming_the_line(folder, capsys, mo
 
 BAD = [
     ('theme = "nord\n', 1, "not valid TOML"),
-    ("[replay]\nspeed = 4\n[replay]\nstep = 1\n", 3, "not valid TOML: Cannot declare"),
+    (
+        "[replay]\nspeed = 4\n[replay]\nstep = 1\n",
+        3,
+        "not valid TOML: Cannot declare [replay] twice",
+    ),
     ("theme = 3\n", 1, "theme: must be a non-empty string, not an integer"),
     ('\n\nthem = "nord"\n', 3, "them: unknown key (did you mean theme?)"),
     ("[replai]\nspeed = 4\n", 1, "replai: unknown key (did you mean replay?)"),

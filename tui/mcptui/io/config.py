@@ -172,7 +172,12 @@ def _checked(path: Path, text: str, data: dict[str, Any], commands: Collection[s
 def _syntax_error(path: Path, text: str, exc: ValueError) -> ConfigError:
     """tomllib's message says `(at line 3, column 9)` or `(at end of document)`: the line is
     put where every other message has it."""
-    message = str(exc)
+    # tomllib names a table as a tuple of its keys: ('replay',) is [replay] in the file
+    message = re.sub(
+        r"\(((?:'[^']*',? ?)+)\)",
+        lambda m: "[" + ".".join(re.findall(r"'([^']*)'", m[1])) + "]",
+        str(exc),
+    )
     found = re.search(r" \(at line (\d+), column \d+\)$", message)
     if found:
         return ConfigError(path, int(found[1]), None, f"not valid TOML: {message[: found.start()]}")

@@ -154,6 +154,12 @@ def apply(parser: argparse.ArgumentParser, command: str | None, config: Config) 
     current = config
 
 
+def forget() -> None:
+    """The run is over: no configuration applies any more."""
+    global current
+    current = None
+
+
 def check_all(parser: argparse.ArgumentParser, config: Config) -> None:
     """Every command's table checked (`mcptui config`), as if each command ran."""
     for command, sub in sub_parsers(parser).items():

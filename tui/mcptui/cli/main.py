@@ -100,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(list(sys.argv[1:] if argv is None else argv))
     finally:
         release_collector()  # a command that ended before it released it
+        if "mcptui.cli.defaults" in sys.modules:  # (imported by the commands that use it)
+            from mcptui.cli.defaults import forget
+
+            forget()  # this run's configuration is not the next `main`'s (tests run many)
 
 
 def _main(argv: list[str]) -> int:

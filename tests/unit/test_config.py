@@ -168,6 +168,15 @@ def test_a_bad_file_is_one_line_naming_file_line_and_key_for_every_command(
     assert "COMMAND" in capsys.readouterr().out
 
 
+def test_a_commands_help_names_the_files_default(folder, capsys):
+    write(folder, "[replay]\nspeed = 4\nsize = '100%x40'\n")
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default 1) [config.toml: 4.0]" in out
+    assert "[config.toml: 100%x40]" in out
+
+
 def test_a_commands_help_still_helps_and_says_what_is_wrong(folder, capsys):
     path = write(folder, "[replay]\nspeed = 'fast'\n")
     with pytest.raises(SystemExit) as done:

@@ -9,7 +9,7 @@ import os
 import sys
 
 from mcptui.cli.common import Commands, refuse_line
-from mcptui.model.redaction import redact_text, redact_url
+from mcptui.model.redaction import redact_url
 from mcptui.model.textsafe import visible
 
 EXAMPLE = """\
@@ -90,7 +90,7 @@ def write_example(path: os.PathLike[str]) -> int:
 def show(path: os.PathLike[str]) -> int:
     from pathlib import Path
 
-    from mcptui.cli.defaults import check_all, setting_lines
+    from mcptui.cli.defaults import check_all, setting_lines, value_text
     from mcptui.cli.main import COMMANDS, build_parser
     from mcptui.io.config import ConfigError, load
 
@@ -162,10 +162,3 @@ def unknown_theme(name: str | None) -> str | None:
 def from_file(setting: object) -> str:
     line = getattr(setting, "line", None)
     return f"file, line {line}" if line else "file"
-
-
-def value_text(value: object) -> str:
-    """As TOML writes it; a URL's token or a key-like string redacted, as everywhere."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return redact_text(str(value), strict_urls=True)

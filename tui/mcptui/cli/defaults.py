@@ -150,8 +150,23 @@ def apply(parser: argparse.ArgumentParser, command: str | None, config: Config) 
     sub = sub_parsers(parser).get(command)
     if sub is None:
         return
-    sub.set_defaults(**command_defaults(config, command, sub))
+    found = command_defaults(config, command, sub)
+    sub.set_defaults(**found)
+    options = options_of(sub)
+    for dest, value in found.items():  # `--help` says the default is the file's now
+        action = options[dest]
+        if action.help and dest != "header":
+            shown = value_text(value).replace("%", "%%")  # (argparse formats help with %)
+            action.help += f" [{config.path.name}: {shown}]"
     current = config
+
+
+def value_text(value: Any) -> str:
+    """A value as the file writes it, for `--help` and `mcptui config`; a URL's token or a
+    key-like string redacted, as everywhere."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return redact_text(str(value), strict_urls=True)
 
 
 def forget() -> None:

@@ -77,3 +77,29 @@ async def test_the_theme_chosen_is_the_next_run_s(tmp_path, monkeypatch):
     async with third.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert third.theme == "textual-dark"
+
+
+async def test_the_config_files_theme_wins_over_the_palettes(tmp_path, monkeypatch, capsys):
+    """Issue 39: `theme` in config.toml is the theme the app starts in, over the one
+    remembered from the palette; a theme that does not exist is exit 2 naming the line."""
+    from mcptui.cli import defaults
+    from mcptui.cli.common import run_app
+    from mcptui.io.config import Config, Setting
+    from mcptui.io.settings import remember
+
+    remember("theme", "dracula")
+    app = McptuiApp(open_session(str(SAMPLE_424)), open_at="end")
+    assert app.theme == "dracula"
+    assert app.start_in_theme("nord") is None
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.current_theme.name == "nord"
+        assert colour(app, "error") in app.export_screenshot().lower()
+
+    path = tmp_path / "config.toml"
+    monkeypatch.setattr(defaults, "current", Config(path, True, theme=Setting("nordd", 3)))
+    refused = McptuiApp(open_session(str(SAMPLE_424)), paused=True)
+    assert run_app(refused) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mcptui: {path}:3: theme: no theme is called 'nordd' (one of: ")
+    assert "nord," in err

@@ -127,6 +127,12 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
         help="recording file (default: mcptui-recordings/<time>-<response id>.jsonl)",
     )
     parser.add_argument(
+        "--record-dir",
+        metavar="DIR",
+        help="folder for the recordings named after their response (default "
+        "mcptui-recordings); handy in the configuration file's [run]",
+    )
+    parser.add_argument(
         "--no-tui",
         action="store_true",
         help="print progress lines and a summary instead of the terminal UI",
@@ -227,7 +233,18 @@ def open_replay(
 
 def run_app(app: SafeApp) -> int:
     """Run the TUI; a crash exits 3 with one line (the app logs the traceback), never 0.
-    The collector stays off (`hold_collector`) until its first screen is painted."""
+    The collector stays off (`hold_collector`) until its first screen is painted. The
+    configuration file's theme (mcptui/cli/defaults.py) is its first; an unknown one, exit 2."""
+    from mcptui.cli import defaults
+
+    config = defaults.current
+    if config is not None and config.theme is not None:
+        problem = app.start_in_theme(config.theme.value)
+        if problem is not None:
+            from mcptui.io.config import ConfigError
+
+            error = ConfigError(config.path, config.theme.line, "theme", problem)
+            return refuse_line(f"{error} (`mcptui config` shows the settings)")
     app.when_shown = release_collector
     app.run()
     if app.crash is not None:

@@ -78,6 +78,10 @@ def run_inspect(
         if len(inspections) > 1 and (stats := tools_of(inspections)):
             console.print(tools_section(stats, len(inspections)))
     code = exit_code(inspections, strict=strict)
+    from mcptui.io.recent import note_opened
+
+    # the open dialog's recent files (`o` in the app)
+    note_opened(*(p for p, i in zip(paths, inspections, strict=True) if i.loaded.usable))
     unusable = [i.loaded for i in inspections if not i.loaded.usable]
     if unusable and not as_json:
         what = (

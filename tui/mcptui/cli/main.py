@@ -23,6 +23,7 @@ from mcptui.cli.common import (
     release_collector,
     safe_streams,
 )
+from mcptui.model.textsafe import visible
 
 COLLECTOR_RELEASED_BY_COMMAND = ("inspect", "report", "replay")
 """Commands that turn the collector back on themselves, once they have imported what they
@@ -45,6 +46,8 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("demo_server", ("demo-server",), ("add_parser",)),
     ("demo", ("demo",), ("add_parser",)),
     ("samples", ("samples",), ("add_parser",)),
+    ("config", ("config",), ("add_parser",)),
+    ("completion", ("completion",), ("add_parser",)),
 )
 """Each command's module under `mcptui.cli`, the commands it adds and the functions that add
 their sub-parsers (each names its command's run function, `set_defaults(run=…)`), in
@@ -97,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(list(sys.argv[1:] if argv is None else argv))
     finally:
         release_collector()  # a command that ended before it released it
+        if "mcptui.cli.defaults" in sys.modules:  # (imported by the commands that use it)
+            from mcptui.cli.defaults import forget
+
+            forget()  # this run's configuration is not the next `main`'s (tests run many)
 
 
 def _main(argv: list[str]) -> int:
@@ -108,7 +115,11 @@ def _main(argv: list[str]) -> int:
         argv = ["replay", *argv]  # `mcptui FILE` opens the file
     # `mcptui --help` and the like need every command; a command, its own parser
     only = argv[0] if argv and argv[0] in COMMANDS else None
-    args = build_parser(argv, only=only).parse_args(bare_step(argv))
+    parser = build_parser(argv, only=only)
+    refused = use_config(parser, only, argv)
+    if refused is not None:
+        return refused
+    args = parser.parse_args(bare_step(argv))
     use_samples(args)
     from mcptui.io.sdk_schema_cache import install
 
@@ -124,6 +135,32 @@ def _main(argv: list[str]) -> int:
         from mcptui.io.crash_log import report_crash
 
         return report_crash(exc)
+
+
+CONFIG_EXPLAINED_BY = ("config", "completion")
+"""Commands that read the configuration file themselves: a bad one is theirs to explain."""
+
+
+def use_config(parser: argparse.ArgumentParser, command: str | None, argv: list[str]) -> int | None:
+    """The configuration file's settings as `command`'s defaults (mcptui/cli/defaults.py);
+    exit 2 with the file, line and key when it cannot be used. `--help` still helps (the
+    problem said first, on one line), and `mcptui config` explains it."""
+    if command is None or command in CONFIG_EXPLAINED_BY:
+        return None
+    from mcptui.cli.defaults import apply, check_all
+    from mcptui.io.config import ConfigError, load
+
+    try:
+        config = load(COMMANDS)
+        apply(parser, command, config)
+        for other in set(config.commands) - {command}:  # a bad table is bad for every command
+            check_all(build_parser(only=other), config)
+    except ConfigError as exc:
+        if "-h" in argv or "--help" in argv:
+            print(f"mcptui: {visible(str(exc))} (defaults from it not applied)", file=sys.stderr)
+            return None
+        return refuse_line(f"{exc} (`mcptui config` shows the settings)")
+    return None
 
 
 FILE_ARGUMENTS = ("file", "files", "request", "target", "a", "b", "recording")

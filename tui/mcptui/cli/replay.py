@@ -181,6 +181,8 @@ def run_replay(
     )
     if refused is not None:
         return refused
+    from mcptui.io.recent import note_opened
     from mcptui.ui.app import McptuiApp
 
+    note_opened(path)  # the open dialog's recent files (`o`)
     return run_app(McptuiApp(session, open_at="failure" if failure else step))

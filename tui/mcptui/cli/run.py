@@ -112,6 +112,10 @@ def run_request(args: argparse.Namespace) -> int:
     refused = record_refused(args.record)
     if refused is not None:
         return refused
+    folder = Path(args.record_dir).expanduser() if args.record_dir else None
+    if folder is not None and folder.exists() and not folder.is_dir():
+        return refuse_line(f"--record-dir {shown_path(args.record_dir)}: is not a folder")
+    from mcptui.io.recording import DEFAULT_RECORD_DIR
     from mcptui.sources.live import Recorder, live_session  # the openai SDK: after the checks
 
     taps = None
@@ -130,6 +134,7 @@ def run_request(args: argparse.Namespace) -> int:
             return refuse_line(str(exc.strerror))
     recorder = Recorder(
         Path(args.record) if args.record else None,
+        folder or DEFAULT_RECORD_DIR,
         response_id=None if request is not None else args.response_id,
     )
     source = args.request if request is not None else f"attach {args.response_id}"

@@ -263,8 +263,9 @@ ACTIONS: tuple[Action, ...] = (
         "o",
         "Open",
         "Open recording",
-        "Open another recording or stream dump, or a stored response by its id (resp_…: fetched "
-        "with GET /responses/{id})",
+        "Open another recording or stream dump (Tab completes the path; ↓ lists the files "
+        "opened lately), or a stored response by its id (resp_…: fetched with GET "
+        "/responses/{id})",
         "files",
         rank=17,
         priority=True,

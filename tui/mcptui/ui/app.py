@@ -177,6 +177,9 @@ class McptuiApp(SafeApp):
             problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
             self.notify(f"Could not open {path}: {problems}", severity="error")
             return
+        from mcptui.io.recent import note_opened
+
+        note_opened(path)  # first in the dialog's recent files next time
         self._show(session)
 
     def live_for_replay(self, now: float) -> str | None:

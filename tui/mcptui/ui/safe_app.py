@@ -38,6 +38,18 @@ class SafeApp(App[None]):
         self._follow_theme(refresh=False)
         self._after_frame: list[Callable[[], object]] = []
 
+    def start_in_theme(self, name: str) -> str | None:
+        """Start in the configuration file's theme (io/config.py), which wins over the one
+        remembered from the palette; a theme chosen in the palette still applies until the
+        app exits. Why `name` cannot be used, or None."""
+        from mcptui.ui.theme_colours import theme_problem
+
+        if name not in self.available_themes:
+            return theme_problem(name) or f"no theme is called {name!r}"
+        self.set_reactive(App.theme, name)
+        self._follow_theme(refresh=False)
+        return None
+
     def on_mount(self) -> None:  # (Textual also runs the subclasses' own on_mount)
         if self.when_shown is not None:
             self.after_frame(self.when_shown)

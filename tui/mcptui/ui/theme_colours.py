@@ -41,3 +41,13 @@ def terminal_theme(theme: Theme) -> TerminalTheme:
         palette[:8],
         palette[8:],
     )
+
+
+def theme_problem(name: str) -> str | None:
+    """Why `name` is no theme the app can start in (the configuration file's `theme`), or
+    None: the app's themes are Textual's built-in ones."""
+    from textual.theme import BUILTIN_THEMES
+
+    if name in BUILTIN_THEMES:
+        return None
+    return f"no theme is called {name!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})"

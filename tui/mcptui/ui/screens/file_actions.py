@@ -85,13 +85,13 @@ class FileActions:
         )
 
     def action_open(self) -> None:
-        from mcptui.ui.screens.prompt import PromptScreen
+        from mcptui.ui.screens.open_dialog import OpenScreen
 
         def done(answer: str | None) -> None:
             if answer:
                 host_app(self.screen).open_path(answer)
 
         self.screen.app.push_screen(
-            PromptScreen("Open a recording, a stream dump, or a stored response id (resp_…)", ""),
+            OpenScreen("Open a recording, a stream dump, or a stored response id (resp_…)", ""),
             done,
         )

@@ -45,6 +45,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("demo_server", ("demo-server",), ("add_parser",)),
     ("demo", ("demo",), ("add_parser",)),
     ("samples", ("samples",), ("add_parser",)),
+    ("watch", ("watch",), ("add_parser",)),
 )
 """Each command's module under `mcptui.cli`, the commands it adds and the functions that add
 their sub-parsers (each names its command's run function, `set_defaults(run=…)`), in

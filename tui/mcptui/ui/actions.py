@@ -233,6 +233,15 @@ ACTIONS: tuple[Action, ...] = (
         rank=4,
     ),
     Action(
+        "cycle_layout",
+        "z",
+        "Layout",
+        "Cycle layout",
+        "Tree and detail side by side, the detail wide (the tree a narrow column), or the "
+        "tree alone",
+        "screen",
+    ),  # not in the footer: at 140 columns it holds every other key of a replay exactly
+    Action(
         "probe",
         "p",
         "Probe",

@@ -30,7 +30,7 @@ from mcptui.ui.screens.clock import CLOCK_SECONDS, HeaderClock
 from mcptui.ui.screens.detail_view import DetailView
 from mcptui.ui.screens.diagnosing import DIAGNOSE_EVERY, Diagnosing
 from mcptui.ui.screens.file_actions import FileActions
-from mcptui.ui.screens.host import OpenAt, host_app
+from mcptui.ui.screens.host import OpenAt
 from mcptui.ui.screens.live_actions import LiveActions
 from mcptui.ui.screens.loading import Loading
 from mcptui.ui.screens.playback import TICK_SECONDS, Playback
@@ -247,8 +247,9 @@ class InspectorScreen(Screen[None]):
             return self.resend.available(action)
         if when == "tools":
             return self.tools.available()
-        if when == "filter":
-            return self.tree_filter.showing() or not host_app(self).can_go_back()
+        if when == "filter":  # (an app of a test may show the screen: no list below it)
+            goes_back = getattr(self.app, "can_go_back", None)
+            return self.tree_filter.showing() or not (goes_back is not None and goes_back())
         return self.diagnosing._can_probe  # "probe"
 
     # -- views -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from _app_support import SAMPLE_424, SAMPLE_SUCCESS, SIZE, screen_of, static_text, wait_until
 from mcptui.ui.screens.inspector import InspectorScreen
+from mcptui.ui.screens.keys import KeysScreen
 from mcptui.ui.screens.watch import WatchScreen
 from mcptui.ui.watch_app import WatchApp
 from textual.pilot import Pilot
@@ -111,3 +112,14 @@ async def test_escape_clears_a_filter_before_it_goes_back_to_the_list(tmp_path: 
         assert app.screen is inspector and inspector.tree_filter.filter_text == ""
         await pilot.press("escape")
         assert await wait_until(pilot, lambda: app.screen is screen, 5)
+
+
+async def test_the_keys_screen_of_the_list_names_enter(tmp_path: Path):
+    app = WatchApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        watch_screen(pilot)
+        await pilot.press("question_mark")
+        assert await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), 5)
+        listed = static_text(app.screen.query_one(Static))
+        assert "Open the selected recording in the inspector" in listed
+        assert "Back to the list of recordings" in listed  # there, dimmed: not on the list

@@ -75,7 +75,16 @@ def began(row: Row, today: datetime) -> str:
 class WatchScreen(Screen[None]):
     """The recordings of a folder, kept up to date; Enter opens one."""
 
-    BINDINGS = [Binding("enter", "open_selected", "Open", id="open_selected", priority=True)]
+    BINDINGS = [
+        Binding(
+            "enter",
+            "open_selected",
+            "Open",
+            tooltip="Open the selected recording in the inspector (Esc comes back here)",
+            id="open_selected",
+            priority=True,
+        )
+    ]
     DEFAULT_CSS = """
     WatchScreen #watch-status { height: auto; padding: 0 1; background: $boost; }
     WatchScreen #recordings { height: 1fr; }

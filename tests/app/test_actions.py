@@ -117,10 +117,12 @@ async def test_the_table_says_which_keys_wait_for_a_condition_and_the_screen_obe
             if action.owner != "app" and not screen.check_action(action.name, ())
         }
         # The tool workspace needs only a server to call, and editing the request only the
-        # request: the recording names both.
+        # request: the recording names both. Escape clears the filter wherever there is no
+        # list to go back to (`mcptui watch`'s).
         assert refused == {action.name for action in ACTIONS if action.when} - {
             "tool_workspace",
             "edit_request",
+            "clear_filter",
         }
         assert {"approve", "rerun_foreground", "probe"} <= refused
         assert screen.check_action("tool_workspace", ())

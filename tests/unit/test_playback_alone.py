@@ -4,6 +4,7 @@ detail on the newest event or on the failure, a note) is what a person would see
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -118,3 +119,33 @@ def test_f_without_a_failure_says_so_and_stays():
     playback.action_previous_failure()
     assert host.session.timeline.position == 1
     assert host.notes == ["No failure in this stream."] * 2
+
+
+def re_run(host: SimpleNamespace) -> None:
+    """The recording's response again, as a re-run's new response arrives in a live run."""
+    from mcptui.io.recording import read_recording
+
+    text = (RECORDINGS / "mcp-424-broken-schema.jsonl").read_text(encoding="utf-8")
+    # its own response and item ids, as a new response has
+    text = re.sub(r'"((?:resp|mcpl?|rs|msg)_[0-9a-f]+)"', r'"\1-2"', text)
+    again = read_recording(enumerate(text.splitlines(), 1))
+    host.session.timeline.extend(again.events, follow=False)
+
+
+def test_a_re_run_lands_on_its_own_failure_unless_the_user_moved_meanwhile():
+    host = stub_host("mcp-424-broken-schema.jsonl")
+    playback = Playback(host)  # type: ignore[arg-type]  # a stub, not an InspectorScreen
+    playback.open_on_failure(whole=True)  # as `replay --failure` opens: response 1's failure
+    assert host.tree.cursor_node.shows[:2] == ("item", 0)
+    playback.expect_new_response()  # `r`
+    re_run(host)
+    playback.go_to(host.session.timeline.total, land=True)
+    assert host.tree.cursor_node.shows[:2] == ("item", 1)  # response 2's failed call
+
+    playback.expect_new_response()  # `r` again; the user moves before it ends
+    placed = host.tree.cursor_node = SimpleNamespace(shows=("event", 3), data=None)
+    playback.follow = False  # what the tree's UserMoved does
+    re_run(host)
+    playback.go_to(host.session.timeline.total, land=True)
+    assert not playback.land_on_failure()  # (the run's end, as the app calls it)
+    assert host.tree.cursor_node is placed

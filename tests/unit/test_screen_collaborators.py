@@ -13,8 +13,9 @@ import grimp
 TUI = Path(__file__).resolve().parents[2] / "tui"
 SCREENS = TUI / "mcptui" / "ui" / "screens"
 INSPECTOR = "mcptui.ui.screens.inspector"
-ALLOWED = {"mcptui.ui.app", "mcptui.ui.screenshot", "mcptui.ui.screens"}
-"""Who may import the screen: the app that shows it, the screenshot that draws it."""
+ALLOWED = {"mcptui.ui.app", "mcptui.ui.watch_app", "mcptui.ui.screenshot", "mcptui.ui.screens"}
+"""Who may import the screen: the apps that show it (`watch` pushes it over its list), the
+screenshot that draws it."""
 
 
 def test_no_collaborator_imports_the_inspector_module_even_for_types():

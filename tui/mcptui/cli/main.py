@@ -48,6 +48,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("samples", ("samples",), ("add_parser",)),
     ("config", ("config",), ("add_parser",)),
     ("completion", ("completion",), ("add_parser",)),
+    ("watch", ("watch",), ("add_parser",)),
 )
 """Each command's module under `mcptui.cli`, the commands it adds and the functions that add
 their sub-parsers (each names its command's run function, `set_defaults(run=…)`), in

@@ -42,12 +42,13 @@ class Action:
     """Only where a live run can act on it: README lists it with the live keys."""
     readme_keys: str = ""
     """How README names the keys (default: each key in backticks)."""
-    when: Literal["", "live", "cause", "probe", "resend", "tools"] = ""
+    when: Literal["", "live", "cause", "probe", "resend", "tools", "filter"] = ""
     """When it is available (the inspector screen's `check_action` asks its collaborators):
     always (""), when the live run offers it now (`live`), when the selected request can be
     sent again changed that way (`cause`), when a failed MCP call is selected (`probe`), when
     this session can send an edited request or compare one (`resend`), when it names an MCP
-    server to call (`tools`)."""
+    server to call (`tools`), when there is a filter to clear or no list to go back to
+    (`filter`: Escape is `back` otherwise)."""
 
     def binding(self) -> Binding:
         return Binding(
@@ -97,6 +98,19 @@ ACTIONS: tuple[Action, ...] = (
         "app",
         palette=False,
         priority=True,
+    ),
+    # `mcptui watch`: Escape in a recording opened from the list goes back to it, once
+    # there is no filter to clear (`clear_filter` comes first, and is off then).
+    Action(
+        "back_to_list",
+        "escape",
+        "Back",
+        "Back to the list",
+        "Back to the list of recordings, from one opened there (`mcptui watch` only; a "
+        "filter is cleared first)",
+        "app",
+        rank=1,
+        palette=False,
     ),
     # Playback. Priority: the tree would take the arrows and home/end for its cursor.
     Action(
@@ -207,6 +221,7 @@ ACTIONS: tuple[Action, ...] = (
         "Clear filter",
         "Show every event again",
         "tree_filter",
+        when="filter",
     ),
     Action(
         "cycle_view",
@@ -217,6 +232,15 @@ ACTIONS: tuple[Action, ...] = (
         "screen",
         rank=4,
     ),
+    Action(
+        "cycle_layout",
+        "z",
+        "Layout",
+        "Cycle layout",
+        "Tree and detail side by side, the detail wide (the tree a narrow column), or the "
+        "tree alone",
+        "screen",
+    ),  # not in the footer: at 140 columns it holds every other key of a replay exactly
     Action(
         "probe",
         "p",

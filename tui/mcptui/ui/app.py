@@ -78,7 +78,7 @@ class McptuiApp(SafeApp):
         """Live runs whose session was replaced by a file opened with `o`: closed on exit."""
         """Files opened in place (`o`): each has a mode of its own."""
 
-    def get_default_screen(self) -> InspectorScreen:
+    def get_default_screen(self) -> Screen[Any]:
         """The inspector is the first mode's base screen, mounted with the app, not pushed from
         `on_mount` over Textual's blank default screen: that one was composed, styled, laid
         out and drawn first, and the inspector mounted after the app's start-up batch: ~40 ms
@@ -120,6 +120,8 @@ class McptuiApp(SafeApp):
             self.screen.playback.land_on_failure()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back_to_list":  # only where there is a list to go back to (`mcptui watch`)
+            return self.can_go_back()
         # In a dialog or a text box `q` is theirs (text, or close); Ctrl+C still quits.
         return not (
             action == "quit"
@@ -151,6 +153,14 @@ class McptuiApp(SafeApp):
         if not timeline.at_end:
             timeline.seek_end()
         return bool(unfinished(timeline.state, timeline.events))
+
+    def can_go_back(self) -> bool:
+        """Whether Escape leaves the inspector for a screen below it: not here (a subclass
+        that shows one, ui/watch_app.py)."""
+        return False
+
+    def action_back_to_list(self) -> None:
+        """Back to the screen below the inspector, where there is one (`can_go_back`)."""
 
     def action_help(self) -> None:
         if not isinstance(self.screen, KeysScreen):
@@ -220,17 +230,21 @@ class McptuiApp(SafeApp):
         # (an empty tree at step 0 would say nothing about the file just opened; a stored
         # response has no event to step to, only its items).
         session.player.instant = True
-        if self.live is not None and self.live.session is not session:
-            # The run goes on into its own session and recording; its keys (r, e, a…) no
-            # longer act on what is shown, which it does not feed.
-            self._left.append(self.live)
-            self.live = None
+        self.leave_live(session)
         self.session = session
         self._opened += 1
         mode, previous = f"opened-{self._opened}", self.current_mode
         self.add_mode(mode, lambda: InspectorScreen(session, open_at="end"))
         self.switch_mode(mode)
         self.remove_mode(previous)  # its screens go: the file shown before, its timers
+
+    def leave_live(self, session: Session | None) -> None:
+        """`session` is shown next (None: none): a live run that does not feed it goes on into
+        its own session and recording, closed on exit; its keys (r, e, a…) no longer act on
+        what is shown."""
+        if self.live is not None and self.live.session is not session:
+            self._left.append(self.live)
+            self.live = None
 
     def _open_stored(self, response_id: str) -> None:
         """Fetch a stored response with the live run's client settings, else the

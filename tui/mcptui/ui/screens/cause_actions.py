@@ -244,6 +244,6 @@ class CauseActions:
 
     def _send_changed(self, request: dict[str, Any], message: str) -> None:
         """Like `r`: a new response root in this session and its recording."""
-        self.screen.playback.follow = True
+        self.screen.playback.expect_new_response()
         host_app(self.screen).send(request)
         self.screen.notify(message)

@@ -147,6 +147,8 @@ class HostApp(Protocol):
 
     def live_for_replay(self, now: float) -> str | None: ...
 
+    def can_go_back(self) -> bool: ...
+
 
 def host_app(host: Host) -> HostApp:
     """The host's app, as a HostApp: a cast, not a check (the inspector runs in McptuiApp),

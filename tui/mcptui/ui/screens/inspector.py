@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 
 SIDE_VIEWS = {"detail": "Detail", "findings": "Findings", "waterfall": "Waterfall"}
 """The right pane's views, in the order `v` cycles through them."""
+LAYOUTS = {"split": "tree and detail", "detail": "wide detail", "tree": "tree only"}
+"""The split of the screen, in the order `z` cycles through them (each but `split` a class
+`-layout-NAME` of the screen: app.tcss says what each does)."""
 FRAME_SECONDS = 1 / 240
 """The shortest time between two frames of the inspector (Textual's screens: 1/60 s). Textual
 draws a screen's frames on a fixed grid of that period, so a change asked for just after a
@@ -72,6 +75,8 @@ class InspectorScreen(Screen[None]):
     """
 
     BINDINGS = bindings(app=False)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    """Below 100 columns the detail pane takes more of the width (app.tcss)."""
 
     def __init__(
         self,
@@ -245,6 +250,9 @@ class InspectorScreen(Screen[None]):
             return self.resend.available(action)
         if when == "tools":
             return self.tools.available()
+        if when == "filter":  # (an app of a test may show the screen: no list below it)
+            goes_back = getattr(self.app, "can_go_back", None)
+            return self.tree_filter.showing() or not (goes_back is not None and goes_back())
         return self.diagnosing._can_probe  # "probe"
 
     # -- views -------------------------------------------------------------------------------
@@ -264,6 +272,19 @@ class InspectorScreen(Screen[None]):
             title.append(f" {label} ", "reverse bold" if key == name else "dim")
         side.border_title = title
         self.header_clock.refresh_waterfall()
+
+    @property
+    def layout_name(self) -> str:
+        """The split shown: `split`, `detail` (wide detail) or `tree` (tree only)."""
+        return next((name for name in LAYOUTS if self.has_class(f"-layout-{name}")), "split")
+
+    def action_cycle_layout(self) -> None:
+        """Tree and detail → wide detail → tree only → tree and detail."""
+        names = list(LAYOUTS)
+        wanted = names[(names.index(self.layout_name) + 1) % len(names)]
+        for name in names:
+            self.set_class(name == wanted, f"-layout-{name}")
+        self.notify(f"Layout: {LAYOUTS[wanted]}", timeout=2)
 
     @on(Click, "#side")
     def _title_clicked(self, event: Click) -> None:

@@ -18,7 +18,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from mcptui.ui.actions import ACTIONS
+from mcptui.ui.actions import ACTIONS, BY_NAME
 
 NO_RANK = 1_000
 """Where keys kept out of the footer come: after those in it."""
@@ -54,6 +54,10 @@ def keys_table(screen: Screen[object]) -> Table:
                 does,
             )
         )
+    for own in screen.BINDINGS:  # a screen's own keys (`watch`'s Enter), not the table's
+        if isinstance(own, Binding) and own.action not in BY_NAME:
+            shown = Text(app.get_key_display(own), "bold cyan")
+            rows.append((True, -1, shown, Text(own.description, "bold"), Text(own.tooltip)))
     # What works now first, the footer's essentials first (its ranks): at 80x24 the keys a
     # person reaches for (quit, step, failure, view, filter) are on the first screen.
     for _, _, *cells in sorted(rows, key=lambda row: (not row[0], row[1])):

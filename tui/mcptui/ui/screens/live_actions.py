@@ -99,6 +99,6 @@ class LiveActions:
         if live is None or live.first_request is None:
             self.screen.notify("Nothing to re-run.", severity="warning")
             return
-        self.screen.playback.follow = True
+        self.screen.playback.expect_new_response()
         self.app.send(live.first_request)
         self.screen.notify("Sending the request again: a new response root.")

@@ -56,9 +56,13 @@ class Playback:
         """The tree's count of user moves, as of the last UserMoved message handled."""
         self._shown_live_keys: frozenset[str] = frozenset()
         self.land_from = 0
+        """Failures from this event on are landed on when the run ends."""
+        self.new_from: int | None = None
+        """Where a re-run's or re-send's events begin (the events there were when it was
+        sent), until it has ended: then its first failure is landed on, or its response when
+        it has none (`land_on_failure`)."""
         self.ticks = 0
         """Playback timer ticks so far: a wait for several to have run (tests, benches)."""
-        """Failures from this event on are landed on when the run ends."""
 
     _busy_tick = 0.0
     """When a live run that is behind was last shown (see `_tick`)."""
@@ -329,16 +333,42 @@ class Playback:
         self.move_cursor(found)
         return True
 
+    def expect_new_response(self) -> None:
+        """A re-run or an edited re-send is sent (`r`, `e`, `u`, `t`): the cursor follows its
+        events, and once it has ended lands on its response's first failure, or on its
+        response when that has none, not on a failure of the responses before it (the cursor
+        stayed on response 1's failure as response 2 failed). A move of the user's meanwhile
+        stops following, and so the landing too. Sent again before it ended, it lands on the
+        first of the new responses."""
+        self.follow = True
+        total = self.screen.session.timeline.total
+        if self.new_from is None:
+            self.new_from = total
+        self.land_from = max(self.land_from, self.new_from)
+
     def land_on_failure(self) -> bool:
         """When a run has ended (replay played to the end, live run finished) with a failure
         and the cursor is still following, select the first failure of that run: it is what
-        the user came to see. Whether it did."""
+        the user came to see; after a re-run with none, its response
+        (`expect_new_response`). Whether it did."""
         timeline = self.screen.session.timeline
-        if not self.follow or not timeline.at_end or self.screen.diagnosing._live_running():
+        if self.screen.diagnosing._live_running():
+            return False
+        if not self.follow:
+            self.new_from = None  # the user moved: nothing is landed on for this run
+            return False
+        if not timeline.at_end:
             return False
         stops = [i for i in timeline.failure_indexes if i >= self.land_from]
+        new_from, self.new_from = self.new_from, None
         if not stops:
-            return False
+            responses = timeline.state.responses
+            if new_from is None or new_from >= timeline.total or not responses:
+                return False
+            self.land_from = timeline.total
+            self.follow = False
+            self.move_cursor(self.screen.tree.response_node(responses[-1].key))
+            return True
         self.land_from = timeline.total
         self.select_failure(stops[0])
         return True

@@ -131,7 +131,7 @@ class Resend:
     def _send(self, before: int, request: dict[str, Any] | None) -> None:
         if request is None:
             return
-        self.screen.playback.follow = True
+        self.screen.playback.expect_new_response()
         host_app(self.screen).run_live(self._send_and_judge(before, request), "send")
         self.screen.notify("Sending the edited request: a new response, compared when it ends.")
 

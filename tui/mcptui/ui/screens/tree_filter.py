@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.css.query import NoMatches
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -28,6 +29,15 @@ class TreeFilter:
         # Now, not after the next refresh (box.focus() is deferred): keys typed in the same
         # burst as `/` (a fast typist, a paste) belong to the filter, not to `s`ave or `c`opy.
         self.screen.set_focus(box)
+
+    def showing(self) -> bool:
+        """Whether Escape has something to clear: a filter applied, or the box open."""
+        if self.filter_text:
+            return True
+        try:
+            return self.screen.query_one("#filter", Input).display
+        except NoMatches:  # not mounted yet (`mount_hidden`): no box open
+            return False
 
     def action_clear_filter(self) -> None:
         self.screen.mount_hidden()

@@ -191,17 +191,15 @@ def static_text(widget: Any) -> str:
 
 
 @contextmanager
-def demo_run(recording: Path, *, delta_delay: float = 0.0) -> Iterator[tuple[Any, Any, Any]]:
+def demo_run(recording: Path) -> Iterator[tuple[Any, Any, Any]]:
     """(servers, session, app): the demo's request against the emulator and the demo MCP
-    server on loopback, unpaced (or `delta_delay` seconds between two deltas: a run that
-    lasts long enough to act while it streams), as a live app ready to run, recording to
-    `recording`."""
+    server on loopback, unpaced, as a live app ready to run, recording to `recording`."""
     from mcptui.emulator.demo import demo_servers
     from mcptui.emulator.runner import RunConfig
     from mcptui.sources.live import Recorder, live_session
     from mcptui.ui.app import McptuiApp
 
-    with demo_servers(RunConfig(delta_delay=delta_delay, queue_delay=0.05)) as servers:
+    with demo_servers(RunConfig(delta_delay=0.0, queue_delay=0.05)) as servers:
         session, live = live_session(
             servers.emulator_url, "mcptui-demo", Recorder(recording), source="demo"
         )

@@ -123,3 +123,26 @@ async def test_the_keys_screen_of_the_list_names_enter(tmp_path: Path):
         listed = static_text(app.screen.query_one(Static))
         assert "Open the selected recording in the inspector" in listed
         assert "Back to the list of recordings" in listed  # there, dimmed: not on the list
+
+
+async def test_a_recording_opened_while_written_goes_on_growing(tmp_path: Path):
+    """Enter on a row still `writing`: the inspector follows the file as the run writes on,
+    to its end, and the header says it is following."""
+    lines = lines_of(SAMPLE_424, "2026-01-02T10:00:00+00:00")
+    running = tmp_path / "run.jsonl"
+    running.write_text("".join(lines[:20]), encoding="utf-8")
+    app = WatchApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = watch_screen(pilot)
+        assert await wait_until(pilot, lambda: table_rows(screen)[:1] != [], 5)
+        assert table_rows(screen)[0][0] == "… writing"
+        await pilot.press("enter")
+        assert await wait_until(pilot, lambda: isinstance(app.screen, InspectorScreen), 5)
+        inspector = screen_of(pilot)
+        assert inspector.session.timeline.total == 19
+        with running.open("a", encoding="utf-8") as out:
+            out.write("".join(lines[20:]))
+        timeline = inspector.session.timeline
+        assert await wait_until(pilot, lambda: timeline.total == 61 and timeline.at_end, 5)
+        header = static_text(inspector.query_one("#status", Static))
+        assert "live: following" in header and "1 failure" in header

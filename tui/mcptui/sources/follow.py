@@ -111,9 +111,15 @@ class Follower:
         return self._take(data[:complete].split(b"\n")[:-1])
 
     def go_live(self) -> None:
-        """The session is live from now: the file is being written."""
-        self.session.live = True
-        self.session.receiving = self.writing
+        """The session is live from now: the file is being written. A view that stood at the
+        end of what was read (a replay played to its end, `watch` opening a file whole)
+        follows what comes, as a live run's does."""
+        session = self.session
+        if not session.live and session.timeline.at_end:
+            session.player.instant = True
+            session.player.play(session.timeline.position, self.clock())
+        session.live = True
+        session.receiving = self.writing
 
     def _take(self, lines: list[bytes]) -> int:
         loaded = Loaded(source=self.path)

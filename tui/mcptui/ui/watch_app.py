@@ -33,11 +33,12 @@ class WatchApp(McptuiApp):
     def get_default_screen(self) -> Screen[Any]:
         return WatchScreen(FolderWatch(self.folder), clock=self.watch_clock)
 
-    def open_recording(self, path: Path) -> None:
-        """Show `path` in the inspector, above the list (the list's Enter)."""
+    def open_recording(self, path: Path, *, writing: bool = False) -> None:
+        """Show `path` in the inspector, above the list (the list's Enter); one the list
+        says is being `writing` is followed, live (tui/mcptui/sources/follow.py)."""
         from mcptui.sources.replay import open_session
 
-        session = open_session(str(path))
+        session = open_session(str(path), follow=True if writing else None)
         if not session.usable:
             problems = "; ".join(str(p) for p in session.problems[:3]) or "nothing usable"
             self.notify(
@@ -50,11 +51,13 @@ class WatchApp(McptuiApp):
 
     def _show(self, session: Session) -> None:
         """A file opened from the list, or with `o` from the inspector (which it replaces):
-        shown whole, on its first failure, as `o` shows one in `replay`."""
+        shown whole, on its first failure, as `o` shows one in `replay`; a file still being
+        written goes on growing on screen (tui/mcptui/sources/follow.py)."""
         session.player.instant = True
         self.leave_live(session)
         self.session = session
-        screen = InspectorScreen(session, open_at="end")
+        # A file still written plays on to its end and follows it; any other opens there.
+        screen = InspectorScreen(session, open_at=None if session.live else "end")
         if isinstance(self.screen, InspectorScreen):
             self.switch_screen(screen)
         else:

@@ -48,7 +48,7 @@ WAITING = (
 class Opener(Protocol):
     """What the list asks of its app (ui/watch_app.py): show a recording in the inspector."""
 
-    def open_recording(self, path: Path) -> None: ...
+    def open_recording(self, path: Path, *, writing: bool = False) -> None: ...
 
 
 def row_cells(row: Row, today: datetime) -> tuple[Text, Text, Text, Text, Text]:
@@ -207,4 +207,5 @@ class WatchScreen(Screen[None]):
     def action_open_selected(self) -> None:
         row = self.selected()
         if row is not None:
-            cast("Opener", self.app).open_recording(row.path)
+            writing = row.summary.status == "writing"
+            cast("Opener", self.app).open_recording(row.path, writing=writing)

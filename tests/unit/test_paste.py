@@ -214,3 +214,30 @@ def test_text_full_of_braces_is_read_in_linear_work(
     assert work_small > len(small)  # the scans were counted: the wrapped functions ran
     assert work_large <= (paste.SCAN_BUDGET + 20) * len(large)
     assert work_large <= 2.2 * work_small, (work_small, work_large)
+
+
+def test_a_failed_item_quoted_alone_in_a_post_is_read_with_its_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A post quoting only the failed `mcp_call` out of `response.output`: the item is read
+    as the event that ends it; a tool's definition beside it (no `id`) is no event."""
+    done = next(
+        e
+        for e in EVENTS
+        if e["type"] == "response.output_item.done" and e["item"]["type"] == "mcp_call"
+    )
+    tool = {"type": "mcp", "server_label": "demo", "server_url": "https://example.com/mcp"}
+    text = (
+        f"My tool is\n{json.dumps(tool)}\nand the output has\n"
+        f"{json.dumps(done['item'], indent=2)}\nwhy?\n"
+    )
+    loaded = load_text(text)
+    assert [e.raw for e in loaded.events] == [
+        {"type": "response.output_item.done", "item": done["item"]}
+    ]
+    assert [str(p) for p in loaded.problems] == [
+        "3 lines of prose, 1 JSON object that is no event skipped"
+    ]
+    code, out = inspect_exit(tmp_path, text, capsys)
+    assert code == 1
+    assert "mcp_call broken_schema  http_error 424" in out

@@ -156,13 +156,17 @@ class _LineCounter:
 
 def _keep(found: Found, line: int, value: dict[str, Any]) -> bool:
     """Keep `value` when it is an event, a Response or an error body, taken out of an Agents
-    SDK envelope; count it as skipped otherwise. An object whose `type` is no stream event's
+    SDK envelope (an output item alone, as the event that ends it); count it as skipped
+    otherwise. An object whose `type` is no stream event's
     (`{"type": "mcp", "server_label": …}`, `{"type": "http_error", …}` as prose quotes them)
     is not an event: a stream's types are `response.*` and `error`."""
     inner = found.agents.take(value, line)
     if inner is None:
         return False
     kind = inner.get("type")
+    if kind in OUTPUT_ITEM_TYPES and isinstance(inner.get("id"), str):
+        inner = {"type": "response.output_item.done", "item": inner}  # an item pasted alone
+        kind = inner["type"]
     if (
         (isinstance(kind, str) and is_stream_event_type(kind))
         or is_response_object(inner)
@@ -172,6 +176,26 @@ def _keep(found: Found, line: int, value: dict[str, Any]) -> bool:
         return True
     found.other_json += 1
     return False
+
+
+OUTPUT_ITEM_TYPES = frozenset(
+    {
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "message",
+        "reasoning",
+        "function_call",
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "custom_tool_call",
+    }
+)
+"""A Response's output items, which a post may quote alone (the failed `mcp_call` out of
+`response.output`): each read as the event that ends it. Only with its `id`: a tool's
+definition in a request (`{"type": "mcp", …}`) is none."""
 
 
 def is_stream_event_type(kind: str) -> bool:

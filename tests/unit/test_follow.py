@@ -120,3 +120,15 @@ def test_a_line_longer_than_a_read_is_taken_whole(tmp_path: Path, monkeypatch: o
         file.write(b"x" * 200)
     assert [follower.poll() for _ in range(4)] == [0, 1, 0, 0]  # 64, then 128 bytes: too long
     assert follower.ended == "a line longer than 100 bytes"
+
+
+def test_following_starts_after_the_last_whole_line_however_long(tmp_path: Path) -> None:
+    from mcptui.sources.follow import follow_start
+
+    path = tmp_path / "rec.jsonl"
+    path.write_bytes(b"a\n" + b"x" * (3 << 20))  # a last line of 3 MB, still being written
+    assert follow_start(str(path), path.stat().st_size) == 2
+    path.write_bytes(b"x" * 100)
+    assert follow_start(str(path), 100) == 0
+    path.write_bytes(b"a\nb\n")
+    assert follow_start(str(path), 4) == 4

@@ -209,13 +209,18 @@ def growing(path: str, session: Session, *, now: float | None = None) -> bool:
 def follow_start(path: str, size: int) -> int:
     """Where following starts: after the last complete line of the file's first `size` bytes
     (what the first reading read)."""
+    end = size
     try:
         with open(path, "rb") as file:
-            back = min(size, 1 << 20)
-            tail = os.pread(file.fileno(), back, size - back)
+            while end > 0:  # back a megabyte at a time: the last line may be a long one
+                start = max(0, end - (1 << 20))
+                found = os.pread(file.fileno(), end - start, start).rfind(b"\n")
+                if found >= 0:
+                    return start + found + 1
+                end = start
     except OSError:
         return 0
-    return size - back + tail.rfind(b"\n") + 1
+    return 0
 
 
 def _lines_before(path: str, offset: int) -> int:

@@ -65,6 +65,8 @@ def assert_reads_the_failure(path: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert f"✗ mcp_call {FAILED_TOOL}  http_error {ERROR}" in out
     assert "unknown_event_type" not in out
+    assert "missing_field" not in out  # no finding about what the paste form left out
+    assert "Failures (1)" in out  # the call alone: not also "never finished"
     return loaded
 
 

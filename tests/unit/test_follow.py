@@ -72,6 +72,7 @@ def test_a_replaced_file_stops_the_following_with_a_note(tmp_path: Path) -> None
     os.replace(replacement, path)
     assert follower.poll() == 1
     assert follower.ended == "the file was replaced or cut short while followed"
+    assert not session.live  # the header no longer says it follows
     assert session.timeline.events[-1].raw["message"].startswith("stopped following")
     assert not follower.writing()
     assert follower.poll() == 0

@@ -241,3 +241,23 @@ def test_a_failed_item_quoted_alone_in_a_post_is_read_with_its_error(
     code, out = inspect_exit(tmp_path, text, capsys)
     assert code == 1
     assert "mcp_call broken_schema  http_error 424" in out
+    assert "Failures (1)" in out and "never finished" not in out  # an excerpt, not a stream
+    assert "Findings" not in out  # its shape, built here, is not judged
+    quoted = f"The stream ended with\n```json\n{json.dumps(done, indent=2)}\n```\n"
+    code, out = inspect_exit(tmp_path, quoted, capsys)
+    assert code == 1 and "Failures (1)" in out and "no_terminal_event" not in out
+
+
+def test_a_log_written_all_at_one_moment_gives_no_times() -> None:
+    """Events logged after the stream, from a list, share one moment: no timing is read from
+    them (a call "failed 0 ms after its arguments" would rule out a timeout)."""
+    lines = [
+        f"2026-11-27 12:00:00,{100 + n:03d} INFO event: {json.dumps(e)}"
+        for n, e in enumerate(EVENTS[:30])
+    ]
+    assert all(e.t is None for e in load_text("\n".join(lines)).events)
+    spread = [
+        f"2026-11-27 12:00:{n:02d},000 INFO event: {json.dumps(e)}"
+        for n, e in enumerate(EVENTS[:30])
+    ]
+    assert [e.t for e in load_text("\n".join(spread)).events] == [float(n) for n in range(30)]

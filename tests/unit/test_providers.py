@@ -172,6 +172,10 @@ def test_a_missing_key_names_the_variable_to_set() -> None:
     )
     assert live_target(None, None, {}).missing == "OPENAI_API_KEY is not set"
     assert live_target(None, None, {"OPENAI_API_KEY": "k"}).missing is None
+    proxied = live_target("http://127.0.0.1:8080/openai/v1", None, {"AZURE_OPENAI_API_KEY": "a"})
+    assert proxied.missing == (
+        "OPENAI_API_KEY is not set (AZURE_OPENAI_API_KEY is: add --provider azure)"
+    )
 
 
 # -- redaction: a version is shown, a credential is not ------------------------------------------

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         failure=args.failure,
         max_bytes=args.max_bytes,
         tap=args.tap,
-        follow=args.follow if args.step is None and args.speed is None else bool(args.follow),
+        follow=args.follow,
     )
 
 

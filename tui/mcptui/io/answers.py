@@ -116,7 +116,7 @@ class TypelessKeeper:
         """The file is read: count what was folded and skipped."""
         self._end_run()
         for line, done in self.agents.finish():
-            self.loaded.events.append(Event(done, line=line))
+            self.loaded.events.append(Event(done, line=line, partial=True))
         for said in self.agents.problems():
             self.loaded.problems.append(Problem(None, said))
         self.agents = AgentsEvents()

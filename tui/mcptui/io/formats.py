@@ -191,22 +191,33 @@ def _read_text_paste(text: str, source: str) -> Loaded:
         elif is_error_body(obj):
             loaded.events.append(http_error_note(obj, line=line))
         else:
-            loaded.events.append(Event(obj, line=line, t=times[index], cut=index in found.cut))
-    run_items = [Event(done, line=line) for line, done in found.agents.finish()]
+            loaded.events.append(
+                Event(obj, line=line, t=times[index], partial=index in found.partial)
+            )
+    run_items = [Event(done, line=line, partial=True) for line, done in found.agents.finish()]
     if run_items:  # in the text's order among the rest (a log of run items has no other)
         loaded.events = sorted(loaded.events + run_items, key=lambda event: event.line or 0)
     if skipped is not None:
         loaded.problems.append(Problem(None, skipped))
-    loaded.problems += [Problem(None, said) for said in found.agents.problems()]
+    for said in found.agents.problems():
+        loaded.problems.append(Problem(None, said))  # counted: `Problems.append`
     return loaded
+
+
+SAME_MOMENT = 0.05
+"""Seconds within which a log's stamps all fall when it was written after the stream: a real
+stream with a tool call spans more (the demo request against the emulator: 0.99 s for 119 events;
+the API: seconds)."""
 
 
 def _event_times(stamps: list[float | None]) -> list[float | None]:
     """Seconds from the first timestamp a log gave its events, when it gave every event one
     and they never go back (a clock-only stamp that passes midnight counts on); else None
-    for all: a timeline with holes or jumps back would show wrong durations."""
+    for all: a timeline with holes or jumps back would show wrong durations. A log that
+    wrote them all at one moment (`SAME_MOMENT`: after the stream, from a list) says nothing
+    of when they came: a call "failed 0 ms after its arguments" would rule out a timeout."""
     known = [stamp for stamp in stamps if stamp is not None]
-    if len(stamps) < 2 or len(known) < len(stamps):
+    if len(stamps) < 2 or len(known) < len(stamps) or max(known) - min(known) < SAME_MOMENT:
         return [None] * len(stamps)
     times: list[float | None] = []
     day = 0.0

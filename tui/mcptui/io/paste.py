@@ -53,8 +53,9 @@ class Found:
     """A `curl` command's JSON body."""
     request_span: tuple[int, int] = (0, 0)
     skipped_lines: int = 0
-    cut: set[int] = field(default_factory=set)
-    """Which of `objects` Node's `console.log` cut values out of."""
+    partial: set[int] = field(default_factory=set)
+    """Which of `objects` are not the wire's events in full: Node's `console.log` cut values
+    out of them, or they were built from an output item quoted alone."""
     python_blocks: int = 0
     """SDK reprs or dict literals that could not be parsed."""
     other_json: int = 0
@@ -128,7 +129,7 @@ def find_in_paste(text: str) -> Found:
         if _keep(found, first + 1, value):
             found.times.append(_log_time(text, start))
             if found.node_cuts > cuts_before:
-                found.cut.add(len(found.objects) - 1)
+                found.partial.add(len(found.objects) - 1)
         for number in range(first, lines.at(max(start, stop - 1)) + 1):
             used[number] = True
         position = stop
@@ -167,6 +168,7 @@ def _keep(found: Found, line: int, value: dict[str, Any]) -> bool:
     if kind in OUTPUT_ITEM_TYPES and isinstance(inner.get("id"), str):
         inner = {"type": "response.output_item.done", "item": inner}  # an item pasted alone
         kind = inner["type"]
+        found.partial.add(len(found.objects))
     if (
         (isinstance(kind, str) and is_stream_event_type(kind))
         or is_response_object(inner)

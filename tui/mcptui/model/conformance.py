@@ -39,6 +39,7 @@ from mcptui.model.providers import differs, drift_prefix
 from mcptui.model.sdkschema import CHECKED_ELEMENTS, QuickChecker, quick_checker, sdk_versions
 from mcptui.model.sdktypes import event_models
 from mcptui.model.state import TERMINAL_STATUSES, ItemState, ResponseState, SessionState
+from mcptui.model.summary import is_excerpt
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -710,8 +711,8 @@ class _Check:
     def validate(
         self, index: int, raw: dict[str, Any], resp: ResponseState, item_key: int | None
     ) -> None:
-        if self.events[index].cut:
-            return  # a paste that cut values out (Node's `[Object]`): its shape says nothing
+        if self.events[index].partial:
+            return  # not the wire's event in full (Node's `[Object]`, built from an item)
         problems = self.validator.problems(raw)
         if problems:
             self.report(problems, str(raw.get("type")), index, resp, item_key)
@@ -1192,7 +1193,12 @@ def check_stream(
         saw_start = resp.created_seen or first_seq == 0
         for item in resp.items:
             check.item(resp, item, midway, saw_start)
-        if complete and count and resp.status not in TERMINAL_STATUSES:
+        if (
+            complete
+            and count
+            and resp.status not in TERMINAL_STATUSES
+            and not is_excerpt(resp, events)
+        ):
             check.add(
                 "error",
                 "no_terminal_event",

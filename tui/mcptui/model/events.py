@@ -100,9 +100,10 @@ class Event(msgspec.Struct, gc=False, eq=False):
     """Where `_data` (a file) holds the event when `line` does not say: the element of a JSON
     array (mcptui/io/indexed.py's `ArrayReader`), whose events have no line of their own, or
     share one (a compact array is one line)."""
-    cut: bool = False
-    """Values of it were cut out before it reached us (Node's `console.log` prints `[Object]`
-    below depth 2): its shape is not judged against the SDK's."""
+    partial: bool = False
+    """Not the wire's event in full: values of it were cut out before it reached us (Node's
+    `console.log` prints `[Object]` below depth 2), or it was built from an output item a
+    paste holds alone: its shape is not judged against the SDK's."""
 
     @property
     def kind(self) -> str | None:

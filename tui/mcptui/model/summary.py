@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,14 +114,25 @@ def failure_count(state: SessionState) -> int:
     return count
 
 
+def is_excerpt(resp: ResponseState, events: Sequence[Event]) -> bool:
+    """Whether only some of `resp`'s items came, none of its own events (created, in
+    progress, a terminal one) nor a status: a paste of items, not a stream."""
+    if resp.status is not None or resp.created_seen:
+        return False
+    total = len(events)
+    return all(events[i].is_note for i in resp.events if i < total)
+
+
 def unfinished(state: SessionState, events: list[Event]) -> list[Failure]:
     """Responses whose stream stopped before a terminal event: for a whole file or a run that
     is over (not for a replay mid-way), a problem the user must see. A Response object that
     is still in progress, or a request that got no response, is not one; nor is a response
-    whose own error (a disconnect note, an `error` event) is listed already and says why."""
+    whose own error (a disconnect note, an `error` event) is listed already and says why; nor
+    an excerpt, whose response has no event of its own (a post quoting the failed item, the
+    Agents SDK's run items): it never said it began, so not that it stopped."""
     out: list[Failure] = []
     for resp in state.responses:
-        if resp.status in TERMINAL_STATUSES or resp.error_events:
+        if resp.status in TERMINAL_STATUSES or resp.error_events or is_excerpt(resp, events):
             continue
         streamed = [i for i in resp.events if not events[i].is_note]
         streamed += [i for item in resp.items for i in item.events]

@@ -29,6 +29,8 @@ class LiveTarget:
 
     endpoint: Endpoint
     api_key: str
+    azure_key_set: bool = False
+    """`AZURE_OPENAI_API_KEY` is set, though the endpoint is not Azure's."""
 
     @property
     def missing(self) -> str | None:
@@ -37,6 +39,8 @@ class LiveTarget:
             return None
         if self.endpoint.provider == AZURE:
             return "AZURE_OPENAI_API_KEY (or OPENAI_API_KEY) is not set"
+        if self.azure_key_set:  # an Azure endpoint behind a URL we cannot tell (a proxy)
+            return "OPENAI_API_KEY is not set (AZURE_OPENAI_API_KEY is: add --provider azure)"
         return "OPENAI_API_KEY is not set"
 
 
@@ -61,7 +65,7 @@ def live_target(
     key = environ.get("OPENAI_API_KEY", "")
     if endpoint.provider == AZURE:
         key = environ.get("AZURE_OPENAI_API_KEY") or key
-    return LiveTarget(endpoint, key)
+    return LiveTarget(endpoint, key, azure_key_set=bool(environ.get("AZURE_OPENAI_API_KEY")))
 
 
 def client_options(endpoint: Endpoint, api_key: str) -> dict[str, Any]:

@@ -173,7 +173,9 @@ class Follower:
         problems[:] = [p for p in problems if p.line != number]
 
     def _end(self, why: str) -> int:
+        """Stop following, with a note that says why; the view is a replay again."""
         self.ended = why
+        self.session.live = False
         self.session.timeline.extend(
             [note("follow", f"stopped following: {why}", level="warning")], follow=False
         )

@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Tree
 from textual.worker import Worker
 
+from mcptui.model.textsafe import visible
 from mcptui.sources.follow import POLL_SECONDS
 from mcptui.sources.session import Session
 from mcptui.ui.actions import ACTIONS, BY_NAME, bindings
@@ -146,6 +147,22 @@ class InspectorScreen(Screen[None]):
         elif isinstance(where, int):
             self.playback.go_to(where)
 
+    def _tell_problems(self) -> None:
+        """What reading the file left out or could not read (a paste's prose, Node's cuts, a
+        bad line), once, as `inspect` lists it under "Problems reading the input"."""
+        problems = self.session.problems
+        if not problems:
+            return
+        shown = "; ".join(visible(str(problem)) for problem in problems[:3])
+        more = (
+            f" (+{len(problems) - 3} more: `mcptui inspect` lists them)"
+            if len(problems) > 3
+            else ""
+        )
+        self.notify(
+            f"Reading the input: {shown}{more}", severity="warning", markup=False, timeout=8
+        )
+
     @property
     def tree(self) -> EventTree:  # type: ignore[override]  # DOMNode.tree: a debug view
         return self.query_one(EventTree)
@@ -156,6 +173,7 @@ class InspectorScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.after_frame(self.mount_hidden)  # first: the checks started after it fill them
+        self._tell_problems()
         self.tree.rebuild()
         self.tree.focus()
         reading = self.rest_reader.start_loading()  # a recording's rest, read between frames

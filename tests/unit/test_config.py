@@ -220,3 +220,15 @@ def test_init_writes_an_example_that_reads_cleanly_and_keeps_an_existing_file(fo
     assert main(["config", "--init"]) == 2
     assert "exists: kept as it is" in capsys.readouterr().err
     assert path.read_text() == uncommented
+
+
+def test_a_switch_with_a_no_form_is_named_by_its_first_flag(folder, capsys):
+    """`follow = true` is `--follow` (the pair `--follow` / `--no-follow` shares a `dest`);
+    `follow = false` turns following off, and the command line still wins."""
+    write(folder, "[replay]\nfollow = false\n")
+    assert parsed(["replay", "x.jsonl"]).follow is False
+    assert parsed(["replay", "x.jsonl", "--follow"]).follow is True
+    write(folder, "[replay]\nfollow = true\n")
+    assert parsed(["replay", "x.jsonl"]).follow is True
+    assert main(["config"]) == 0
+    assert "replay --follow  true" in capsys.readouterr().out

@@ -35,13 +35,16 @@ def sub_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 
 def options_of(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
-    """A command's options by their `dest` (what a file's key names, `-` or `_` alike)."""
-    return {
-        action.dest: action
-        for action in parser._actions
-        if action.option_strings
-        and not isinstance(action, argparse._HelpAction | argparse._VersionAction)
-    }
+    """A command's options by their `dest` (what a file's key names, `-` or `_` alike). Of a
+    pair that share one (`--follow` / `--no-follow`), the first: `follow = true` is
+    `--follow`, not "--no-follow true"."""
+    found: dict[str, argparse.Action] = {}
+    for action in parser._actions:
+        if action.option_strings and not isinstance(
+            action, argparse._HelpAction | argparse._VersionAction
+        ):
+            found.setdefault(action.dest, action)
+    return found
 
 
 def command_defaults(

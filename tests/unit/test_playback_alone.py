@@ -48,6 +48,7 @@ def stub_host(recording: str) -> SimpleNamespace:
     tree = StubTree()
     shown: list[Any] = []
     notes: list[str] = []
+    refreshed: list[int] = []
     host = SimpleNamespace(
         session=open_session(str(RECORDINGS / recording)),
         clock=lambda: 0.0,
@@ -60,8 +61,10 @@ def stub_host(recording: str) -> SimpleNamespace:
         diagnosing=SimpleNamespace(_live_running=lambda: False),
         detail_view=SimpleNamespace(show_detail=shown.append),
         notify=lambda message, **_: notes.append(message),
-        refresh_bindings=lambda: None,
+        refreshed=refreshed,
+        refresh_bindings=lambda: refreshed.append(1),
     )
+    host.tools = SimpleNamespace(available=lambda: bool(host.session.timeline.state.responses))
     host.session.player.pause()
     return host
 
@@ -149,3 +152,15 @@ def test_a_re_run_lands_on_its_own_failure_unless_the_user_moved_meanwhile():
     playback.go_to(host.session.timeline.total, land=True)
     assert not playback.land_on_failure()  # (the run's end, as the app calls it)
     assert host.tree.cursor_node is placed
+
+
+def test_the_footer_is_told_when_a_step_names_a_server_to_call():
+    """`w` (the tool workspace) is offered once a step shows a server: the bindings are
+    refreshed then, once, not at every step (the footer showed it only at its next refresh)."""
+    host = stub_host("mcp-success.jsonl")
+    playback = Playback(host)  # type: ignore[arg-type]  # a stub, not an InspectorScreen
+    playback.action_step_forward()  # response.created: the response and its tools
+    assert host.refreshed == [1]
+    for _ in range(3):
+        playback.action_step_forward()
+    assert host.refreshed == [1]

@@ -5,7 +5,9 @@ type='raw_response_event')` beside its own `RunItemStreamEvent` and `AgentUpdate
 people print those, or write `{"type": "raw_response_event", "data": event.data.model_dump()}`
 per line. The Responses event is `data`; the Agents SDK's own events repeat what the raw
 events already say (a run item is an output item the stream carried), so they are skipped and
-counted, never read as events of unknown type.
+counted, never read as events of unknown type. Unless the raw events are not there: the Agents
+SDK's own streaming example skips them (`if event.type == "raw_response_event": continue`) and
+prints the rest; each run item then stands for the output item it carries (`raw_item`).
 """
 
 from __future__ import annotations
@@ -14,15 +16,13 @@ import re
 from typing import Any
 
 RAW_RESPONSE_EVENT = "raw_response_event"
-AGENTS_OWN_EVENTS = frozenset({"run_item_stream_event", "agent_updated_stream_event"})
+RUN_ITEM_EVENT = "run_item_stream_event"
+AGENTS_OWN_EVENTS = frozenset({RUN_ITEM_EVENT, "agent_updated_stream_event"})
 """The Agents SDK's stream events that are not the Responses API's."""
 ENVELOPE_TYPES = AGENTS_OWN_EVENTS | {RAW_RESPONSE_EVENT}
 ENVELOPE_TYPE = re.compile(r'"type"\s*:\s*"(?:' + "|".join(sorted(ENVELOPE_TYPES)) + r')"')
 """An envelope's type as JSON spells it: a file whose opening holds one is read whole (the
 lazy readers of tui/mcptui/io/indexed.py keep each line's JSON as it is)."""
-
-
-RUN_ITEM_EVENT = "run_item_stream_event"
 
 
 class AgentsEvents:

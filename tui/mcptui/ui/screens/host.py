@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from mcptui.ui.screens.loading import Loading
     from mcptui.ui.screens.playback import Playback
     from mcptui.ui.screens.resend import Resend
+    from mcptui.ui.screens.tool_actions import ToolActions
     from mcptui.ui.screens.tree_filter import TreeFilter
     from mcptui.ui.widgets.detail import DetailPane
     from mcptui.ui.widgets.event_tree import EventTree
@@ -62,6 +63,7 @@ class Host(Protocol):
     live_actions: LiveActions
     cause_actions: CauseActions
     resend: Resend
+    tools: ToolActions
 
     @property
     def tree(self) -> EventTree: ...

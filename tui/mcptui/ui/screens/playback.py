@@ -55,6 +55,8 @@ class Playback:
         self._moves_seen = 0
         """The tree's count of user moves, as of the last UserMoved message handled."""
         self._shown_live_keys: frozenset[str] = frozenset()
+        self._shown_tools = False
+        """Whether the footer was last told the tool workspace (`w`) is available."""
         self.land_from = 0
         """Failures from this event on are landed on when the run ends."""
         self.new_from: int | None = None
@@ -138,6 +140,9 @@ class Playback:
             and self.screen.live_actions._live_keys() != self._shown_live_keys
         ):
             self._shown_live_keys = self.screen.live_actions._live_keys()
+            self.screen.refresh_bindings()
+        if self.screen.tools.available() != self._shown_tools:  # a server named at this step
+            self._shown_tools = not self._shown_tools
             self.screen.refresh_bindings()
         if land and self.land_on_failure():
             return  # the failure is shown, not the newest event first (for a whole run's

@@ -43,6 +43,7 @@ COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("proxy", ("proxy",), ("add_parser",)),
     ("tap", ("tap",), ("add_parser",)),
     ("emulate", ("emulate",), ("add_parser",)),
+    ("serve", ("serve",), ("add_parser",)),
     ("demo_server", ("demo-server",), ("add_parser",)),
     ("demo", ("demo",), ("add_parser",)),
     ("samples", ("samples",), ("add_parser",)),

@@ -5,6 +5,7 @@ unmodified openai SDK as the app. The SDK must get what the recording holds: the
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,11 +14,13 @@ from typing import Any
 
 import openai
 import pytest
+from _cli_fork import forked_cli
 from _ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MCPTUI = Path(sys.executable).parent / "mcptui"
 BROKEN_SCHEMA = ROOT / "recordings" / "mcp-424-broken-schema.jsonl"
+SUCCESS = ROOT / "recordings" / "mcp-success.jsonl"
 RATE_LIMITED = ROOT / "tests" / "fixtures" / "serve" / "http-429.jsonl"
 """Made with `mcptui run --record` against `mcptui emulate`, `metadata.mcptui_fault: http_429`."""
 
@@ -109,3 +112,83 @@ def test_the_sdks_retries_of_a_recorded_429_get_the_429_again(rate_limited: str)
     retrying = openai.OpenAI(base_url=rate_limited, api_key="sk-app-under-test", max_retries=2)
     with pytest.raises(openai.RateLimitError):
         retrying.with_options(timeout=20).responses.create(model="gpt-5-mini", input="other")
+
+
+def test_a_post_gets_the_response_recorded_for_its_input_else_the_next_in_order(tmp_path: Path):
+    served = serve(str(BROKEN_SCHEMA), str(SUCCESS), "--instant")
+    url = next(served)
+    try:
+        app = client(url)
+        header_ok, events_ok, _ = recorded(SUCCESS)
+        _, events_424, _ = recorded(BROKEN_SCHEMA)
+        by_input = app.responses.create(model="gpt-5-mini", input=header_ok["request"]["input"])
+        assert by_input.id == events_ok[-1]["response"]["id"]
+        in_order = [
+            app.responses.create(model="gpt-5-mini", input="unrecorded").id for _ in range(3)
+        ]
+        assert in_order == [
+            events_424[-1]["response"]["id"],
+            events_ok[-1]["response"]["id"],
+            events_424[-1]["response"]["id"],  # after the last, the first again
+        ]
+    finally:
+        served.close()
+
+
+def test_background_is_retrieved_and_resumed_as_recorded(broken_schema: str):
+    _, events, _ = recorded(BROKEN_SCHEMA)
+    app = client(broken_schema)
+    created = app.responses.create(model="gpt-5-mini", input="hi", background=True)
+    assert created.id == events[0]["response"]["id"]
+    resumed = app.responses.retrieve(created.id, stream=True, starting_after=40)
+    got = [event.model_dump(mode="json", exclude_unset=True) for event in resumed]
+    assert got == events[41:]
+    retrieved = app.responses.retrieve(created.id)
+    assert retrieved.model_dump(mode="json", exclude_unset=True) == events[-1]["response"]
+
+
+def test_a_background_response_playing_is_cancelled():
+    """Played ten times slower than recorded (about 50 s), so it is still going when the
+    cancel comes."""
+    served = serve(str(BROKEN_SCHEMA), "--speed", "0.1")
+    url = next(served)
+    try:
+        app = client(url)
+        created = app.responses.create(model="gpt-5-mini", input="hi", background=True)
+        assert created.status == "in_progress"
+        assert app.responses.cancel(created.id).status == "cancelled"
+        assert app.responses.retrieve(created.id).status == "cancelled"
+    finally:
+        served.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        pytest.param(None, "nothing to serve in missing.jsonl: no such file", id="missing"),
+        pytest.param("{}\n", "nothing to serve in given.jsonl: ", id="no-response"),
+    ],
+)
+def test_a_recording_with_nothing_to_serve_is_one_line_and_exit_2(
+    tmp_path: Path, content: str | None, said: str
+):
+    name = "missing.jsonl" if content is None else "given.jsonl"
+    if content is not None:
+        (tmp_path / name).write_text(content)
+    done = forked_cli(["serve", name], tmp_path, timeout=30)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"mcptui: {said}")
+    assert done.stderr.count("\n") == 1
+    assert done.stdout == ""
+
+
+def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = forked_cli(["serve", str(BROKEN_SCHEMA), "--port", str(port)], tmp_path, timeout=30)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"mcptui: port {port} is in use: pass --port, or --port 0 for a free one\n"
+    )

@@ -192,3 +192,45 @@ def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path):
     assert done.stderr == (
         f"mcptui: port {port} is in use: pass --port, or --port 0 for a free one\n"
     )
+
+
+ARCHIVE = ROOT / "tests" / "fixtures" / "archives" / "test-proxy.json"
+"""Three creates: a stream with the 424, a create not streamed, a create refused with HTTP 424."""
+
+
+def test_an_archive_serves_its_responses_one_per_post():
+    from mcptui.io.formats import load_path
+
+    loaded = load_path(str(ARCHIVE))
+    streamed = [event.raw for event in loaded.events if not event.is_note]
+    plain = next(
+        event.raw["response"]
+        for event in loaded.events
+        if event.is_note and "response" in event.raw
+    )
+    served = serve(str(ARCHIVE), "--instant")
+    url = next(served)
+    try:
+        app = client(url)
+        first = app.responses.create(model="gpt-5-mini", input="unrecorded", stream=True)
+        assert [event.model_dump(mode="json", exclude_unset=True) for event in first] == streamed
+        second = list(app.responses.create(model="gpt-5-mini", input="unrecorded", stream=True))
+        assert [event.type for event in second] == [
+            "response.created",
+            "response.in_progress",
+            *["response.output_item.added", "response.output_item.done"] * len(plain["output"]),
+            "response.completed",
+        ]
+        assert second[-1].model_dump(mode="json", exclude_unset=True)["response"] == plain
+        with pytest.raises(openai.APIStatusError) as raised:
+            app.responses.create(model="gpt-5-mini", input="unrecorded")
+        assert raised.value.status_code == 424
+        assert raised.value.body == {
+            "message": "Error retrieving tool list from MCP server: 'demo'. "
+            "Http status code: 424 (Failed Dependency)",
+            "type": "external_connector_error",
+            "param": "tools",
+            "code": "http_error",
+        }
+    finally:
+        served.close()

@@ -26,6 +26,7 @@ from mcptui.emulator.faults import Faults
 from mcptui.emulator.store import KEEP, TERMINAL, StoredResponse
 from mcptui.io.recording import Loaded
 from mcptui.model.jsonsafe import loads_request
+from mcptui.model.redaction import hide_known, redact_entries
 
 Json = dict[str, Any]
 TERMINAL_EVENTS = frozenset({"response.completed", "response.failed", "response.incomplete"})
@@ -74,7 +75,10 @@ class Recorded:
 
 
 def recorded_responses(loaded: Loaded) -> list[Recorded]:
-    """The responses of a loaded recording (any format `load_path` reads), in order."""
+    """The responses of a loaded recording (any format `load_path` reads), in order. Its
+    entries are redacted as a recording's are (an archive holds what went over the wire: a
+    key its events echo is hidden before it is served)."""
+    redact_entries(loaded.events, loaded.secrets)
     header = loaded.header or {}
     pending: Json | None = header.get("request") if isinstance(header, dict) else None
     found: list[Recorded] = []
@@ -118,13 +122,40 @@ def recorded_responses(loaded: Loaded) -> list[Recorded]:
     known = {recorded.response_id for recorded in found}
     for snapshot in loaded.snapshots:
         if isinstance(snapshot, dict) and snapshot.get("id") not in known:
-            found.append(Recorded(final=snapshot))
+            found.append(Recorded(final=hide_known(snapshot, loaded.secrets)))
+    for recorded in found:
+        if not recorded.events and recorded.final is not None:
+            recorded.events = [(None, event) for event in stream_of(recorded.final)]
     headers = header.get("http", {}).get("headers") if isinstance(header, dict) else None
     if found and found[0].status is not None and isinstance(headers, dict):
         found[0].headers = {
             name: str(value) for name, value in headers.items() if name == "retry-after"
         }
     return found
+
+
+def stream_of(final: Json) -> list[Json]:
+    """Stream events for a response recorded without them (a create that was not streamed):
+    created, in progress, each output item added and done, the terminal event. No deltas:
+    the recording holds none."""
+    start = {**final, "status": "in_progress", "output": []}
+    for name in ("usage", "error", "completed_at", "incomplete_details"):
+        if name in start:
+            start[name] = None
+    events: list[Json] = [
+        {"type": "response.created", "response": start},
+        {"type": "response.in_progress", "response": start},
+    ]
+    for index, item in enumerate(final.get("output") or []):
+        events.append({"type": "response.output_item.added", "output_index": index, "item": item})
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    status = final.get("status")
+    if f"response.{status}" in TERMINAL_EVENTS:
+        events.append({"type": f"response.{status}", "response": final})
+    return [
+        {"type": event.pop("type"), "sequence_number": number, **event}
+        for number, event in enumerate(events)
+    ]
 
 
 def refused_create(note: Json) -> bool:

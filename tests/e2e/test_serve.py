@@ -234,3 +234,22 @@ def test_an_archive_serves_its_responses_one_per_post():
         }
     finally:
         served.close()
+
+
+def test_a_recorded_stream_cut_short_is_cut_at_the_same_event(tmp_path: Path):
+    """No terminal event recorded (the connection dropped): the app gets the events there are,
+    then the connection closes mid-body, as it did."""
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(BROKEN_SCHEMA.read_text().splitlines(keepends=True)[:20]))
+    _, events, _ = recorded(cut)
+    served = serve(str(cut), "--instant")
+    url = next(served)
+    got: list[dict[str, Any]] = []
+    try:
+        stream = client(url).responses.create(model="gpt-5-mini", input="hi", stream=True)
+        with pytest.raises(openai.APIConnectionError):
+            for event in stream:
+                got.append(event.model_dump(mode="json", exclude_unset=True))
+    finally:
+        served.close()
+    assert got == events

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from mcptui.emulator.app import REQUEST_ID, Emulator, error, unauthorized
+from mcptui.emulator.app import REQUEST_ID, DroppedConnection, Emulator, error, tail, unauthorized
 from mcptui.emulator.builder import ResponseBuilder
 from mcptui.emulator.faults import Faults
 from mcptui.emulator.store import KEEP, TERMINAL, StoredResponse
@@ -55,6 +56,12 @@ class Recorded:
             if isinstance(response, dict):
                 return str(response.get("id"))
         return str(self.final.get("id")) if self.final else None
+
+    @property
+    def dropped(self) -> bool:
+        """The recorded stream stopped before its terminal event (a dropped connection, a
+        recording cut short): served, it stops there too, the connection closed mid-body."""
+        return bool(self.events) and self.final is None
 
     @property
     def first_snapshot(self) -> Json | None:
@@ -262,3 +269,23 @@ class ServedRecording(Emulator):
             builder.finished()
         finally:
             stored.end()
+
+    def stream(
+        self, stored: StoredResponse, *, after: int, faults: Faults, obfuscate: bool = True
+    ) -> Response:
+        return StreamingResponse(
+            self.tail(stored, after, obfuscate=obfuscate),
+            media_type="text/event-stream; charset=utf-8",
+            headers={"cache-control": "no-cache"},
+        )
+
+    async def tail(
+        self, stored: StoredResponse, after: int, *, obfuscate: bool
+    ) -> AsyncIterator[bytes]:
+        """The emulator's stream of the played events; closed mid-body where the recorded
+        stream broke off."""
+        async for data in tail(stored, after, Faults(), obfuscate=obfuscate):
+            yield data
+        builder = stored.builder
+        if isinstance(builder, RecordedBuilder) and builder.recorded.dropped:
+            raise DroppedConnection("the recorded stream stopped here")

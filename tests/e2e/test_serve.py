@@ -253,3 +253,49 @@ def test_a_recorded_stream_cut_short_is_cut_at_the_same_event(tmp_path: Path):
     finally:
         served.close()
     assert got == events
+
+
+NODE_SDK_CLIENT = """
+const { default: OpenAI } = require(process.argv[1] + "/openai");
+const client = new OpenAI({ baseURL: process.argv[2], apiKey: "sk-node-app", maxRetries: 0 });
+(async () => {
+  const request = { model: "gpt-5-mini", input: process.argv[3] };
+  const stream = await client.responses.create({ ...request, stream: true });
+  for await (const event of stream) console.log(JSON.stringify(event));
+  const response = await client.responses.create(request);
+  console.log(JSON.stringify({ nonStreamed: response }));
+})().catch((error) => { console.error(String(error)); process.exit(1); });
+"""
+"""The openai Node SDK (tests/package.json), unmodified: each streamed event as it parsed it,
+then the Response of a create that is not streamed."""
+
+
+def test_the_node_sdk_gets_the_recorded_events_and_response(broken_schema: str):
+    header, events, _ = recorded(BROKEN_SCHEMA)
+    done = subprocess.run(
+        [
+            "node",
+            "-e",
+            NODE_SDK_CLIENT,
+            str(ROOT / "tests" / "node_modules"),
+            broken_schema,
+            header["request"]["input"],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    *streamed, last = [json.loads(line) for line in done.stdout.splitlines()]
+    assert streamed == events
+    response = last["nonStreamed"]
+    assert response.pop("output_text") == "".join(  # the Node SDK's own convenience field
+        part["text"]
+        for item in response["output"]
+        if item["type"] == "message"
+        for part in item["content"]
+        if part["type"] == "output_text"
+    )
+    assert last == {"nonStreamed": events[-1]["response"]}
+    failed = [o for o in last["nonStreamed"]["output"] if o["type"] == "mcp_call"]
+    assert failed[0]["error"]["code"] == 424

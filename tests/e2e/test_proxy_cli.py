@@ -3,6 +3,7 @@ Ctrl+C."""
 
 from __future__ import annotations
 
+import json
 import signal
 import socket
 import subprocess
@@ -108,3 +109,25 @@ def test_a_failed_call_in_a_json_response_counts_and_exits_1(servers: Servers, t
     assert "2 responses captured, 2 with failures" in out.splitlines()[-1], out + err
     assert process.returncode == 1, out + err
     assert out.count("✗ mcp_call broken_schema") == 2, out
+
+
+def test_the_apps_trace_context_is_kept_with_its_recording(servers: Servers, tmp_path: Path):
+    """An app that sends its call in a trace (W3C `traceparent`): the recording keeps it, so
+    what is exported of the call can join that trace; a malformed one is not kept."""
+    traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    process, address = start_proxy(servers, tmp_path)
+    try:
+        for traceparent in (traced, "00-not-a-trace-01"):
+            headers = {"traceparent": traceparent}
+            with OpenAI(
+                base_url=f"{address}/v1", api_key=API_KEY, max_retries=0, default_headers=headers
+            ) as app:
+                raw_events(app, model="gpt-5-mini", input=traceparent)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=20)
+    kept = {}
+    for path in (tmp_path / "rec").glob("*.jsonl"):
+        header = json.loads(path.read_text().splitlines()[0])
+        kept[header["request"]["input"]] = header["source"]["client"].get("traceparent")
+    assert kept == {traced: traced, "00-not-a-trace-01": None}

@@ -11,6 +11,7 @@ read; the request's MCP credentials and URL secrets are redacted before anything
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,8 +46,14 @@ CLIENT_HEADERS = (
     "x-stainless-package-version",
     "x-stainless-runtime",
     "x-stainless-runtime-version",
+    "traceparent",
 )
-"""Request headers that say which app and SDK sent it (never its credentials)."""
+"""Request headers that say which app and SDK sent it (never its credentials), and the W3C
+trace context it sent the call in (`traceparent`), so what mcptui exports of the call can
+join the app's own trace."""
+TRACEPARENT = re.compile(r"^[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$")
+"""A W3C `traceparent` (version, trace id, parent id, flags; all-zero ids are invalid): any
+other value is not kept."""
 
 MAX_JSON_BODY = 32 * 1024 * 1024
 """A JSON answer larger than this is passed on but not kept (a Response is far smaller)."""
@@ -89,7 +96,10 @@ def classify(method: str, path: str) -> tuple[str, str | None] | None:
 
 
 def client_headers(headers: dict[str, str]) -> dict[str, str]:
-    return {name: headers[name] for name in CLIENT_HEADERS if name in headers}
+    kept = {name: headers[name] for name in CLIENT_HEADERS if name in headers}
+    if not TRACEPARENT.match(kept.get("traceparent", "").strip().lower()):
+        kept.pop("traceparent", None)
+    return kept
 
 
 class Capture:

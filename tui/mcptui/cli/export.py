@@ -27,7 +27,10 @@ def add_parser(commands: Commands) -> None:
         "written.",
     )
     parser.add_argument(
-        "file", metavar="FILE", help="a recording with a request, or a request file"
+        "file",
+        metavar="FILE",
+        nargs="+",
+        help="a recording with a request, or a request file (several only with --otlp)",
     )
     parser.add_argument(
         "--format",
@@ -41,6 +44,20 @@ def add_parser(commands: Commands) -> None:
         "--output",
         metavar="OUT",
         help="write it here (default, or -: standard output); never over FILE",
+    )
+    parser.add_argument(
+        "--otlp",
+        metavar="URL",
+        help="instead, send each response of each FILE as a trace to this OTLP/HTTP "
+        "endpoint (http://HOST:4318/v1/traces; a base URL gets /v1/traces); needs "
+        "pip install 'mcptui[otel]'. Exit 2 when the collector does not take them",
+    )
+    parser.add_argument(
+        "--otlp-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="with --otlp: give up after this long, retries included (default 10)",
     )
     parser.set_defaults(run=run)
 
@@ -60,6 +77,13 @@ def run(args: argparse.Namespace) -> int:
         write_stdout,
     )
 
+    if getattr(args, "otlp", None) is not None:
+        return run_otlp(args)
+    if isinstance(args.file, list):  # FILE… from the parser; callers may pass one path
+        if len(args.file) != 1:
+            print("mcptui: export takes one FILE (several only with --otlp)", file=sys.stderr)
+            return 2
+        args.file = args.file[0]
     output = args.output if args.output != "-" else None
     fmt = export_format(args.format, output)
     try:
@@ -91,4 +115,46 @@ def run(args: argparse.Namespace) -> int:
     note = _after_note(exportable, fmt, output)
     if note:
         print(f"mcptui: {note}", file=sys.stderr)
+    return 0
+
+
+def run_otlp(args: argparse.Namespace) -> int:
+    """`mcptui export FILE… --otlp URL`: 0 sent, 2 the SDK is missing, a file cannot be
+    used, or the collector did not take the spans within --otlp-timeout."""
+    from mcptui.share.otel_export import INSTALL_HINT, otel_available
+
+    if args.format is not None or args.output is not None:
+        print("mcptui: --otlp sends traces; --format and -o do not apply", file=sys.stderr)
+        return 2
+    if not otel_available():
+        print(f"mcptui: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    if not args.otlp_timeout > 0:
+        print("mcptui: --otlp-timeout wants a number of seconds above 0", file=sys.stderr)
+        return 2
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from mcptui.io.formats import load_path
+    from mcptui.share.inspect_output import Inspection
+    from mcptui.share.otel_export import OtelError, emit, send, shown_url, traces_url
+
+    try:
+        url = traces_url(args.otlp)
+        inspections = []
+        for path in args.file:
+            loaded = load_path(path)
+            if not loaded.usable:
+                raise OtelError(f"{path}: no events to export")
+            inspections.append(Inspection.of(loaded))
+        memory = InMemorySpanExporter()
+        done = emit(inspections, memory)
+        send(memory.get_finished_spans(), url, args.otlp_timeout)
+    except OtelError as exc:
+        print(f"mcptui: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"mcptui: sent {done.spans} spans ({done.responses} responses, one trace each) "
+        f"to {shown_url(url)}",
+        file=sys.stderr,
+    )
     return 0

@@ -108,3 +108,32 @@ def test_a_collector_that_is_down_gives_one_line_and_exit_2():
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith(f"mcptui: OTLP export to http://127.0.0.1:{port}/v1/traces failed")
     assert "Traceback" not in done.stderr
+
+
+def test_a_collector_that_never_answers_gives_up_with_exit_2():
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        done = export("--otlp", f"http://127.0.0.1:{port}", "--otlp-timeout", "1")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"mcptui: OTLP export to http://127.0.0.1:{port}/v1/traces failed: the collector is "
+        "down, refused the spans or did not answer within 1 s"
+    ]
+
+
+def test_several_recordings_give_one_trace_per_response(receiver: Receiver):
+    port = receiver.server_address[1]
+    done = export("recordings/mcp-success.jsonl", "--otlp", f"http://127.0.0.1:{port}")
+    assert done.returncode == 0, done.stderr
+    roots = [
+        span
+        for _, request in receiver.requests
+        for resource in request.resource_spans
+        for scope in resource.scope_spans
+        for span in scope.spans
+        if not span.parent_span_id
+    ]
+    assert len(roots) == 2
+    assert len({span.trace_id for span in roots}) == 2

@@ -141,3 +141,16 @@ def test_several_files_without_otlp_are_refused(capsys):
 
     assert main(["export", str(BROKEN), str(BROKEN)]) == 2
     assert "several only with --otlp" in capsys.readouterr().err
+
+
+def test_an_untimed_recording_gives_zero_length_spans_at_created(tmp_path: Path):
+    lines = [json.loads(line) for line in BROKEN.read_text().splitlines()]
+    for line in lines[1:]:
+        line["t"] = None  # a source without arrival times
+    path = tmp_path / "untimed.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    spans = spans_of(path)
+    created_ns = 1756219842 * 10**9
+    assert {(s.start_time, s.end_time) for s in spans} == {(created_ns, created_ns)}
+    root = next(s for s in spans if s.parent is None)
+    assert root.attributes is not None and root.attributes["mcptui.timed"] is False

@@ -71,7 +71,7 @@ def test_the_spans_of_the_424_reach_the_collector(receiver: Receiver):
     port = receiver.server_address[1]
     done = export("--otlp", f"http://127.0.0.1:{port}/v1/traces")
     assert done.returncode == 0, done.stderr
-    assert "sent 6 spans (1 responses" in done.stderr
+    assert "sent 6 spans (1 response, one trace each)" in done.stderr
     assert [path for path, _ in receiver.requests] == ["/v1/traces"]
     spans = [
         span

@@ -144,7 +144,9 @@ def run_otlp(args: argparse.Namespace) -> int:
         for path in args.file:
             loaded = load_path(path)
             if not loaded.usable:
-                raise OtelError(f"{path}: no events to export")
+                reason = loaded.problems[0].message if loaded.problems else "no events"
+                named = reason if path in reason else f"{path}: {reason}"
+                raise OtelError(f"{named}; nothing was sent")
             inspections.append(Inspection.of(loaded))
         memory = InMemorySpanExporter()
         done = emit(inspections, memory)
@@ -153,8 +155,13 @@ def run_otlp(args: argparse.Namespace) -> int:
         print(f"mcptui: {exc}", file=sys.stderr)
         return 2
     print(
-        f"mcptui: sent {done.spans} spans ({done.responses} responses, one trace each) "
+        f"mcptui: sent {plural(done.spans, 'span')} ({plural(done.responses, 'response')}, "
+        "one trace each) "
         f"to {shown_url(url)}",
         file=sys.stderr,
     )
     return 0
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

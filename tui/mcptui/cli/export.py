@@ -1,5 +1,5 @@
 """`mcptui export FILE`: a recording's request as curl, a Python snippet or a
-request file."""
+request file; `mcptui export FILE… --otlp URL`: its responses as OpenTelemetry traces."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def add_parser(commands: Commands) -> None:
         "value (MCP headers, tokens in server URLs) a ${VAR} placeholder, listed "
         "at the top; OPENAI_BASE_URL, when set, points it elsewhere. Exit 0: "
         "written; 2: FILE holds no request or cannot be read, or OUT cannot be "
-        "written.",
+        "written. With --otlp URL, each response of each FILE is sent as a trace to an "
+        "OTLP/HTTP collector instead (exit 2 if it does not take them).",
     )
     parser.add_argument(
         "file",

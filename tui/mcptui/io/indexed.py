@@ -361,6 +361,11 @@ class RecordingReader:
         response of a million-event stream is 24 MB of JSON: 0.2 s a pass)."""
 
     @property
+    def lines_read(self) -> int:
+        """Lines read so far, a last one with no newline yet included."""
+        return self._number
+
+    @property
     def fraction(self) -> float:
         """How much of the file is read (0..1)."""
         offset = self._pieces.offset

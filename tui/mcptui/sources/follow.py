@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from mcptui.io.indexed import RecordingReader
 from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded, Problem, read_record
 from mcptui.io.scrub import DeltaScrubber
@@ -42,19 +43,23 @@ class Follower:
         self,
         session: Session,
         path: str,
-        offset: int,
+        reader: RecordingReader,
         *,
-        bare: bool,
         clock: Callable[[], float] = time.monotonic,
         max_line: int = MAX_BYTES,
     ) -> None:
+        """Follow `path` from where `reader` (the session's first reading) stops: after the
+        last complete line of what it read."""
         self.session = session
         self.path = path
-        self.bare = bare
+        self.reader = reader
+        self.bare = reader.bare
         self.clock = clock
-        self.offset = offset
+        self.offset = follow_start(path, reader.size)
         """Where the next line starts: the end of the last complete line read."""
         self.line = 0
+        self._first = 0
+        """The first line read here: the one the first reading may have found cut off."""
         self._read_already: int | None = None
         """The line the first reading took whole though it had no newline yet: not again."""
         self.running = True
@@ -73,10 +78,12 @@ class Follower:
         """Once the first reading is done (it reads a big file on in the app): where the
         lines read so far end, and what their last response says."""
         self.started = True
-        self.line = _lines_before(self.path, self.offset)
+        cut = self.offset < self.reader.size  # its last line had no newline yet
+        self.line = self.reader.lines_read - cut  # counted as read, not read again
         tail = self.session.timeline.events[-1:]
-        if tail and tail[0].line == self.line + 1:
+        if cut and tail and tail[0].line == self.line + 1:
             self._read_already = self.line + 1
+        self._first = self.line + 1
         self.running = not _last_response_ended(self.session)
 
     def poll(self) -> int:
@@ -128,7 +135,8 @@ class Follower:
             self.line += 1
             if self.line == self._read_already:
                 continue
-            self._forget_cut_line(self.line)
+            if self.line == self._first:
+                self._forget_cut_line(self.line)
             event = self._event(self.line, line, loaded)
             if event is not None:
                 events.append(event)
@@ -223,22 +231,6 @@ def follow_start(path: str, size: int) -> int:
     except OSError:
         return 0
     return 0
-
-
-def _lines_before(path: str, offset: int) -> int:
-    """The number of lines that end before `offset`."""
-    count = 0
-    try:
-        with open(path, "rb") as file:
-            while offset > 0:
-                chunk = file.read(min(offset, 1 << 20))
-                if not chunk:
-                    break
-                count += chunk.count(b"\n")
-                offset -= len(chunk)
-    except OSError:
-        return 0
-    return count
 
 
 def _identity(path: str) -> Any:

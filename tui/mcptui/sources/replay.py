@@ -10,7 +10,7 @@ from __future__ import annotations
 from mcptui.io.indexed import RecordingReader, recording_reader
 from mcptui.io.reading import MAX_BYTES
 from mcptui.io.recording import Loaded
-from mcptui.sources.follow import Follower, follow_start, growing
+from mcptui.sources.follow import Follower, growing
 from mcptui.sources.session import Session
 
 
@@ -38,8 +38,7 @@ def open_session(
             session.load_all()
         lines = type(reader) is RecordingReader  # a recording or JSON lines: not SSE, an array
         if lines and (follow or (follow is None and growing(path, session))):
-            start = follow_start(path, reader.size)
-            follower = Follower(session, path, start, bare=reader.bare)  # type: ignore[union-attr]
+            follower = Follower(session, path, reader)  # type: ignore[arg-type]
             session.follower = follower
             if follow:
                 follower.go_live()

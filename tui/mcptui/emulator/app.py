@@ -201,11 +201,12 @@ class Emulator:
 
     # -- POST /v1/responses ------------------------------------------------------------------
 
-    async def create(self, request: Request) -> Response:
+    async def create_body(self, request: Request) -> Any:
+        """A create's JSON body, or the 401 / 400 (as the API words it) to answer instead."""
         if (refused := unauthorized(request)) is not None:
             return refused
         try:
-            body = loads_request(await request.body())
+            return loads_request(await request.body())
         except ValueError as exc:
             return error(
                 400,
@@ -213,6 +214,11 @@ class Emulator:
                 f"likely means you aren't using your HTTP library correctly. "
                 f"The OpenAI API expects a JSON payload: {exc})",
             )
+
+    async def create(self, request: Request) -> Response:
+        body = await self.create_body(request)
+        if isinstance(body, Response):
+            return body
         if (invalid := validate_request(body)) is not None:
             return invalid
         metadata = body.get("metadata") or {}

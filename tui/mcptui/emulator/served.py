@@ -21,12 +21,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from mcptui.emulator.app import REQUEST_ID, DroppedConnection, Emulator, error, tail, unauthorized
+from mcptui.emulator.app import REQUEST_ID, DroppedConnection, Emulator, error, tail
 from mcptui.emulator.builder import ResponseBuilder
 from mcptui.emulator.faults import Faults
 from mcptui.emulator.store import KEEP, TERMINAL, StoredResponse
 from mcptui.io.recording import Loaded
-from mcptui.model.jsonsafe import loads_request
 from mcptui.model.redaction import hide_known, redact_entries
 
 Json = dict[str, Any]
@@ -233,12 +232,9 @@ class ServedRecording(Emulator):
         return recorded
 
     async def create(self, request: Request) -> Response:
-        if (refused := unauthorized(request)) is not None:
-            return refused
-        try:
-            body = loads_request(await request.body())
-        except ValueError as exc:
-            return error(400, f"We could not parse the JSON body of your request. ({exc})")
+        body = await self.create_body(request)
+        if isinstance(body, Response):
+            return body
         if not isinstance(body, dict):
             return error(400, "The request body must be a JSON object.")
         recorded = self.pick(body)

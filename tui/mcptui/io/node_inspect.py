@@ -150,7 +150,7 @@ class _Parser:
             if at >= self.end or text[at] != ":":
                 raise NotInspected(f"no ':' at {at}")
             value = self.value(at + 1, depth + 1)
-            if value is not CUT and not _holds_cut(value):
+            if value is not CUT:  # (an array holding a cut is a cut itself: `_array`)
                 result[key] = value
             at = self._after_item(self.position)
 
@@ -169,7 +169,7 @@ class _Parser:
                 at = self._after_item(more.end())
                 continue
             value = self.value(at, depth + 1)
-            cut = cut or value is CUT or _holds_cut(value)
+            cut = cut or value is CUT
             items.append(value)
             at = self._after_item(self.position)
 
@@ -207,10 +207,6 @@ class _Parser:
 
     def _skip(self, at: int) -> int:
         return _SPACE.match(self.text, at).end()  # type: ignore[union-attr]
-
-
-def _holds_cut(value: Any) -> bool:
-    return isinstance(value, list) and any(item is CUT for item in value)
 
 
 def _number(spelled: str) -> int | float | str:

@@ -40,6 +40,15 @@ def ended(screen: InspectorScreen, count: int) -> bool:
     )
 
 
+async def edit_and_send(pilot: Pilot[Any], *labels: str) -> None:
+    """`e`, the toggles named switched, Ctrl+S: the edited request sent."""
+    await pilot.press("e")
+    assert await wait_until(pilot, lambda: isinstance(pilot.app.screen, EditRequestScreen), 5)
+    for label in labels:
+        await toggle(pilot, label)
+    await pilot.press("ctrl+s")
+
+
 async def toggle(pilot: Pilot[Any], label: str) -> None:
     """Tab to the toggles, move down to `label`, press space: as a person does."""
     editor = pilot.app.screen

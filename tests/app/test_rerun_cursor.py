@@ -12,10 +12,9 @@ import pytest
 from _app_support import demo_run, label_of, screen_of, wait_until
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
-from mcptui.ui.screens.edit_request import EditRequestScreen
 from mcptui.ui.screens.inspector import InspectorScreen
 from mcptui.ui.widgets.event_tree import NodeRef
-from test_edit_resend import ended, toggle
+from test_edit_resend import edit_and_send, ended
 from textual.widgets.tree import TreeNode
 
 
@@ -59,10 +58,7 @@ async def test_a_replays_edited_re_send_lands_on_its_own_failure_not_the_first(
         async with app.run_test(size=(120, 40)) as pilot:
             screen = screen_of(pilot)
             assert await wait_until(pilot, lambda: on_failed_call_of(screen, 0), 5)
-            await pilot.press("e")
-            assert await wait_until(pilot, lambda: isinstance(app.screen, EditRequestScreen), 5)
-            await toggle(pilot, "demo: header X-Demo-Key")
-            await pilot.press("ctrl+s")
+            await edit_and_send(pilot, "demo: header X-Demo-Key")
             assert await wait_until(pilot, lambda: app.screen is screen, 5)
             assert await wait_until(pilot, lambda: ended(screen, 2), 20)
             assert await wait_until(pilot, lambda: on_failed_call_of(screen, 1), 5), cursor_label(
@@ -78,10 +74,7 @@ async def test_a_live_re_send_that_fixes_it_lands_on_the_new_response(tmp_path: 
             screen = screen_of(pilot)
             assert await wait_until(pilot, lambda: ended(screen, 1), 20)
             assert await wait_until(pilot, lambda: on_failed_call_of(screen, 0), 5)
-            await pilot.press("e")
-            assert await wait_until(pilot, lambda: isinstance(app.screen, EditRequestScreen), 5)
-            await toggle(pilot, "demo: allow broken_schema")
-            await pilot.press("ctrl+s")
+            await edit_and_send(pilot, "demo: allow broken_schema")
             assert await wait_until(pilot, lambda: ended(screen, 2), 20)
 
             def on_response_2() -> bool:

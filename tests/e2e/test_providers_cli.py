@@ -64,27 +64,26 @@ def assert_nothing_holds_the_key(folder: Path, *outputs: str) -> None:
         assert AZURE_KEY not in output
 
 
+def run_on_azure(
+    servers: Servers, tmp_path: Path, base: str, *extra: str
+) -> subprocess.CompletedProcess[str]:
+    """`mcptui run` of the demo body with `--provider azure --base-url base`, Azure's key set."""
+    write_request(tmp_path, body(servers))
+    return run_cli(
+        ["run", "request.json", "--no-tui", "--provider", "azure", "--base-url", base, *extra],
+        tmp_path,
+        azure_env(),
+    )
+
+
 def test_run_against_azure_s_v1_route_keeps_the_version_and_signs_with_api_key(
     azure: tuple[str, Emulator], servers: Servers, tmp_path: Path
 ) -> None:
     origin, emulator = azure
     before = len(emulator.seen)
-    write_request(tmp_path, body(servers))
     record = tmp_path / "rec.jsonl"
-    done = run_cli(
-        [
-            "run",
-            "request.json",
-            "--no-tui",
-            "--provider",
-            "azure",
-            "--base-url",
-            f"{origin}/openai/v1?api-version=preview",
-            "--record",
-            str(record),
-        ],
-        tmp_path,
-        azure_env(),
+    done = run_on_azure(
+        servers, tmp_path, f"{origin}/openai/v1?api-version=preview", "--record", str(record)
     )
     assert done.returncode == 0, done.stdout + done.stderr
     [post] = seen_since(emulator, before)
@@ -140,12 +139,7 @@ def test_open_fetches_a_stored_response_through_azure_s_route(
 ) -> None:
     origin, emulator = azure
     base = f"{origin}/openai/v1?api-version=preview"
-    write_request(tmp_path, body(servers))
-    made = run_cli(
-        ["run", "request.json", "--no-tui", "--provider", "azure", "--base-url", base, *RECORD],
-        tmp_path,
-        azure_env(),
-    )
+    made = run_on_azure(servers, tmp_path, base, *RECORD)
     response_id = read_recording(tmp_path / "rec.jsonl")[1][-1]["event"]["response"]["id"]
     before = len(emulator.seen)
     shown = run_cli(
@@ -168,20 +162,7 @@ def test_the_dated_route_without_a_version_is_refused_before_sending(
 ) -> None:
     origin, emulator = azure
     before = len(emulator.seen)
-    write_request(tmp_path, body(servers))
-    done = run_cli(
-        [
-            "run",
-            "request.json",
-            "--no-tui",
-            "--base-url",
-            f"{origin}/openai/responses",
-            "--provider",
-            "azure",
-        ],
-        tmp_path,
-        azure_env(),
-    )
+    done = run_on_azure(servers, tmp_path, f"{origin}/openai/responses")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("mcptui: this Azure route") and "api-version" in done.stderr
     assert len(emulator.seen) == before
@@ -196,12 +177,7 @@ def test_an_azure_recording_s_export_reaches_azure_s_route_signed_with_api_key(
     route with its version, the key in `api-key`."""
     origin, emulator = azure
     base = f"{origin}/openai/responses?api-version={DATED}"
-    write_request(tmp_path, body(servers))
-    made = run_cli(
-        ["run", "request.json", "--no-tui", "--provider", "azure", "--base-url", base, *RECORD],
-        tmp_path,
-        azure_env(),
-    )
+    made = run_on_azure(servers, tmp_path, base, *RECORD)
     assert made.returncode == 0, made.stderr
     exported = run_cli(["export", "rec.jsonl", "-o", fmt], tmp_path, azure_env())
     assert exported.returncode == 0, exported.stderr

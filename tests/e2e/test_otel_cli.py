@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
@@ -26,6 +27,16 @@ class Receiver(ThreadingHTTPServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), Handler)
         self.requests: list[tuple[str, ExportTraceServiceRequest]] = []
+
+    def spans(self) -> list[Any]:
+        """Every span received, in order."""
+        return [
+            span
+            for _, request in self.requests
+            for resource in request.resource_spans
+            for scope in resource.scope_spans
+            for span in scope.spans
+        ]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -73,13 +84,7 @@ def test_the_spans_of_the_424_reach_the_collector(receiver: Receiver):
     assert done.returncode == 0, done.stderr
     assert "sent 6 spans (1 response, one trace each)" in done.stderr
     assert [path for path, _ in receiver.requests] == ["/v1/traces"]
-    spans = [
-        span
-        for _, request in receiver.requests
-        for resource in request.resource_spans
-        for scope in resource.scope_spans
-        for span in scope.spans
-    ]
+    spans = receiver.spans()
     by_name = {span.name: span for span in spans}
     root = by_name["chat gpt-5-mini"]
     assert root.parent_span_id == b""
@@ -127,13 +132,6 @@ def test_several_recordings_give_one_trace_per_response(receiver: Receiver):
     port = receiver.server_address[1]
     done = export("recordings/mcp-success.jsonl", "--otlp", f"http://127.0.0.1:{port}")
     assert done.returncode == 0, done.stderr
-    roots = [
-        span
-        for _, request in receiver.requests
-        for resource in request.resource_spans
-        for scope in resource.scope_spans
-        for span in scope.spans
-        if not span.parent_span_id
-    ]
+    roots = [span for span in receiver.spans() if not span.parent_span_id]
     assert len(roots) == 2
     assert len({span.trace_id for span in roots}) == 2

@@ -14,17 +14,22 @@ The SDK is an optional extra (`mcptui[otel]`): it is imported here, never by the
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from mcptui.model.causes import worth_a_paragraph
 from mcptui.model.providers import stream_provider
+from mcptui.model.redaction import hide_known
 from mcptui.model.state import ItemState, ResponseState
 from mcptui.model.textsafe import one_line
 from mcptui.share.inspect_output import Inspection
+
+Hider = Callable[[str], str]
+"""Text with a source's known secrets hidden (its redacted header no longer shows them)."""
 
 if TYPE_CHECKING:
     from opentelemetry.context import Context
@@ -108,7 +113,8 @@ def response_spans(tracer: Tracer, inspection: Inspection, resp: ResponseState) 
 
     header = inspection.loaded.header or {}
     clock = Clock.of(header, resp)
-    hide = Hider(inspection.loaded.secrets)
+    known = [secret for secret in inspection.loaded.secrets if secret]
+    hide: Hider = partial(hide_known, known=known)  # the text a source's secrets were hidden in
     request = header.get("request") if isinstance(header.get("request"), dict) else {}
     model = request.get("model") if isinstance(request, dict) else None
     attributes: dict[str, Any] = {
@@ -248,18 +254,6 @@ def cause_attributes(causes: Sequence[Any]) -> dict[str, Any]:
         "mcptui.cause.confidence": top.confidence,
         "mcptui.cause.title": top.cause.title,
     }
-
-
-class Hider:
-    """Hides a source's known secrets in text (its redacted header no longer shows them)."""
-
-    def __init__(self, secrets: Sequence[str]) -> None:
-        self.secrets = [s for s in secrets if s]
-
-    def __call__(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, "<redacted>")
-        return text
 
 
 @dataclass

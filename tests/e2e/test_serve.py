@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import openai
 import pytest
 from _cli_fork import forked_cli
@@ -299,3 +300,46 @@ def test_the_node_sdk_gets_the_recorded_events_and_response(broken_schema: str):
     assert last == {"nonStreamed": events[-1]["response"]}
     failed = [o for o in last["nonStreamed"]["output"] if o["type"] == "mcp_call"]
     assert failed[0]["error"]["code"] == 424
+
+
+def test_secrets_an_archive_holds_are_never_served(tmp_path: Path):
+    """An archive holds what crossed the wire: the app's API key (its `authorization`), echoed
+    by the API in a message, and an MCP server's header values in the response's tools. Served,
+    none of it reaches the app, streamed, not streamed or refused."""
+    key = "sk-proj-ServeLeakCheck0123456789abcdefXYZ"
+    mcp_token = "mcp-token-ServeLeak-9f8e7d6c5b4a"
+    har = json.loads((ROOT / "tests" / "fixtures" / "archives" / "app.har").read_text())
+    for entry in har["log"]["entries"]:
+        for header in entry["request"]["headers"]:
+            if header["name"] == "authorization":
+                header["value"] = f"Bearer {key}"
+        content = entry["response"]["content"]
+        content["text"] = (
+            content.get("text", "")
+            .replace('"instructions": null', f'"instructions": "the key was {key}"')
+            .replace('"headers": null', json.dumps({"headers": {"Authorization": mcp_token}})[1:-1])
+            .replace("Error retrieving tool list", f"Bad key {key}: error retrieving tool list")
+        )
+    archive = tmp_path / "leaky.har"
+    archive.write_text(json.dumps(har))
+    assert archive.read_text().count(key) > 3 and mcp_token in archive.read_text()
+    served = serve(str(archive), "--instant")
+    url = next(served)
+    bodies: list[str] = []
+    try:
+        app = {"authorization": "Bearer sk-app-under-test"}
+        with httpx2.Client(base_url=url, headers=app, timeout=30) as http:
+            for stream in (True, False, False):
+                answer = http.post(
+                    "/responses", json={"model": "gpt-5-mini", "input": "x", "stream": stream}
+                )
+                bodies.append(answer.text)
+        assert "response.completed" in bodies[0]
+        assert '"object":"response"' in bodies[1].replace(" ", "")
+        assert "error retrieving tool list" in bodies[2]
+    finally:
+        served.close()
+    served_text = "".join(bodies)
+    assert "the key was" in served_text and "Authorization" in served_text
+    assert key not in served_text and key[-12:] not in served_text
+    assert mcp_token not in served_text

@@ -39,6 +39,10 @@ class Recorded:
 
     request: Json | None = None
     """The request that got it, as the recording holds it (redacted): matched on `input`."""
+    sent_t: float | None = None
+    """When that request was sent, on the recording's clock (the header's request: 0), so the
+    first event keeps its own wait (the time to first byte); None when the recording does not
+    say."""
     events: list[tuple[float | None, Json]] = field(default_factory=list)
     final: Json | None = None
     status: int | None = None
@@ -87,13 +91,14 @@ def recorded_responses(loaded: Loaded) -> list[Recorded]:
     redact_entries(loaded.events, loaded.secrets)
     header = loaded.header or {}
     pending: Json | None = header.get("request") if isinstance(header, dict) else None
+    pending_t: float | None = 0.0 if loaded.header is not None else None
     found: list[Recorded] = []
     current: Recorded | None = None
 
     def start(**fields: Any) -> Recorded:
-        nonlocal pending, current
-        current = Recorded(request=pending, **fields)
-        pending = None
+        nonlocal pending, pending_t, current
+        current = Recorded(request=pending, sent_t=pending_t, **fields)
+        pending, pending_t = None, None
         found.append(current)
         return current
 
@@ -102,7 +107,7 @@ def recorded_responses(loaded: Loaded) -> list[Recorded]:
         if event.is_note:
             kind = raw.get("kind")
             if kind == "request" and isinstance(raw.get("request"), dict):
-                pending = raw["request"]
+                pending, pending_t = raw["request"], event.t
             elif kind == "http_error" and (current is None or refused_create(raw)):
                 status = raw.get("status")
                 start(status=status if isinstance(status, int) else 500, body=raw.get("body"))
@@ -253,8 +258,9 @@ class ServedRecording(Emulator):
         return JSONResponse(builder.response())
 
     async def play(self, stored: StoredResponse, builder: RecordedBuilder) -> None:
-        """The recorded events into the stored response, at the recorded pace."""
-        before: float | None = None
+        """The recorded events into the stored response, at the recorded pace: the first
+        after the wait it had since its request was sent."""
+        before = builder.recorded.sent_t
         try:
             for t, event in builder.recorded.events:
                 if self.speed and t is not None and before is not None and t > before:

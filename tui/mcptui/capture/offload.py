@@ -353,6 +353,8 @@ class OffloadedHub:
         """Close, wait for the child to record everything; its exit status (1: a captured
         response failed, or the child did)."""
         self.close()
+        if self.process.pid is not None:  # the drain is waited for: it gets our share
+            restore(self.process.pid, os.nice(0))
         while True:
             try:
                 self.process.join()
@@ -424,35 +426,68 @@ def polled_steps(receiving: Connection, poll: float = POLL_SECONDS) -> Iterator[
 
 
 LAG_SECONDS = 1.0
-"""How far behind the relay the recorder may fall on idle CPU alone before it takes its
-share as a nice-10 process (`Priority.keep_up`)."""
+"""How far behind the relay the recorder may fall on idle CPU alone before it takes a full
+share again (`Priority`)."""
+
+CAP_SYS_NICE = 23
+"""The capability bit (linux/capability.h) that lets a process raise its priority again."""
 
 
 class Priority:
     """The recorder runs only on CPU nobody else wants: Linux's SCHED_IDLE (a task of any other
-    policy that wakes takes the core at once). At nice 10 alone it still held a core that a
-    woken relay or server then waited for: one `tools/call` after another through the tap made
-    0.64-0.69x of direct's calls/s with it running, 0.75-0.77x with it stopped (SIGSTOP),
-    alternating blocks of 50 calls; 0.67-0.75x at SCHED_IDLE. But idle CPU may not come (a
-    build on every core): once the recorder is `LAG_SECONDS` behind, it goes back to nice 10,
-    so it catches up as before and a Ctrl+C's drain ends."""
+    policy that wakes takes the core at once) at nice 10. At nice 10 alone it still held a core
+    that a woken relay or server then waited for: one `tools/call` after another through the
+    tap made 0.64-0.69x of direct's calls/s with it running, 0.75-0.77x with it stopped
+    (SIGSTOP), alternating blocks of 50 calls; 0.67-0.75x at SCHED_IDLE.
+
+    But idle CPU may not come (a build, or a test suite, on every core): once a step it
+    records was stamped `LAG_SECONDS` ago, the recorder takes back the share it started with
+    (SCHED_OTHER at its first nice), and when the relay stops, the relay gives it back
+    (`restore`: a Ctrl+C waits for the drain, which may be one long step started at
+    SCHED_IDLE, such as the first failure's diagnosis). A nice-10 share was not enough: in a
+    loaded clean-clone CI run (load 5 on 2 cores) a proxy's Ctrl+C drain of one failed
+    response took over 20 s. Going back needs CAP_SYS_NICE or a RLIMIT_NICE that allows the
+    first nice (sched(7)): a process that could not go back does not lower itself."""
 
     def __init__(self) -> None:
-        with contextlib.suppress(OSError):
-            os.nice(10)  # kept under SCHED_IDLE, and the level `keep_up` returns to
-        self.idle = False
+        self.base = os.nice(0)
+        self.lowered = False
         policy = getattr(os, "SCHED_IDLE", None)
-        if policy is not None:
-            with contextlib.suppress(OSError):
-                os.sched_setscheduler(0, policy, os.sched_param(0))
-                self.idle = True
+        if policy is None or not may_return_to(self.base):
+            return
+        with contextlib.suppress(OSError):
+            os.nice(10)
+            self.lowered = True
+            os.sched_setscheduler(0, policy, os.sched_param(0))
 
     def keep_up(self, stamped: float) -> None:
         """A step the relay stamped at `stamped` (its `time.monotonic()`) is being recorded."""
-        if self.idle and time.monotonic() - stamped > LAG_SECONDS:
-            self.idle = False
-            with contextlib.suppress(OSError):
-                os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        if self.lowered and time.monotonic() - stamped > LAG_SECONDS:
+            self.lowered = False
+            restore(0, self.base)
+
+
+def restore(pid: int, nice: int) -> None:
+    """`pid` (0: this process) back to SCHED_OTHER at `nice`, where it is allowed to go."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
+        os.setpriority(os.PRIO_PROCESS, pid, nice)
+
+
+def may_return_to(nice: int) -> bool:
+    """Whether this process could set its nice back to `nice` after raising it: with
+    CAP_SYS_NICE, or a RLIMIT_NICE soft limit of at least 20 - nice (setpriority(2))."""
+    import resource
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        soft, _ = resource.getrlimit(resource.RLIMIT_NICE)
+        if soft == resource.RLIM_INFINITY or 20 - nice <= soft:
+            return True
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                return bool(int(line.split()[1], 16) >> CAP_SYS_NICE & 1)
+    return False
 
 
 class Replay:

@@ -90,12 +90,15 @@ class Emitted:
     traced_calls: int = 0
     """Of those, the ones that carried W3C trace context (`traceparent` in a header or
     `_meta`): their spans link to the server's own."""
+    tap_requests: int = 0
+    """Spans of a tap's recording alone: one per MCP request."""
 
     def add(self, other: Emitted) -> None:
         self.responses += other.responses
         self.spans += other.spans
         self.tapped_calls += other.tapped_calls
         self.traced_calls += other.traced_calls
+        self.tap_requests += other.tap_requests
 
     def context_note(self) -> str | None:
         """What to say when a tap saw calls that carried no trace context (None otherwise)."""
@@ -153,9 +156,39 @@ def inspection_spans(
     given: a live run sends each response once, as it finishes)."""
     done = Emitted()
     for resp in inspection.timeline.state.responses:
-        if keys is None or resp.key in keys:
+        if keys is not None and resp.key not in keys:
+            continue
+        if tap_only(resp):
+            count = tap_spans(tracer, inspection, resp)
+            done.spans += count
+            done.tap_requests += count
+        else:
             done.add(response_spans(tracer, inspection, resp))
     return done
+
+
+def tap_only(resp: ResponseState) -> bool:
+    """A tap's recording alone: its MCP messages, and no stream of a response."""
+    return resp.id is None and resp.status is None and not resp.items and bool(resp.wire)
+
+
+def tap_spans(tracer: Tracer, inspection: Inspection, resp: ResponseState) -> int:
+    """A tap's recording alone (no stream): a span per MCP request it saw, as `tap --otlp`
+    sends them live; a request never answered is an error."""
+    from mcptui.model.wire import exchanges
+
+    events = inspection.timeline.events
+    header = inspection.loaded.header or {}
+    clock = Clock.of(header, None)
+    hide: Hider = partial(hide_known, known=[s for s in inspection.loaded.secrets if s])
+    count = 0
+    for exchange in exchanges(resp.wire, events):
+        if exchange.method is None or "id" not in (exchange.request or {}):
+            continue
+        unanswered = None if exchange.answered else "no answer in the tap's recording"
+        tap_call_span(tracer, exchange, events, clock, hide, unanswered=unanswered)
+        count += 1
+    return count
 
 
 CUT_SHORT = "the stream ended before a terminal event (cut short)"

@@ -72,11 +72,16 @@ class Tally:
 
 
 class CountingExporter:
-    """The OTLP exporter, counting what it sent and what it could not."""
+    """The OTLP exporter, counting what it sent and what it could not; `explain` says why
+    an export failed when the exporter's log did not (it logs none when its retries ran out
+    of time)."""
 
-    def __init__(self, inner: SpanExporter, tally: Tally) -> None:
+    def __init__(
+        self, inner: SpanExporter, tally: Tally, explain: Callable[[], str] | None = None
+    ) -> None:
         self.inner = inner
         self.tally = tally
+        self.explain = explain
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         from opentelemetry.sdk.trace.export import SpanExportResult
@@ -91,6 +96,9 @@ class CountingExporter:
                 self.tally.sent += len(spans)
             else:
                 self.tally.failed += len(spans)
+            unexplained = result != SpanExportResult.SUCCESS and not any(self.tally.reasons)
+        if unexplained and self.explain is not None:
+            self.tally.reason(self.explain())
         return result
 
     def shutdown(self) -> None:
@@ -137,6 +145,27 @@ def failure_reason(text: str, timeout: float) -> str:
     return one_line(text, 120)
 
 
+def why_unsent(url: str, timeout: float) -> str:
+    """Why an export that failed without a word failed: one TCP connection to the collector
+    tells a port nothing listens on (or a host that is not there) from one that took the
+    request and did not answer in time. Runs on the exporter's thread, never the run's."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "", port), timeout=min(timeout, 2.0)):
+            pass
+    except ConnectionRefusedError:
+        return "connection refused"
+    except socket.gaierror:
+        return "unknown host"
+    except OSError:
+        return f"no answer within {timeout:g} s"
+    return f"no answer within {timeout:g} s"
+
+
 class LiveExport:
     """One run's live OTLP export: `submit` pieces as they finish, `finish` at the end."""
 
@@ -153,7 +182,7 @@ class LiveExport:
             exporter = OTLPSpanExporter(endpoint=url, timeout=timeout)
             self._keep_reasons()
         self.processor = BatchSpanProcessor(
-            CountingExporter(exporter, self.tally),  # type: ignore[arg-type]  # duck-typed
+            CountingExporter(exporter, self.tally, partial(why_unsent, url, timeout)),  # type: ignore[arg-type]
             max_queue_size=MAX_QUEUE,
             schedule_delay_millis=BATCH_DELAY_MS,
             export_timeout_millis=int(timeout * 1000),
@@ -171,6 +200,11 @@ class LiveExport:
         logger.addHandler(self._keeper)
         logger.setLevel(logging.WARNING)
         logger.propagate = False
+        # A logging configuration applied since they were made (`disable_existing_loggers`)
+        # may have switched the exporter's loggers off: their records are the reasons.
+        for name, known in list(logging.root.manager.loggerDict.items()):
+            if name.startswith(EXPORTER_LOGGER) and isinstance(known, logging.Logger):
+                known.disabled = False
         # The SDK's own warnings (a full queue: counted here) are not for the terminal either.
         logging.getLogger("opentelemetry.sdk").setLevel(logging.CRITICAL)
 

@@ -176,13 +176,15 @@ class LiveExport:
         self.timeout = timeout
         self.tally = Tally()
         self._keeper: ReasonKeeper | None = None
+        explain = None
         if exporter is None:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
             exporter = OTLPSpanExporter(endpoint=url, timeout=timeout)
+            explain = partial(why_unsent, url, timeout)
             self._keep_reasons()
         self.processor = BatchSpanProcessor(
-            CountingExporter(exporter, self.tally, partial(why_unsent, url, timeout)),  # type: ignore[arg-type]
+            CountingExporter(exporter, self.tally, explain),  # type: ignore[arg-type]
             max_queue_size=MAX_QUEUE,
             schedule_delay_millis=BATCH_DELAY_MS,
             export_timeout_millis=int(timeout * 1000),

@@ -87,7 +87,9 @@ class ProxySpec:
             printer.finish()
             hub.close()
             if otlp is not None:
-                print(f"mcptui: {otlp.finish()}", file=sys.stderr, flush=True)
+                from mcptui.share.otel_live import said
+
+                print(said(otlp.finish()), file=sys.stderr, flush=True)
             count = len(hub.captures)
             console.print(
                 f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
@@ -142,7 +144,9 @@ class TapSpec:
                 follower.flush()
             hub.close()
             if otlp is not None:
-                print(f"mcptui: {otlp.finish()}", file=sys.stderr, flush=True)
+                from mcptui.share.otel_live import said
+
+                print(said(otlp.finish()), file=sys.stderr, flush=True)
             console.print(
                 f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
                 style="dim",

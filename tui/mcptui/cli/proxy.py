@@ -101,7 +101,9 @@ def run_proxy(args: argparse.Namespace) -> int:
 
     code = run_app(McptuiApp(service.session(), proxy=service))
     if service.export is not None:
-        print(f"mcptui: {service.export.finish()}", file=sys.stderr)
+        from mcptui.share.otel_live import said
+
+        print(said(service.export.finish()), file=sys.stderr)
     count = len(service.hub.captures)
     print(
         f"mcptui: the proxy captured {count} response{'s' if count != 1 else ''}"

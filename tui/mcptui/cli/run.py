@@ -166,7 +166,9 @@ def run_request(args: argparse.Namespace) -> int:
             session, live, None, no_tui=args.no_tui, attach=(args.response_id, args.after)
         )
     if export is not None:
-        print(f"mcptui: {export.finish()}", file=sys.stderr)
+        from mcptui.share.otel_live import said
+
+        print(said(export.finish()), file=sys.stderr)
     if recorder.failure is not None:
         print(f"mcptui: {visible(recorder.failure)}", file=sys.stderr)
     elif session.recording_path:

@@ -104,7 +104,9 @@ def run_tap(args: argparse.Namespace) -> int:
 
     code = run_app(McptuiApp(service.session(), proxy=service))
     if service.export is not None:
-        print(f"mcptui: {service.export.finish()}", file=sys.stderr)
+        from mcptui.share.otel_live import said
+
+        print(said(service.export.finish()), file=sys.stderr)
     recorded = shown_path(service.hub.path_of_recording)
     print(
         f"mcptui: the tap recorded {service.hub.messages} message"

@@ -166,6 +166,11 @@ def why_unsent(url: str, timeout: float) -> str:
     return f"no answer within {timeout:g} s"
 
 
+def said(text: str) -> str:
+    """`finish`'s lines as the command prints them, each after `mcptui: `."""
+    return "\n".join(f"mcptui: {line}" for line in text.splitlines())
+
+
 class LiveExport:
     """One run's live OTLP export: `submit` pieces as they finish, `finish` at the end."""
 
@@ -237,7 +242,8 @@ class LiveExport:
 
     def finish(self) -> str:
         """Send what is queued (waiting at most the export timeout and a second) and say, in
-        one line, how many spans were sent and how many were not, and why."""
+        one line, how many spans were sent and how many were not, and why (and, on a line
+        of its own, when tapped calls carried no trace context)."""
         if self._finished is not None:
             return self._finished
         deadline = self.timeout + 1.0
@@ -282,7 +288,7 @@ class LiveExport:
             elif timed_out:
                 line += f" (still sending after {self.timeout:g} s at exit)"
             notes = list(tally.context_notes)
-        return "; ".join([line, *notes])
+        return "\n".join([line, *notes])
 
 
 # -- what each command hands over ------------------------------------------------------------

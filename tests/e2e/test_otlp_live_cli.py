@@ -52,7 +52,7 @@ def test_a_tapped_run_sends_its_spans_and_says_openai_sent_no_trace_context(
     assert len({span.trace_id for span in spans}) == 1
     line = otlp_line(done.stderr)
     assert line.startswith(f"mcptui: OTLP: sent {len(spans)} spans to {receiver.url}")
-    assert "2 of 2 tapped tool calls carried no trace context" in line
+    assert "mcptui: 2 of 2 tapped tool calls carried no trace context" in done.stderr
     broken = next(s for s in spans if s.name == "execute_tool broken_schema")
     assert broken.status.code == broken.status.STATUS_CODE_ERROR
     assert "424" in broken.status.message

@@ -179,3 +179,27 @@ def test_trace_context_is_kept_only_when_well_formed():
     assert in_message({"method": "tools/call", "params": {}}) is None
     # a tap from before `trace_context` was kept: read from the recorded message
     assert of_note({"kind": "mcp", "jsonrpc": call}) == {"traceparent": PARENT, "carrier": "_meta"}
+
+
+def test_an_http_error_before_any_stream_is_an_error_with_its_status_and_cause():
+    from mcptui.io.recording import Loaded
+    from mcptui.model.events import note
+
+    refused = note(
+        "http_error",
+        "POST /responses: HTTP 429: Rate limit reached",
+        0.1,
+        level="error",
+        status=429,
+        body={"error": {"message": "Rate limit", "type": "rate_limit_error", "code": "429"}},
+    )
+    header = {"request": {"model": "gpt-5-mini"}, "created": "2026-01-01T00:00:00+00:00"}
+    memory = InMemorySpanExporter()
+    emit([Inspection.of(Loaded([refused], header=header, format="live run"))], memory)
+    (root,) = memory.get_finished_spans()
+    assert root.status.status_code == StatusCode.ERROR
+    assert root.status.description == "POST /responses: HTTP 429: Rate limit reached"
+    assert root.attributes is not None
+    assert root.attributes["http.response.status_code"] == 429
+    assert root.attributes["error.type"] == "rate_limit_error"
+    assert root.attributes["mcptui.cause"] == "rate_limited"

@@ -245,8 +245,19 @@ def response_spans(tracer: Tracer, inspection: Inspection, resp: ResponseState) 
     attributes["mcptui.items.failed"] = len(failed_items)
     problem = response_problem(resp)
     failed = resp.status == "failed" or resp.error is not None
+    noted = error_note(resp, inspection.timeline.events)
     if failed:
         attributes.update(error_attributes(resp.error, hide))
+        attributes.update(cause_attributes(inspection.diagnosis.causes(resp.key)))
+    elif noted is not None and resp.status not in TERMINAL_STATUSES:
+        # no stream, or one cut short by what the note says: an HTTP error, a lost connection
+        problem = str(noted.get("message") or problem)
+        body = noted.get("body")
+        attributes.update(error_attributes(body if isinstance(body, dict) else problem, hide))
+        if body is None:
+            attributes["error.type"] = str(noted.get("kind") or "error")
+        if isinstance(noted.get("status"), int):
+            attributes["http.response.status_code"] = noted["status"]
         attributes.update(cause_attributes(inspection.diagnosis.causes(resp.key)))
     elif problem is not None:
         attributes["error.type"] = resp.status if resp.status in TERMINAL_STATUSES else "cut_short"
@@ -271,6 +282,14 @@ def response_spans(tracer: Tracer, inspection: Inspection, resp: ResponseState) 
             done.traced_calls += call_carried(call, events) is not None
     root.end(end_time=max(end, start))
     return done
+
+
+def error_note(resp: ResponseState, events: Sequence[Event]) -> dict[str, Any] | None:
+    """The first error note of a response (an HTTP error, a connection that failed)."""
+    for index in resp.error_events:
+        if 0 <= index < len(events) and events[index].is_note:
+            return events[index].raw
+    return None
 
 
 def wire_link(resp: ResponseState, events: Sequence[Event]) -> WireLinks | None:

@@ -142,7 +142,9 @@ def failure_reason(text: str, timeout: float) -> str:
             return f"HTTP {code}"
     if "transient error" in lowered:
         return ""  # retried; the final record says how it ended
-    return one_line(text, 120)
+    from mcptui.model.redaction import redact_text
+
+    return one_line(redact_text(text, strict_urls=True), 120)  # it may echo the URL
 
 
 def why_unsent(url: str, timeout: float) -> str:

@@ -8,6 +8,11 @@ most that deadline and one line, never a hang. Attributes come from the redacted
 only: no request headers, no arguments text (their size in bytes), and any secret the
 source named is hidden again in the error text that is kept.
 
+The same span-building code serves `--otlp` on `run`, `proxy` and `tap`
+(tui/mcptui/share/otel_live.py), which sends each response as it ends. A tap's messages tied
+to a call become span events of its `execute_tool` span, and the W3C trace context the call
+carried (tui/mcptui/model/trace_context.py) a link to the MCP server's own spans.
+
 The SDK is an optional extra (`mcptui[otel]`): it is imported here, never by the model.
 """
 

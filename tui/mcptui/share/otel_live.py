@@ -17,6 +17,7 @@ here instead of printed: the exporter reports a failed export only as FAILURE.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -251,7 +252,8 @@ class LiveExport:
         deadline = self.timeout + 1.0
         closing = threading.Thread(target=self._close, name="otlp finish", daemon=True)
         closing.start()
-        closing.join(deadline)
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C while waiting: the rest stays
+            closing.join(deadline)  # unsent, and is said
         self._finished = self.summary(timed_out=closing.is_alive())
         if self._keeper is not None:
             logging.getLogger(EXPORTER_LOGGER).removeHandler(self._keeper)

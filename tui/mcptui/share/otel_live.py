@@ -283,7 +283,9 @@ class LiveExport:
                         f"{'s' if tally.pieces_dropped != 1 else ''} or call"
                         f"{'s' if tally.pieces_dropped != 1 else ''} dropped (queue full)"
                     )
-                why = [r for r in tally.reasons if r] or ["the collector did not take them"]
+                why = [r for r in tally.reasons if r]
+                if dropped and not why:
+                    why = ["the collector did not take them"]
                 if timed_out:
                     why.append(f"still unsent after {self.timeout:g} s at exit")
                 line += ", " + ", ".join(parts)

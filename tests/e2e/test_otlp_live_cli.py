@@ -64,6 +64,19 @@ def test_a_tapped_run_sends_its_spans_and_says_openai_sent_no_trace_context(
     assert not broken.links
 
 
+def test_an_attached_background_response_is_sent_once_it_ends(
+    servers: Servers, tmp_path: Path, receiver: Receiver
+):
+    from test_run_cli import attach, background_response
+
+    response_id = background_response(servers)
+    done, _, _ = attach(servers, tmp_path, response_id, "--otlp", receiver.url)
+    assert done.returncode == 0, done.stderr
+    roots = [s for s in receiver.spans() if not s.parent_span_id]
+    assert [attributes(r)["gen_ai.response.id"] for r in roots] == [response_id]
+    assert otlp_line(done.stderr).startswith("mcptui: OTLP: sent ")
+
+
 def test_a_run_whose_collector_is_down_ends_as_usual_and_says_why(servers: Servers, tmp_path: Path):
     port = closed_port()
     body = request_body(servers, ("search", {"query": "x"}))

@@ -17,7 +17,15 @@ from _otlp_receiver import Receiver, attributes, closed_port, receiving, silent_
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from openai import OpenAI
-from test_run_cli import API_KEY, cli_env, read_recording, request_body, run_request
+from test_run_cli import (
+    API_KEY,
+    cli_env,
+    read_recording,
+    request_body,
+    run_cli,
+    run_request,
+    write_request,
+)
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 APP_PARENT = f"00-{TRACE_ID}-00f067aa0ba902b7-01"
@@ -101,24 +109,23 @@ def test_a_run_whose_collector_hangs_ends_as_usual_and_says_why(servers: Servers
     assert "spans not sent (no answer within 1 s" in line
 
 
-def test_otlp_refusals(servers: Servers, tmp_path: Path):
-    body = request_body(servers, ("search", {"query": "x"}))
+@pytest.mark.parametrize("command", ["run", "proxy", "tap"])
+def test_otlp_refusals_are_one_line_before_anything_starts(
+    servers: Servers, tmp_path: Path, command: str
+):
+    write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
+    start = {
+        "run": ["run", "request.json", "--base-url", servers.emulator],
+        "proxy": ["proxy", "--port", "0", "--upstream", servers.emulator],
+        "tap": ["tap", "--port", "0", "--upstream", f"{servers.mcp}/mcp"],
+    }[command]
     for options, said in (
-        (("--otlp", "ftp://x"), "--otlp wants an http(s) URL"),
-        (("--otlp", "http://127.0.0.1:4318", "--otlp-timeout", "0"), "above 0"),
+        (("--otlp", "ftp://x"), "mcptui: --otlp wants an http(s) URL"),
+        (("--otlp", "http://127.0.0.1:4318", "--otlp-timeout", "0"), "mcptui: --otlp-timeout"),
     ):
-        done, _, _ = run_request_refused(servers, tmp_path, body, *options)
-        assert done.returncode == 2 and said in done.stderr, done.stderr
-
-
-def run_request_refused(servers: Servers, tmp_path: Path, body: dict[str, Any], *options: str):
-    from test_run_cli import run_cli, write_request
-
-    write_request(tmp_path, body)
-    done = run_cli(
-        ["run", "request.json", "--no-tui", "--base-url", servers.emulator, *options], tmp_path
-    )
-    return done, None, None
+        done = run_cli([*start, "--no-tui", *options], tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(said) and done.stderr.count("\n") == 1, done.stderr
 
 
 # -- proxy --------------------------------------------------------------------------------------
@@ -335,8 +342,6 @@ def test_export_links_a_tapped_call_to_the_context_it_carried(
         if message.get("method") == "tools/call":
             message["params"]["_meta"] = {"traceparent": CALL_PARENT}
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
-    from test_run_cli import run_cli
-
     done = run_cli(["export", "rec.jsonl", "--otlp", receiver.url], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "carried no trace context" not in done.stderr

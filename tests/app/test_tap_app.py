@@ -88,6 +88,8 @@ async def test_the_wire_under_the_failed_call(tmp_path: Path):
             await pilot.pause()
             detail = detail_text(screen)
             assert "JSON-RPC message" in detail and '"method": "tools/call"' in detail
+            # the emulator's MCP client sends no trace context: said, not left out
+            assert "trace context  none sent (no traceparent in _meta or the headers)" in detail
             assert "to the MCP server" in detail
 
             await select(pilot, find_node(screen, lambda t: "mcp_call broken_schema" in t, "item"))

@@ -3,69 +3,23 @@ receiver that decodes what arrived with the protocol's own protobuf types."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
+from _otlp_receiver import Receiver, closed_port, receiving, silent_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MCPTUI = Path(sys.executable).parent / "mcptui"
 BROKEN = "recordings/mcp-424-broken-schema.jsonl"
 
 
-class Receiver(ThreadingHTTPServer):
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.requests: list[tuple[str, ExportTraceServiceRequest]] = []
-
-    def spans(self) -> list[Any]:
-        """Every span received, in order."""
-        return [
-            span
-            for _, request in self.requests
-            for resource in request.resource_spans
-            for scope in resource.scope_spans
-            for span in scope.spans
-        ]
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: Receiver
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("content-length", "0")))
-        request = ExportTraceServiceRequest()
-        request.ParseFromString(body)
-        self.server.requests.append((self.path, request))
-        answer = ExportTraceServiceResponse().SerializeToString()
-        self.send_response(200)
-        self.send_header("content-type", "application/x-protobuf")
-        self.send_header("content-length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    server = Receiver()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with receiving() as server:
+        yield server
 
 
 def export(*args: str) -> subprocess.CompletedProcess[str]:
@@ -104,9 +58,7 @@ def test_a_base_url_gets_v1_traces(receiver: Receiver):
 
 
 def test_a_collector_that_is_down_gives_one_line_and_exit_2():
-    with socket.socket() as taken:  # a port nothing listens on
-        taken.bind(("127.0.0.1", 0))
-        port = taken.getsockname()[1]
+    port = closed_port()
     done = export("--otlp", f"http://127.0.0.1:{port}/v1/traces", "--otlp-timeout", "1")
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
@@ -116,10 +68,7 @@ def test_a_collector_that_is_down_gives_one_line_and_exit_2():
 
 
 def test_a_collector_that_never_answers_gives_up_with_exit_2():
-    with socket.socket() as silent:  # accepts connections, never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(8)
-        port = silent.getsockname()[1]
+    with silent_port() as port:
         done = export("--otlp", f"http://127.0.0.1:{port}", "--otlp-timeout", "1")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [

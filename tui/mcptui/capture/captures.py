@@ -11,7 +11,6 @@ read; the request's MCP credentials and URL secrets are redacted before anything
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from mcptui.model.redaction import (
 )
 from mcptui.model.reducer import ERROR_NOTE_LEVEL, is_failure_event
 from mcptui.model.state import TERMINAL_STATUSES
+from mcptui.model.trace_context import valid_traceparent
 from mcptui.sources.live import Recorder
 
 CLIENT_HEADERS = (
@@ -51,9 +51,6 @@ CLIENT_HEADERS = (
 """Request headers that say which app and SDK sent it (never its credentials), and the W3C
 trace context it sent the call in (`traceparent`), so what mcptui exports of the call can
 join the app's own trace."""
-TRACEPARENT = re.compile(r"^[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$")
-"""A W3C `traceparent` (version, trace id, parent id, flags; all-zero ids are invalid): any
-other value is not kept."""
 
 MAX_JSON_BODY = 32 * 1024 * 1024
 """A JSON answer larger than this is passed on but not kept (a Response is far smaller)."""
@@ -97,8 +94,11 @@ def classify(method: str, path: str) -> tuple[str, str | None] | None:
 
 def client_headers(headers: dict[str, str]) -> dict[str, str]:
     kept = {name: headers[name] for name in CLIENT_HEADERS if name in headers}
-    if not TRACEPARENT.match(kept.get("traceparent", "").strip().lower()):
+    parent = valid_traceparent(kept.get("traceparent"))
+    if parent is None:
         kept.pop("traceparent", None)
+    else:
+        kept["traceparent"] = parent
     return kept
 
 

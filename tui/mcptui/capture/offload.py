@@ -59,6 +59,8 @@ class ProxySpec:
     start: float
     """The relay's clock when it started: the hub's start."""
     console_width: int | None
+    otlp: tuple[str, float] | None = None
+    """`--otlp`: the traces URL and the export timeout; the child sends the spans."""
 
     def wanted(self, method: str, path: str) -> bool:
         return classify(method, path) is not None
@@ -72,10 +74,22 @@ class ProxySpec:
         hub = CaptureHub(self.upstream, self.record_dir, clock=clock)
         console = Console(highlight=False, width=self.console_width)
         printer = CapturePrinter(hub, console)
+        otlp = live_otlp(self.otlp)
+        follower = None
+        if otlp is not None:
+            from mcptui.share.otel_live import CaptureFollower
+
+            follower = CaptureFollower(otlp, hub)
 
         def finish() -> int:
+            if follower is not None:
+                follower.flush()
             printer.finish()
             hub.close()
+            if otlp is not None:
+                from mcptui.share.otel_live import said
+
+                print(said(otlp.finish()), file=sys.stderr, flush=True)
             count = len(hub.captures)
             console.print(
                 f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
@@ -99,6 +113,8 @@ class TapSpec:
     """Closed; the child appends to it."""
     start: float
     console_width: int | None
+    otlp: tuple[str, float] | None = None
+    """`--otlp`: the traces URL and the export timeout; the child sends the spans."""
 
     def wanted(self, method: str, path: str) -> bool:
         return True  # every message is the tap's to record
@@ -116,9 +132,21 @@ class TapSpec:
         console = Console(highlight=False, width=self.console_width)
         hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
         hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
+        otlp = live_otlp(self.otlp)
+        follower = None
+        if otlp is not None:
+            from mcptui.share.otel_live import TapFollower
+
+            follower = TapFollower(otlp, hub)
 
         def finish() -> int:
+            if follower is not None:
+                follower.flush()
             hub.close()
+            if otlp is not None:
+                from mcptui.share.otel_live import said
+
+                print(said(otlp.finish()), file=sys.stderr, flush=True)
             console.print(
                 f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
                 style="dim",
@@ -130,6 +158,15 @@ class TapSpec:
 
 
 Spec = ProxySpec | TapSpec
+
+
+def live_otlp(otlp: tuple[str, float] | None) -> Any:
+    """The child's live exporter for `--otlp` (a LiveExport), or None."""
+    if otlp is None:
+        return None
+    from mcptui.share.otel_live import LiveExport
+
+    return LiveExport(*otlp)
 
 
 class _Pipe:

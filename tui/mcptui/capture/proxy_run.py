@@ -22,6 +22,8 @@ from mcptui.sources.session import Session
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from mcptui.share.otel_live import CaptureFollower, LiveExport
+
 DEFAULT_UPSTREAM = "https://api.openai.com/v1"
 SERVER_OPTIONS: dict[str, Any] = {
     "server_header": False,
@@ -62,7 +64,13 @@ def banner(address: str, upstream: str, record_dir: Path) -> str:
     )
 
 
-def serve_lines(upstream: str, port: int, record_dir: Path, console: Console) -> int:
+def serve_lines(
+    upstream: str,
+    port: int,
+    record_dir: Path,
+    console: Console,
+    otlp: tuple[str, float] | None = None,
+) -> int:
     """`--no-tui`: serve in the foreground until Ctrl+C; exit 1 if a captured response
     failed, else 0. A child process records and prints each response
     (tui/mcptui/capture/offload.py): the relay's own process only relays."""
@@ -74,7 +82,7 @@ def serve_lines(upstream: str, port: int, record_dir: Path, console: Console) ->
 
     sock = bind(DEFAULT_HOST, port)
     width = None if console.is_terminal else console.width
-    spec = ProxySpec(upstream, record_dir, time.monotonic(), width)
+    spec = ProxySpec(upstream, record_dir, time.monotonic(), width, otlp)
     hub = OffloadedHub(spec, CaptureHub(upstream, None))
     hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
     console.print(banner(base_url(sock), upstream, record_dir), style="dim", highlight=False)
@@ -161,10 +169,18 @@ class ProxyService:
     """The proxy beside the terminal UI: bound at once (a busy port is refused before the
     screen opens), served from its own thread once the app's loop runs."""
 
-    def __init__(self, upstream: str, port: int, record_dir: Path) -> None:
+    def __init__(
+        self, upstream: str, port: int, record_dir: Path, export: LiveExport | None = None
+    ) -> None:
         from mcptui.net.serve import ServerThread
 
         self.hub = CaptureHub(upstream, record_dir)
+        self.export = export
+        self.follower: CaptureFollower | None = None
+        if export is not None:
+            from mcptui.share.otel_live import CaptureFollower
+
+            self.follower = CaptureFollower(export, self.hub)
         self.server = ServerThread(
             RecordingProxy(self.hub), port=port, own_logging=False, **SERVER_OPTIONS
         )
@@ -194,3 +210,6 @@ class ProxyService:
     def stop(self) -> None:
         self.server.stop()
         self.hub.close()
+        if self.follower is not None:
+            self.follower.flush()
+            self.follower = None

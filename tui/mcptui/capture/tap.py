@@ -18,8 +18,10 @@ version in `params._meta` and the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Nam
 exchange it crossed in (`http_exchange`): an answer is paired with the request of its own HTTP
 exchange first (two modern clients both asking `id: 1` are never crossed), then by session and
 id (an answer that came on another exchange: the SSE transport's stream). Header values are never
-kept, save the session id (which ties messages together) and those three routing headers
-(`mcp_headers`); message contents go through the same redaction as every recording.
+kept, save the session id (which ties messages together), those three routing headers
+(`mcp_headers`) and a well-formed W3C `traceparent`/`tracestate` (a request's `trace_context`,
+from its `params._meta` or else the HTTP headers: what joins the server's own spans to the call);
+message contents go through the same redaction as every recording.
 
 What is normal is not recorded as a failure: the client closing the GET event stream at the end
 of its session is an info note; a POST whose requests were all answered before its connection
@@ -51,6 +53,7 @@ from mcptui.model.redaction import (
 )
 from mcptui.model.sse import SSEDecoder
 from mcptui.model.textsafe import one_line
+from mcptui.model.trace_context import carried, in_message
 
 MAX_BODY = 4 * 1024 * 1024
 """A JSON answer larger than this is passed on, not recorded."""
@@ -83,6 +86,9 @@ class TapExchange:
     """`modern` (the stateless protocol, 2026-07-28 on) or `legacy`."""
     routing: tuple[tuple[str, str], ...] = ()
     """The routing headers it carried, with their values (ROUTING_HEADERS)."""
+    trace: tuple[tuple[str, str], ...] = ()
+    """The W3C trace context its HTTP headers carried (`traceparent`, `tracestate`), checked
+    (tui/mcptui/model/trace_context.py); a request's own `_meta` one comes first."""
 
     @property
     def what(self) -> str:
@@ -231,6 +237,7 @@ class TapHub:
             (header, named[header.lower()]) for header in ROUTING_HEADERS if header.lower() in named
         )
         self.exchanges += 1
+        trace = carried(named, "header")
         exchange = TapExchange(
             method,
             target,
@@ -239,6 +246,7 @@ class TapHub:
             number=self.exchanges,
             routing=routing,
             era=era_of(named, ()),
+            trace=tuple(trace.items()) if trace else (),
         )
         if body is None:
             self.add(
@@ -338,8 +346,18 @@ class TapHub:
     ) -> None:
         self.messages += 1
         summary = self._summary(exchange, direction, message)
+        trace = None
+        if direction == "sent" and "method" in message:
+            trace = in_message(message) or (dict(exchange.trace) if exchange.trace else None)
         self.add(
-            self._note(exchange, direction, summary, jsonrpc=message, http_status=status),
+            self._note(
+                exchange,
+                direction,
+                summary,
+                jsonrpc=message,
+                http_status=status,
+                trace_context=trace,
+            ),
             flush=flush,
         )
 

@@ -29,6 +29,8 @@ from mcptui.sources.session import Session
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from mcptui.share.otel_live import LiveExport, TapFollower
+
 
 class _QuietStop(logging.Filter):
     """Stopping the tap (Ctrl+C, quitting the app) while a client still holds a stream open
@@ -58,7 +60,12 @@ def server_url(address: str, hub: TapHub, public_url: str | None) -> str:
 
 
 def serve_tap_lines(
-    upstream: str, port: int, record: Path | None, public_url: str | None, console: Console
+    upstream: str,
+    port: int,
+    record: Path | None,
+    public_url: str | None,
+    console: Console,
+    otlp: tuple[str, float] | None = None,
 ) -> int:
     """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data, and
     Ctrl+C is how a tap ends: a second one while it stops too). A child process records and
@@ -72,7 +79,7 @@ def serve_tap_lines(
     assert writer is not None
     writer.close()
     width = None if console.is_terminal else console.width
-    hub = OffloadedHub(TapSpec(upstream, writer, local.start, width), local)
+    hub = OffloadedHub(TapSpec(upstream, writer, local.start, width, otlp), local)
     hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
     address = base_url(sock)
     console.print(
@@ -99,9 +106,16 @@ class TapService:
     an entry of the shown timeline as it crosses."""
 
     def __init__(
-        self, upstream: str, port: int, record: Path | None, public_url: str | None
+        self,
+        upstream: str,
+        port: int,
+        record: Path | None,
+        public_url: str | None,
+        export: LiveExport | None = None,
     ) -> None:
         self.hub = TapHub(upstream, record or default_record())
+        self.export = export
+        self.follower: TapFollower | None = None
         self.server = ServerThread(
             RecordingProxy(self.hub), port=port, own_logging=False, **SERVER_OPTIONS
         )
@@ -126,12 +140,19 @@ class TapService:
         feed = TimelineFeed(session, loop)
         self.hub.on_event = feed.post
         self.hub.on_problem = feed.problem
+        if self.export is not None:  # after on_event: it passes each note on to the feed
+            from mcptui.share.otel_live import TapFollower
+
+            self.follower = TapFollower(self.export, self.hub)
         session.receiving = lambda: self.hub.open_exchanges > 0
         self.server.start()
 
     def stop(self) -> None:
         self.server.stop()
         self.hub.close()
+        if self.follower is not None:
+            self.follower.flush()
+            self.follower = None
 
 
 class RunTaps:

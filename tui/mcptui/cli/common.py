@@ -13,6 +13,7 @@ from mcptui.io.reading import MAX_BYTES
 from mcptui.model.textsafe import visible
 
 if TYPE_CHECKING:
+    from mcptui.share.otel_live import LiveExport
     from mcptui.sources.endpoints import LiveTarget
     from mcptui.sources.session import Session
     from mcptui.ui.safe_app import SafeApp
@@ -159,6 +160,56 @@ def add_provider_option(parser: argparse.ArgumentParser) -> None:
         "azure signs with an api-key header and AZURE_OPENAI_API_KEY; the provider is "
         "recorded, shown, and named by findings where its stream differs from the openai SDK",
     )
+
+
+def add_otlp_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--otlp URL` and `--otlp-timeout S`: spans sent live as `what` ends."""
+    parser.add_argument(
+        "--otlp",
+        metavar="URL",
+        default=None,
+        help=f"send OpenTelemetry spans to this OTLP/HTTP endpoint as {what} "
+        "(http://HOST:4318/v1/traces; a base URL gets /v1/traces); off the run's path: a "
+        "collector that is down or slow never slows or stops it, and one line at the end "
+        "says how many spans were sent and not. Needs pip install 'mcptui[otel]'",
+    )
+    parser.add_argument(
+        "--otlp-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="with --otlp: how long one export may take, retries included, and how long "
+        "the end waits for the last ones (default 10)",
+    )
+
+
+def otlp_target_or_refusal(
+    args: argparse.Namespace,
+) -> tuple[tuple[str, float] | None, int | None]:
+    """`--otlp`'s traces URL and timeout, checked (the SDK installed, an http(s) URL, a
+    positive timeout), or the exit code of a one-line refusal; (None, None) without it."""
+    url = getattr(args, "otlp", None)
+    if url is None:
+        return None, None
+    from mcptui.share.otel_export import INSTALL_HINT, OtelError, otel_available, traces_url
+
+    if not otel_available():
+        return None, refuse_line(INSTALL_HINT)
+    if not args.otlp_timeout > 0:
+        return None, refuse_line("--otlp-timeout wants a number of seconds above 0")
+    try:
+        return (traces_url(url), args.otlp_timeout), None
+    except OtelError as exc:
+        return None, refuse_line(str(exc))
+
+
+def live_export(target: tuple[str, float] | None) -> LiveExport | None:
+    """The live exporter for a checked `--otlp` target (its threads start now)."""
+    if target is None:
+        return None
+    from mcptui.share.otel_live import LiveExport
+
+    return LiveExport(*target)
 
 
 def live_target_or_refusal(args: argparse.Namespace) -> tuple[LiveTarget | None, int | None]:

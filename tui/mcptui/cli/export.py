@@ -7,9 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from mcptui.cli.common import (
-    Commands,
-)
+from mcptui.cli.common import Commands, refuse_line
 from mcptui.io.reading import output_problem, overwrites_input
 
 
@@ -54,6 +52,14 @@ def add_parser(commands: Commands) -> None:
         "pip install 'mcptui[otel]'. Exit 2 when the collector does not take them",
     )
     parser.add_argument(
+        "--tap",
+        metavar="TAPFILE",
+        default=None,
+        help="with --otlp and one FILE: a recording of `mcptui tap` made beside it, merged in "
+        "as `inspect --tap` does: each tools/call's messages become events of its "
+        "execute_tool span, linked to the trace context the call carried",
+    )
+    parser.add_argument(
         "--otlp-timeout",
         metavar="SECONDS",
         type=float,
@@ -80,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
 
     if getattr(args, "otlp", None) is not None:
         return run_otlp(args)
+    if getattr(args, "tap", None) is not None:
+        print("mcptui: --tap merges a tap recording for --otlp only", file=sys.stderr)
+        return 2
     if isinstance(args.file, list):  # FILE… from the parser; callers may pass one path
         if len(args.file) != 1:
             print("mcptui: export takes one FILE (several only with --otlp)", file=sys.stderr)
@@ -135,15 +144,18 @@ def run_otlp(args: argparse.Namespace) -> int:
         return 2
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-    from mcptui.io.formats import load_path
     from mcptui.share.inspect_output import Inspection
     from mcptui.share.otel_export import OtelError, emit, send, shown_url, traces_url
+    from mcptui.sources.replay import load_merged
 
+    tap = getattr(args, "tap", None)
+    if tap is not None and len(args.file) != 1:
+        return refuse_line("--tap merges a tap recording into one stream: give one FILE")
     try:
         url = traces_url(args.otlp)
         inspections = []
         for path in args.file:
-            loaded = load_path(path)
+            loaded = load_merged(path, tap)
             if not loaded.usable:
                 reason = loaded.problems[0].message if loaded.problems else "no events"
                 named = reason if path in reason else f"{path}: {reason}"
@@ -155,12 +167,17 @@ def run_otlp(args: argparse.Namespace) -> int:
     except OtelError as exc:
         print(f"mcptui: {exc}", file=sys.stderr)
         return 2
+    what = [f"{plural(done.responses, 'response')}, one trace each"] if done.responses else []
+    if done.tap_requests:
+        what.append(f"{plural(done.tap_requests, 'MCP request')} of a tap")
     print(
-        f"mcptui: sent {plural(done.spans, 'span')} ({plural(done.responses, 'response')}, "
-        "one trace each) "
+        f"mcptui: sent {plural(done.spans, 'span')} ({'; '.join(what) or 'nothing to send'}) "
         f"to {shown_url(url)}",
         file=sys.stderr,
     )
+    note = done.context_note()
+    if note:
+        print(f"mcptui: {note}", file=sys.stderr)
     return 0
 
 

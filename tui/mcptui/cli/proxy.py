@@ -10,6 +10,9 @@ from pathlib import Path
 from mcptui.cli.common import (
     PROXY_PORT,
     Commands,
+    add_otlp_options,
+    live_export,
+    otlp_target_or_refusal,
     port_number,
     refuse_line,
     run_app,
@@ -54,6 +57,7 @@ def add_parser(commands: Commands) -> None:
         action="store_true",
         help="print one line per response and its failures instead of the terminal UI",
     )
+    add_otlp_options(parser, "each captured response ends")
     parser.set_defaults(run=run_proxy)
 
 
@@ -75,14 +79,18 @@ def run_proxy(args: argparse.Namespace) -> int:
         record_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return refuse_line(f"cannot record in {record_dir}: {exc.strerror or exc}")
+    otlp, refused = otlp_target_or_refusal(args)
+    if refused is not None:
+        return refused
     try:
         upstream = check_upstream(args.upstream or DEFAULT_UPSTREAM, args.port).rstrip("/")
         if args.no_tui:
             from rich.console import Console
 
             console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
-            return serve_lines(upstream, args.port, record_dir, console)
-        service = ProxyService(upstream, args.port, record_dir)
+            return serve_lines(upstream, args.port, record_dir, console, otlp)
+        export = live_export(otlp)
+        service = ProxyService(upstream, args.port, record_dir, export)
     except (UpstreamError, PortUnavailable) as exc:
         return refuse_line(str(exc.strerror if isinstance(exc, PortUnavailable) else exc))
     refused = terminal_missing("add --no-tui to print a line per request")
@@ -92,6 +100,10 @@ def run_proxy(args: argparse.Namespace) -> int:
     from mcptui.ui.app import McptuiApp
 
     code = run_app(McptuiApp(service.session(), proxy=service))
+    if service.export is not None:
+        from mcptui.share.otel_live import said
+
+        print(said(service.export.finish()), file=sys.stderr)
     count = len(service.hub.captures)
     print(
         f"mcptui: the proxy captured {count} response{'s' if count != 1 else ''}"

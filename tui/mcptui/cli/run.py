@@ -12,7 +12,10 @@ from mcptui.cli.common import (
     TAP_PORT,
     Commands,
     add_live_options,
+    add_otlp_options,
+    live_export,
     live_target_or_refusal,
+    otlp_target_or_refusal,
     port_number,
     record_refused,
     refuse_line,
@@ -62,6 +65,7 @@ def add_run_parser(commands: Commands) -> None:
         metavar="PORT",
         help=f"the first tap's port (default: a free one, or {TAP_PORT} with --tap-public-url)",
     )
+    add_otlp_options(parser, "each response ends")
     parser.set_defaults(run=run_request)
 
 
@@ -81,6 +85,7 @@ def add_attach_parser(commands: Commands) -> None:
         help="start after sequence number N (default: from the start)",
     )
     add_live_options(parser)
+    add_otlp_options(parser, "the response ends")
     parser.set_defaults(run=run_request)
 
 
@@ -115,6 +120,10 @@ def run_request(args: argparse.Namespace) -> int:
     folder = Path(args.record_dir).expanduser() if args.record_dir else None
     if folder is not None and folder.exists() and not folder.is_dir():
         return refuse_line(f"--record-dir {shown_path(args.record_dir)}: is not a folder")
+    otlp, refused = otlp_target_or_refusal(args)
+    if refused is not None:
+        return refused
+    export = live_export(otlp)
     from mcptui.io.recording import DEFAULT_RECORD_DIR
     from mcptui.sources.live import Recorder, live_session  # the openai SDK: after the checks
 
@@ -146,12 +155,20 @@ def run_request(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         taps=taps,
     )
+    if export is not None:
+        from mcptui.share.otel_live import follow_run
+
+        follow_run(export, live)
     if request is not None:
         code = run_live(session, live, request, no_tui=args.no_tui)
     else:
         code = run_live(
             session, live, None, no_tui=args.no_tui, attach=(args.response_id, args.after)
         )
+    if export is not None:
+        from mcptui.share.otel_live import said
+
+        print(said(export.finish()), file=sys.stderr)
     if recorder.failure is not None:
         print(f"mcptui: {visible(recorder.failure)}", file=sys.stderr)
     elif session.recording_path:

@@ -9,6 +9,9 @@ from pathlib import Path
 from mcptui.cli.common import (
     TAP_PORT,
     Commands,
+    add_otlp_options,
+    live_export,
+    otlp_target_or_refusal,
     port_number,
     refuse_line,
     run_app,
@@ -59,6 +62,7 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument(
         "--no-tui", action="store_true", help="print a line per message instead of the terminal UI"
     )
+    add_otlp_options(parser, "each MCP request is answered (a span per request)")
     parser.set_defaults(run=run_tap)
 
 
@@ -72,6 +76,9 @@ def run_tap(args: argparse.Namespace) -> int:
     from mcptui.capture.tap_run import TapService, serve_tap_lines
     from mcptui.net.serve import PortUnavailable
 
+    otlp, refused = otlp_target_or_refusal(args)
+    if refused is not None:
+        return refused
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 1000)
     try:
         upstream = check_upstream(
@@ -79,8 +86,8 @@ def run_tap(args: argparse.Namespace) -> int:
         )
         record = Path(args.record) if args.record else None
         if args.no_tui:
-            return serve_tap_lines(upstream, args.port, record, args.public_url, console)
-        service = TapService(upstream, args.port, record, args.public_url)
+            return serve_tap_lines(upstream, args.port, record, args.public_url, console, otlp)
+        service = TapService(upstream, args.port, record, args.public_url, live_export(otlp))
     except UpstreamError as exc:
         return refuse_line(str(exc))
     except PortUnavailable as exc:
@@ -96,6 +103,10 @@ def run_tap(args: argparse.Namespace) -> int:
     from mcptui.ui.app import McptuiApp
 
     code = run_app(McptuiApp(service.session(), proxy=service))
+    if service.export is not None:
+        from mcptui.share.otel_live import said
+
+        print(said(service.export.finish()), file=sys.stderr)
     recorded = shown_path(service.hub.path_of_recording)
     print(
         f"mcptui: the tap recorded {service.hub.messages} message"

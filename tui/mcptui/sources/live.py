@@ -258,6 +258,9 @@ class LiveRun:
         self.clock = clock
         self.start = clock()
         self.on_event = on_event
+        self.on_settled: Callable[[], None] | None = None
+        """Called once a send or an attach has followed its response to the end (`--otlp`
+        sends that response's spans): on the run's loop, so it must not wait."""
         self.requests = 0
         self.first_request: dict[str, Any] | None = None
         self.current = Tracked()
@@ -405,7 +408,14 @@ class LiveRun:
                 self.add, asyncio.get_running_loop(), clock=self.clock, start=self.start
             )
         async with self._turn:
-            return await self._send(request)
+            try:
+                return await self._send(request)
+            finally:
+                self._settled()
+
+    def _settled(self) -> None:
+        if self.on_settled is not None:
+            self.on_settled()
 
     async def _send(self, request: dict[str, Any]) -> str | None:
         if self.first_request is None:
@@ -449,7 +459,10 @@ class LiveRun:
             background=True,
             last_seq=after if after is not None and after >= 0 else None,
         )
-        await self._follow(tracked, "start")
+        try:
+            await self._follow(tracked, "start")
+        finally:
+            self._settled()
 
     def request_for(self, response_id: str | None) -> dict[str, Any] | None:
         """The request, as sent (secrets and all), that started a response of this run: what

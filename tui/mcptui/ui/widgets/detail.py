@@ -374,6 +374,8 @@ class DetailPane(ScrollView, can_focus=True):
         if raw.get("server_labels"):
             rows.append(("server", visible(", ".join(map(str, raw["server_labels"])))))
         message = raw.get("jsonrpc")
+        if sent and isinstance(message, dict) and "method" in message and "id" in message:
+            rows.append(("trace context", trace_context_text(raw)))
         self.show(
             Group(
                 facts(rows),
@@ -574,3 +576,14 @@ def causes_tree(causes: Sequence[LikelyCause], actions: Mapping[str, Text] | Non
     tree = Tree(Text("diagnosis", "bold yellow"), guide_style="yellow")
     add_causes(tree, causes, actions)
     return tree
+
+
+def trace_context_text(raw: dict[str, Any]) -> str:
+    """What W3C trace context a tapped request carried: what joins the MCP server's own spans
+    to the call (`mcptui export --otlp`), or that there was none."""
+    from mcptui.model.trace_context import of_note
+
+    carried = of_note(raw)
+    if carried is None:
+        return "none sent (no traceparent in _meta or the headers)"
+    return f"{carried['traceparent']} (in {carried.get('carrier', '_meta')})"

@@ -105,6 +105,13 @@ def _http_url(url: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
+def needs_issuer(resource: ResourceMetadata | None) -> str | None:
+    """The authorization server to ask (the first listed), when the metadata names one."""
+    if resource is None or not resource.authorization_servers:
+        return None
+    return resource.authorization_servers[0]
+
+
 async def discover(
     server_url: str, status: int, challenge: str | None, *, timeout: float = 10.0
 ) -> OAuthNeeds:
@@ -129,7 +136,7 @@ async def discover(
                 break
         if resource is None and pointed is None and status == 401:
             problems.append("no protected-resource metadata (RFC 9728) at the well-known places")
-        issuer = resource.authorization_servers[0] if resource is not None else None
+        issuer = needs_issuer(resource)
         if issuer is not None and _http_url(issuer):
             tried: list[str] = []
             for url in build_oauth_authorization_server_metadata_discovery_urls(issuer, server_url):

@@ -357,7 +357,7 @@ class OAuthNeeds:
         if not self.oauth:
             said = f" ({one_line(self.error, 120)})" if self.error else ""
             scheme = (
-                f"; it asks for {one_line(self.challenge.scheme, 40)} authentication"
+                f", it asks for {one_line(self.challenge.scheme, 40)} authentication"
                 if self.challenge is not None and not self.challenge.is_bearer
                 else ""
             )

@@ -10,6 +10,7 @@ token. No token, code or client secret ever reaches its output.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -24,6 +25,7 @@ import pytest
 from _cli_fork import forked_cli
 from _e2e_support import Servers
 from _oauth_servers import SCOPE, Protected, protected_server
+from mcptui.probe.probing import evidence_of, list_tools
 
 URL_WAIT = 60.0
 """Seconds to wait for the command to print the authorization URL (a loaded machine)."""
@@ -139,6 +141,18 @@ def test_the_json_report_holds_what_the_server_needs(tmp_path: Path, guarded: Pr
     assert server["oauth"]["registration"] is True
     assert server["oauth"]["pkce_s256"] is True
     assert [c["code"] for c in server["checks"]] == ["needs_oauth"]
+
+
+def test_what_it_needs_is_the_likely_cause_s_evidence(guarded: Protected):
+    """The app's probe of a failed call hands this to the likely-cause rules: their fix then
+    names the authorization server and the scopes."""
+    entry = {"type": "mcp", "server_label": "guarded", "server_url": guarded.mcp}
+    evidence = evidence_of(asyncio.run(list_tools(entry)))
+    assert evidence is not None and evidence.kind == "http_401"
+    assert evidence.wants is not None
+    assert evidence.wants.startswith(
+        f"needs OAuth: authorization server {guarded.issuer_url}/, scopes {SCOPE}"
+    )
 
 
 # -- --oauth: the flow, then the tools ------------------------------------------------------------

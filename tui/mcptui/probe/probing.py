@@ -944,6 +944,9 @@ def evidence_of(report: ServerReport, call: CallReport | None = None) -> ProbeEv
             message=report.problem or "unreachable",
             reachable=False,
             credentials_missing=credentials_missing,
+            wants=report.oauth.summary()
+            if report.oauth is not None and report.oauth.oauth
+            else None,
         )
     if call is None:
         if not report.calls:

@@ -10,6 +10,7 @@ from mcptui.cli.common import (
     Commands,
     refuse_line,
 )
+from mcptui.cli.oauth_option import OAuthRefused, add_oauth_options, oauth_refused, oauth_tokens
 from mcptui.model.jsonsafe import loads
 from mcptui.model.textsafe import visible
 
@@ -95,22 +96,7 @@ def add_parser(commands: Commands) -> None:
         "era OpenAI's client meets (legacy, unless the server speaks only "
         "2026-07-28); legacy or modern asks and calls in that era only",
     )
-    parser.add_argument(
-        "--oauth",
-        action="store_true",
-        help="for a server that answers 401 and publishes OAuth metadata (RFC 9728): run the "
-        "authorization-code flow with PKCE (registering mcptui where the server offers it), "
-        "print the authorization URL (and open a browser where there is one), wait for the "
-        "redirect on a loopback port, and probe with the token; the token is kept in memory "
-        "for this run only, never printed or written",
-    )
-    parser.add_argument(
-        "--oauth-timeout",
-        type=float,
-        default=None,
-        metavar="S",
-        help="seconds to wait for the authorization in the browser (default 300)",
-    )
+    add_oauth_options(parser, "probe with the token")
     parser.add_argument("--json", action="store_true", help="print a JSON report instead")
     parser.set_defaults(run=run_probe)
 
@@ -123,10 +109,6 @@ def run_probe(args: argparse.Namespace) -> int:
 
     if args.timeout is not None and not args.timeout > 0:
         return refuse_line("--timeout must be greater than 0")
-    if args.oauth_timeout is not None and not args.oauth_timeout > 0:
-        return refuse_line("--oauth-timeout must be greater than 0")
-    if args.oauth_timeout is not None and not args.oauth:
-        return refuse_line("--oauth-timeout needs --oauth")
     arguments = None
     if args.args is not None:
         if args.tool is None:
@@ -150,10 +132,8 @@ def run_probe(args: argparse.Namespace) -> int:
         if not recording.usable:
             problems = "; ".join(str(p) for p in recording.problems[:3]) or "no events"
             return refuse_line(f"cannot use the recording {args.recording}: {problems}")
-    if args.oauth and any(name.lower() == "authorization" for name, _value in supplied):
-        return refuse_line(
-            "--oauth and --header Authorization both supply the token: pass one of them"
-        )
+    if (refused := oauth_refused(args, supplied)) is not None:
+        return refused
     target.request = with_headers(target.request, supplied)
     target.supplied = [name for name, _value in supplied]
     target.recording = recording
@@ -163,105 +143,9 @@ def run_probe(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print("mcptui: interrupted", file=sys.stderr)
             return 130
-        except ProbeInputError as exc:
+        except OAuthRefused as exc:
             return refuse_line(str(exc))
     return print_probe(target, args, arguments)
-
-
-def oauth_tokens(request: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    """`--oauth`: the request with a token from each of its servers that wants OAuth, in
-    that entry's headers (where the probe's redaction hides it like any header value).
-
-    The authorization URL goes to stderr as it is (it carries no secret, and redacting its
-    query would break it); a browser is opened only where one can show it. A flow that fails
-    (refused, no redirect in time, no OAuth metadata) is a ProbeInputError: exit 2.
-    """
-    import asyncio
-
-    from mcptui.mcpclient.oauth import DEFAULT_WAIT, OAuthFailed, authorize
-    from mcptui.model.oauth import OAuthNeeds
-    from mcptui.model.redaction import REDACTED
-    from mcptui.probe.probing import entry_headers
-    from mcptui.probe.targets import ProbeInputError
-
-    wait = args.oauth_timeout or DEFAULT_WAIT
-    tools = request.get("tools")
-    changed: list[Any] = []
-    asked = 0
-    for tool in tools if isinstance(tools, list) else []:
-        url = tool.get("server_url") if isinstance(tool, dict) else None
-        if tool.get("type") != "mcp" or not isinstance(url, str) or REDACTED in url:
-            changed.append(tool)
-            continue
-        label = visible(str(tool.get("server_label") or url))
-
-        def told(needs: OAuthNeeds, label: str = label) -> None:
-            print(f"mcptui: {label} {visible(needs.summary())}", file=sys.stderr, flush=True)
-
-        def show(url: str) -> None:
-            print(
-                f"mcptui: open this URL in a browser to authorize mcptui (waiting up to "
-                f"{wait:g} s):\n  {visible(url)}",
-                file=sys.stderr,
-                flush=True,
-            )
-            _open_browser(url)
-
-        headers, _redacted = entry_headers(tool)
-        try:
-            got = asyncio.run(
-                authorize(
-                    url,
-                    show_url=show,
-                    wait=wait,
-                    timeout=args.timeout or 30.0,
-                    headers=headers,
-                    on_needs=told,
-                )
-            )
-        except OAuthFailed as exc:
-            raise ProbeInputError(f"--oauth at {label}: {exc}") from None
-        asked += 1
-        if got is None:
-            print(f"mcptui: {label} asks for no token: probed without one", file=sys.stderr)
-            changed.append(tool)
-            continue
-        print(
-            f"mcptui: {label} authorized"
-            + (f" (scope {visible(got.scope)})" if got.scope else "")
-            + ": the token is used for this run only, never shown or stored",
-            file=sys.stderr,
-            flush=True,
-        )
-        entry = dict(tool)
-        entry.pop("authorization", None)
-        given = entry.get("headers")
-        kept = {
-            str(k): v
-            for k, v in (given.items() if isinstance(given, dict) else [])
-            if str(k).lower() != "authorization"
-        }
-        entry["headers"] = {**kept, "Authorization": got.header}
-        changed.append(entry)
-    if not asked:
-        raise ProbeInputError("--oauth: the request has no MCP server URL to authorize at")
-    return {**request, "tools": changed}
-
-
-def _open_browser(url: str) -> None:
-    """Open `url` where a browser can show it: a terminal of its own (never a test or CI),
-    and a desktop (macOS, Windows, or X11/Wayland), so no text browser takes over the
-    terminal the probe prints to."""
-    import os
-    import threading
-    import webbrowser
-
-    desktop = sys.platform in ("darwin", "win32") or bool(
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    )
-    if not desktop or os.environ.get("CI") or not (sys.stdin.isatty() and sys.stderr.isatty()):
-        return
-    threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
 
 def probe_timeout(

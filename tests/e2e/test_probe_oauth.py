@@ -25,6 +25,7 @@ import pytest
 from _cli_fork import forked_cli
 from _e2e_support import Servers
 from _oauth_servers import SCOPE, Protected, protected_server
+from mcptui.mcpclient.oauth import authorize
 from mcptui.probe.probing import evidence_of, list_tools
 
 URL_WAIT = 60.0
@@ -105,6 +106,16 @@ def play_browser(url: str) -> httpx2.Response:
     """What a browser does: open the authorization URL and follow the redirects (the
     authorization server's to the command's loopback listener)."""
     return httpx2.get(url, follow_redirects=True, timeout=30)
+
+
+def causes_of(found: object, key: str) -> list[dict]:
+    """Every likely cause `key` anywhere in `inspect --json`'s output."""
+    if isinstance(found, dict):
+        own = [found] if found.get("cause") == key and "evidence" in found else []
+        return own + [c for v in found.values() for c in causes_of(v, key)]
+    if isinstance(found, list):
+        return [c for v in found for c in causes_of(v, key)]
+    return []
 
 
 def no_secrets(served: Protected, *texts: str) -> None:
@@ -213,3 +224,70 @@ def test_oauth_and_an_authorization_header_are_refused_together(tmp_path: Path):
     done = run(tmp_path, "http://127.0.0.1:9/mcp", "--oauth", "--header", "Authorization=x")
     assert done.returncode == 2
     assert "--oauth and --header Authorization both supply the token" in done.stderr
+
+
+# -- the emulator's MCP client and inspect ---------------------------------------------------------
+
+
+def test_the_emulator_sends_the_token_in_authorization_as_openai_does(
+    tmp_path: Path, guarded: Protected, servers: Servers
+):
+    """The emulator stands in for OpenAI, whose MCP client runs no OAuth flow: it sends the
+    tool's `authorization` as `Authorization: Bearer`. Without one the listing fails with the
+    API's 424, and `inspect` says what `authorization` must hold; with a token from the flow
+    (the one `--oauth` runs) the tools are listed and called."""
+    request = {
+        "model": "gpt-5-mini",
+        "input": 'q\ncall echo {"text": "hello"}',
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "guarded",
+                "server_url": guarded.mcp,
+                "require_approval": "never",
+            }
+        ],
+    }
+    (tmp_path / "request.json").write_text(json.dumps(request))
+    env = {**clean_env(), "OPENAI_API_KEY": "sk-test"}
+    run = ["run", "request.json", "--no-tui", "--base-url", servers.emulator, "--record"]
+    done = forked_cli([*run, "refused.jsonl"], tmp_path, env, timeout=60)
+    assert "Error retrieving tool list from MCP server: 'guarded'" in done.stdout + done.stderr
+    shown = forked_cli(["inspect", "refused.jsonl", "--json"], tmp_path, env, timeout=60)
+    assert "Traceback" not in shown.stdout + shown.stderr
+    # The API's 424 names no status (protocol.md §1): authentication is one candidate, and
+    # what the request sent, and what `authorization` must hold, go with it.
+    (auth,) = causes_of(json.loads(shown.stdout), "auth")
+    assert auth["confidence"] == "possible"
+    assert (
+        "the request's guarded tool sends no `authorization` and no Authorization header: "
+        "OpenAI called the server without a token"
+    ) in auth["evidence"]
+    assert auth["fix"].startswith(
+        "Put the MCP server's access token in the tool's `authorization` field, the token "
+        "alone: OpenAI sends it as `Authorization: Bearer <token>`"
+    )
+
+    async def token() -> str:
+        async def browser(url: str) -> None:
+            async with httpx2.AsyncClient(follow_redirects=True) as client:
+                await client.get(url)
+
+        pending: list[asyncio.Task[None]] = []
+        got = await authorize(
+            guarded.mcp,
+            show_url=lambda url: pending.append(asyncio.create_task(browser(url))),
+            wait=30,
+        )
+        await asyncio.gather(*pending)
+        assert got is not None
+        return got.access_token
+
+    request["tools"][0]["authorization"] = asyncio.run(token())
+    (tmp_path / "request.json").write_text(json.dumps(request))
+    done = forked_cli([*run, "worked.jsonl"], tmp_path, env, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    recorded = (tmp_path / "worked.jsonl").read_text()
+    assert '"type":"mcp_list_tools"' in recorded.replace(" ", "")
+    assert '"output":"hello"' in recorded.replace(" ", "")
+    no_secrets(guarded, recorded, done.stdout, done.stderr)

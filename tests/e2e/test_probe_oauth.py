@@ -143,6 +143,14 @@ def test_probe_without_a_token_says_what_the_server_needs(tmp_path: Path, guarde
     ) in done.stdout
 
 
+def test_a_refused_token_is_said_as_such(tmp_path: Path, guarded: Protected):
+    done = run(tmp_path, guarded.mcp, "--header", "Authorization=Bearer not-a-real-token")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "✗ the token sent was refused: needs OAuth: authorization server" in done.stdout
+    assert "probe again with a fresh token (--oauth gets one)" in done.stdout
+    assert "not-a-real-token" not in done.stdout + done.stderr
+
+
 def test_the_json_report_holds_what_the_server_needs(tmp_path: Path, guarded: Protected):
     done = run(tmp_path, guarded.mcp, "--json")
     (server,) = json.loads(done.stdout)["servers"]

@@ -276,6 +276,16 @@ def test_the_emulator_sends_the_token_in_authorization_as_openai_does(
         "alone: OpenAI sends it as `Authorization: Bearer <token>`"
     )
 
+    # Probing the recording confirms it, and the fix names the authorization server.
+    probed = forked_cli(["probe", "refused.jsonl", "--json"], tmp_path, env, timeout=60)
+    (verdict,) = json.loads(probed.stdout)["verdicts"]
+    assert verdict["tool"] == "tools/list"
+    top = verdict["causes"][0]
+    assert (top["cause"], top["confidence"]) == ("auth", "confirmed")
+    assert top["fix"].startswith(
+        f"The server wants OAuth: authorization server {guarded.issuer_url}/, scopes {SCOPE}"
+    )
+
     async def token() -> str:
         async def browser(url: str) -> None:
             async with httpx2.AsyncClient(follow_redirects=True) as client:

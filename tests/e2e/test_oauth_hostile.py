@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx2
@@ -17,7 +17,7 @@ from mcptui.mcpclient.oauth import MAX_METADATA, LoopbackRedirect, OAuthFailed, 
 from mcptui.net.serve import ServerThread
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 
@@ -42,7 +42,16 @@ async def metadata(request: Request) -> Response:
     if case == "noas":  # points at an authorization server with no metadata anywhere
         origin = f"{request.url.scheme}://{request.url.netloc}"
         return JSONResponse({"authorization_servers": [f"{origin}/nowhere"]})
+    if case == "drip":  # a byte at a time, never done: no read timeout ever fires
+        return StreamingResponse(_drip(), media_type="application/json")
     return Response(status_code=404)
+
+
+async def _drip() -> AsyncIterator[bytes]:
+    yield b"["
+    while True:
+        await asyncio.sleep(0.2)
+        yield b" "
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +125,27 @@ def test_the_probe_says_it_in_its_report(tmp_path: Path, hostile: str):
     assert [c["code"] for c in server["checks"]] == ["needs_token"]
     assert server["checks"][0]["message"].startswith(
         "needs credentials: HTTP 401, and no OAuth metadata; "
+    )
+
+
+def test_metadata_that_never_ends_is_given_up_on(tmp_path: Path, hostile: str):
+    """The probe's whole wait for metadata is bounded (three times its per-document wait,
+    here --timeout 1), however slowly a server drips it."""
+    done = forked_cli(
+        ["probe", f"{hostile}/m/drip/mcp", "--json", "--timeout", "1"], tmp_path, timeout=60
+    )
+    (server,) = json.loads(done.stdout)["servers"]
+    assert server["oauth"] is None
+    (check,) = [c for c in server["checks"] if c["code"] == "oauth_slow"]
+    assert check["message"] == (
+        "the server answered HTTP 401, and its OAuth metadata did not arrive within 3 s"
+    )
+    done = forked_cli(
+        ["probe", f"{hostile}/m/drip/mcp", "--oauth", "--timeout", "1"], tmp_path, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.endswith(
+        "the server answered HTTP 401, and its OAuth metadata did not arrive within 3 s\n"
     )
 
 

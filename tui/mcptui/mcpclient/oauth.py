@@ -361,7 +361,14 @@ async def authorize(
     status, challenge = await challenge_of(server_url, timeout=timeout, headers=sent)
     if status not in (401, 403):
         return None
-    needs = await discover(server_url, status, challenge, timeout=timeout)
+    try:
+        with anyio.fail_after(3 * timeout):  # however slowly a server drips its metadata
+            needs = await discover(server_url, status, challenge, timeout=timeout)
+    except TimeoutError:
+        raise OAuthFailed(
+            f"the server answered HTTP {status}, and its OAuth metadata did not arrive "
+            f"within {3 * timeout:g} s"
+        ) from None
     if on_needs is not None:
         on_needs(needs)
     if not needs.oauth:
@@ -403,13 +410,19 @@ async def authorize(
         quiet = logging.getLogger("mcp.client.auth")
         level, quiet.level = quiet.level, logging.CRITICAL  # its traceback log is not for users
         try:
+            # The person's wait, plus a bound on the flow's own requests (a server that drips
+            # its answers never trips a read timeout).
+            limit = wait + 6 * timeout
             async with httpx2.AsyncClient(
                 auth=provider, timeout=httpx2.Timeout(timeout), headers=sent
             ) as client:
-                response = await client.post(server_url, json=PING, headers=MCP_ACCEPT)
-                await response.aclose()
+                with anyio.fail_after(limit):
+                    response = await client.post(server_url, json=PING, headers=MCP_ACCEPT)
+                    await response.aclose()
         except OAuthFailed:
             raise
+        except TimeoutError:
+            raise OAuthFailed(f"the OAuth flow did not finish within {limit:g} s") from None
         except OAuthFlowError as exc:  # the SDK's own words, which name no secret
             raise OAuthFailed(f"the OAuth flow failed: {one_line(str(exc), 300)}") from None
         except Exception as exc:

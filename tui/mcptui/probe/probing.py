@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import anyio
 import mcp.types
 
 from mcptui.io.recording import Loaded
@@ -1085,7 +1086,8 @@ async def _probe_entry(
 
 
 OAUTH_WAIT = 10.0
-"""Seconds the probe spends at most on each metadata document of a server that wants OAuth."""
+"""Seconds the probe waits for each metadata document of a server that wants OAuth (three
+times that for all of them)."""
 
 
 async def _ask_oauth(
@@ -1102,8 +1104,20 @@ async def _ask_oauth(
     status, challenge = refusal
     if progress is not None:
         progress(f"asking {_shown(server.server_label)} what it wants (HTTP {status})")
+    wait = min(timeout, OAUTH_WAIT)
     try:
-        needs = await discover(url, status, challenge, timeout=min(timeout, OAUTH_WAIT))
+        with anyio.fail_after(3 * wait):  # the resource's metadata, then the server's
+            needs = await discover(url, status, challenge, timeout=wait)
+    except TimeoutError:
+        server.checks.append(
+            Check(
+                "warning",
+                "oauth_slow",
+                f"the server answered HTTP {status}, and its OAuth metadata did not arrive "
+                f"within {3 * wait:g} s",
+            )
+        )
+        return
     except Exception as exc:  # a fault of the probe itself: the refusal is reported anyway
         server.checks.append(
             Check("warning", "probe_failed", scrub.text(f"probe failed: {describe_exception(exc)}"))

@@ -190,6 +190,10 @@ def test_oauth_completes_the_flow_and_lists_the_tools(tmp_path: Path, guarded: P
     assert f"needs OAuth: authorization server {guarded.issuer_url}/, scopes {SCOPE}" in err
     assert f"authorized (scope {SCOPE}): the token is used for this run only" in err
     assert "headers sent (values hidden): Authorization" in out
+    assert (
+        f"i token from --oauth (value hidden): authorization server {guarded.issuer_url}/, "
+        f"scope {SCOPE}"
+    ) in out
     assert "echo, whoami" in out
     assert "everything checks out (exit 0)" in out
     no_secrets(guarded, out, err)

@@ -57,9 +57,12 @@ def oauth_refused(args: argparse.Namespace, supplied: Sequence[tuple[str, str]])
     return None
 
 
-def oauth_tokens(request: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+def oauth_tokens(
+    request: dict[str, Any], args: argparse.Namespace
+) -> tuple[dict[str, Any], dict[str, str]]:
     """`--oauth`: the request with a token from each of its servers that wants OAuth, in
-    that entry's headers (where the probe's redaction hides it like any header value).
+    that entry's headers (where the probe's redaction hides it like any header value), and
+    by server label, where each token came from (its authorization server and scope).
 
     The authorization URL goes to stderr as it is (it carries no secret, and redacting its
     query would break it); a browser is opened only where one can show it. A flow that fails
@@ -75,6 +78,7 @@ def oauth_tokens(request: dict[str, Any], args: argparse.Namespace) -> dict[str,
     wait = args.oauth_timeout or DEFAULT_WAIT
     tools = request.get("tools")
     changed: list[Any] = []
+    got_from: dict[str, str] = {}
     asked = 0
     for tool in tools if isinstance(tools, list) else []:
         url = tool.get("server_url") if isinstance(tool, dict) else None
@@ -131,9 +135,13 @@ def oauth_tokens(request: dict[str, Any], args: argparse.Namespace) -> dict[str,
         }
         entry["headers"] = {**kept, "Authorization": got.header}
         changed.append(entry)
+        got_from[str(tool.get("server_label") or url)] = (
+            f"authorization server {got.needs.authorization_server or '?'}"
+            + (f", scope {got.scope}" if got.scope else "")
+        )
     if not asked:
         raise OAuthRefused("--oauth: the request has no MCP server URL to authorize at")
-    return {**request, "tools": changed}
+    return {**request, "tools": changed}, got_from
 
 
 def _open_browser(url: str) -> None:

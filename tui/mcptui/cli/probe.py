@@ -139,7 +139,7 @@ def run_probe(args: argparse.Namespace) -> int:
     target.recording = recording
     if args.oauth:
         try:
-            target.request = oauth_tokens(target.request, args)
+            target.request, target.oauth = oauth_tokens(target.request, args)
         except KeyboardInterrupt:
             print("mcptui: interrupted", file=sys.stderr)
             return 130
@@ -202,7 +202,7 @@ def print_probe(
                 transport=args.transport,
                 protocol=args.mcp_protocol,
                 on_progress=None if args.json else progress,
-                redacted_source=target.echoed and not target.supplied,
+                redacted_source=target.echoed and not target.supplied and not target.oauth,
             )
         )
     except KeyboardInterrupt:
@@ -210,6 +210,16 @@ def print_probe(
         return 130
     if note is not None:
         report.notes.insert(0, note)
+    for server in report.servers:
+        if server.server_label in target.oauth:
+            server.checks.insert(
+                0,
+                Check(
+                    "info",
+                    "oauth_token",
+                    "token from --oauth (value hidden): " + target.oauth[server.server_label],
+                ),
+            )
     if target.supplied:
         for server in report.servers:
             server.checks.insert(

@@ -58,7 +58,7 @@ def run_tools(args: argparse.Namespace) -> int:
     request = with_headers(target.request, supplied)
     if args.oauth:  # before the app starts: the URL and the wait are lines on the terminal
         try:
-            request = oauth_tokens(request, args)
+            request, _sources = oauth_tokens(request, args)
         except KeyboardInterrupt:
             print("mcptui: interrupted", file=sys.stderr)
             return 130

@@ -115,3 +115,50 @@ async def test_every_kind_of_field_makes_its_argument_and_names_are_shown_as_typ
         arguments, problems = arguments_of(fields, texts)
     assert arguments == {"[bold]x[/bold]": False, "mode": 3, "limit": 7}
     assert problems == ["level: required"]
+
+
+async def test_an_oauth_server_says_what_it_needs_and_a_token_opens_it():
+    """`mcptui tools URL`: a server built with the mcp SDK's auth refuses the listing, and the
+    workspace says what it wants; with the token `--oauth` gets (here the flow is driven by
+    the test playing the browser) its tools are listed. The token is on no screen."""
+    import asyncio
+
+    import httpx2
+    from _oauth_servers import SCOPE, protected_server
+    from mcptui.mcpclient.oauth import authorize
+    from mcptui.ui.screens.tool_workspace import ToolsApp, ToolSource
+
+    with protected_server() as served:
+        entry = {"type": "mcp", "server_label": "guarded", "server_url": served.mcp}
+        app = ToolsApp([ToolSource("guarded", entry)], None)
+        async with app.run_test(size=(120, 40)) as pilot:
+            title = app.screen.query_one("#tw-title", Static)
+            assert await wait_until(pilot, lambda: "✗" in static_text(title), 15)
+            shown = static_text(title)
+            assert "answered HTTP 401 Unauthorized" in shown
+            assert (
+                f"guarded needs OAuth: authorization server {served.issuer_url}/, scopes {SCOPE}"
+            ) in shown
+            assert "`mcptui tools URL --oauth` gets a token" in shown
+
+        async def browser(url: str) -> None:
+            async with httpx2.AsyncClient(follow_redirects=True) as client:
+                await client.get(url)
+
+        pending: list[asyncio.Task[None]] = []
+        got = await authorize(
+            served.mcp,
+            show_url=lambda url: pending.append(asyncio.create_task(browser(url))),
+            wait=30,
+        )
+        assert got is not None and got.scope == SCOPE
+        await asyncio.gather(*pending)
+        entry = {**entry, "headers": {"Authorization": got.header}}
+        app = ToolsApp([ToolSource("guarded", entry)], None)
+        async with app.run_test(size=(120, 40)) as pilot:
+            tools = app.screen.query_one("#tw-tools", OptionList)
+            assert await wait_until(pilot, lambda: tools.option_count == 2, 15)
+            names = [str(tools.get_option_at_index(i).prompt) for i in range(2)]
+            assert names == ["guarded · echo", "guarded · whoami"]
+            everything = " ".join(static_text(w) for w in app.screen.query(Static))
+            assert got.access_token not in everything

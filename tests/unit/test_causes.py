@@ -210,6 +210,80 @@ def test_tool_list_http_424_on_the_request() -> None:
     assert found[:2] == [("auth", "likely"), ("tool_list_failure", "confirmed")]
 
 
+def _listing_401() -> tuple[Timeline, ResponseState]:
+    timeline = Timeline(
+        [
+            note(
+                "http_error",
+                "POST /v1/responses: HTTP 424: Error retrieving tool list from MCP "
+                "server: 'files'. Http status code: 401 (Unauthorized)",
+                level="error",
+                status=424,
+            )
+        ]
+    )
+    timeline.seek_end()
+    [resp] = timeline.state.responses
+    return timeline, resp
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        (
+            {},
+            "the request's files tool sends no `authorization` and no Authorization header: "
+            "OpenAI called the server without a token",
+        ),
+        (
+            {"authorization": "<redacted>"},
+            "the request's files tool sends `authorization` (a token, value not kept): the "
+            "server refused that token (expired, for another server, or without a scope it "
+            "wants)",
+        ),
+        (
+            {"headers": {"authorization": "<redacted>"}},
+            "the request's files tool sends an Authorization header (value not kept): the "
+            "server refused it",
+        ),
+    ],
+)
+def test_a_401_says_what_the_request_sent_and_what_authorization_must_hold(
+    entry: dict, said: str
+) -> None:
+    timeline, resp = _listing_401()
+    request = {
+        "tools": [
+            {"type": "mcp", "server_label": "files", "server_url": "https://f.example/mcp", **entry}
+        ]
+    }
+    (auth, *_rest) = response_causes(resp, timeline.events, request=request)
+    assert auth.cause.key == "auth"
+    assert said in auth.evidence
+    assert auth.cause.fix.startswith(
+        "Put the MCP server's access token in the tool's `authorization` field, the token "
+        "alone: OpenAI sends it as `Authorization: Bearer <token>`"
+    )
+    assert "OpenAI runs no OAuth flow for you" in auth.cause.fix
+
+
+def test_a_probe_that_found_an_oauth_server_names_it_in_the_fix(failed_call) -> None:
+    timeline, resp, item = failed_call("HTTP 401 Unauthorized")
+    probe = ProbeEvidence(
+        "http_401",
+        "answered HTTP 401",
+        reachable=False,
+        wants="needs OAuth: authorization server https://as.example/, scopes files:read",
+    )
+    (auth, *_rest) = item_causes(resp, item, timeline.events, probe=probe)
+    assert auth.cause.key == "auth"
+    assert auth.cause.fix.startswith(
+        "The server wants OAuth: authorization server https://as.example/, scopes files:read. "
+        "OpenAI runs no OAuth flow for you: your application gets an access token from that "
+        "authorization server"
+    )
+
+
 def test_background_run_failing_bare() -> None:
     from mcptui.io.formats import load_path
 

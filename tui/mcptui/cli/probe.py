@@ -10,6 +10,7 @@ from mcptui.cli.common import (
     Commands,
     refuse_line,
 )
+from mcptui.cli.oauth_option import OAuthRefused, add_oauth_options, oauth_refused, oauth_tokens
 from mcptui.model.jsonsafe import loads
 from mcptui.model.textsafe import visible
 
@@ -95,6 +96,7 @@ def add_parser(commands: Commands) -> None:
         "era OpenAI's client meets (legacy, unless the server speaks only "
         "2026-07-28); legacy or modern asks and calls in that era only",
     )
+    add_oauth_options(parser, "probe with the token")
     parser.add_argument("--json", action="store_true", help="print a JSON report instead")
     parser.set_defaults(run=run_probe)
 
@@ -130,9 +132,19 @@ def run_probe(args: argparse.Namespace) -> int:
         if not recording.usable:
             problems = "; ".join(str(p) for p in recording.problems[:3]) or "no events"
             return refuse_line(f"cannot use the recording {args.recording}: {problems}")
+    if (refused := oauth_refused(args, supplied)) is not None:
+        return refused
     target.request = with_headers(target.request, supplied)
     target.supplied = [name for name, _value in supplied]
     target.recording = recording
+    if args.oauth:
+        try:
+            target.request, target.oauth = oauth_tokens(target.request, args)
+        except KeyboardInterrupt:
+            print("mcptui: interrupted", file=sys.stderr)
+            return 130
+        except OAuthRefused as exc:
+            return refuse_line(str(exc))
     return print_probe(target, args, arguments)
 
 
@@ -190,7 +202,7 @@ def print_probe(
                 transport=args.transport,
                 protocol=args.mcp_protocol,
                 on_progress=None if args.json else progress,
-                redacted_source=target.echoed and not target.supplied,
+                redacted_source=target.echoed and not target.supplied and not target.oauth,
             )
         )
     except KeyboardInterrupt:
@@ -198,6 +210,16 @@ def print_probe(
         return 130
     if note is not None:
         report.notes.insert(0, note)
+    for server in report.servers:
+        if server.server_label in target.oauth:
+            server.checks.insert(
+                0,
+                Check(
+                    "info",
+                    "oauth_token",
+                    "token from --oauth (value hidden): " + target.oauth[server.server_label],
+                ),
+            )
     if target.supplied:
         for server in report.servers:
             server.checks.insert(

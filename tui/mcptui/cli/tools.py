@@ -1,4 +1,4 @@
-"""`mcptui tools REQUEST.json|URL|RECORDING [--header NAME=VALUE]...`: the tool workspace
+"""`mcptui tools REQUEST.json|URL|RECORDING [--header NAME=VALUE]... [--oauth]`: the tool workspace
 (tui/mcptui/ui/screens/tool_workspace.py) on its own, for the servers the argument names, as
 `probe` reads it (tui/mcptui/probe/targets.py): a request file's `mcp` entries with their
 headers, a bare server URL, or a recording's (redacted) request, its form then pre-filled with
@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from mcptui.cli.common import Commands, refuse_line, release_collector, run_app, terminal_missing
+from mcptui.cli.oauth_option import OAuthRefused, add_oauth_options, oauth_refused, oauth_tokens
 from mcptui.model.textsafe import visible
 
 
@@ -33,6 +35,7 @@ def add_parser(commands: Commands) -> None:
         help="a header for every MCP server (VALUE may be ${ENV_VAR}): supplies what a "
         "recording's redacted headers lack",
     )
+    add_oauth_options(parser, "open the workspace with the token")
     parser.set_defaults(run=run_tools)
 
 
@@ -44,6 +47,8 @@ def run_tools(args: argparse.Namespace) -> int:
         target = read_input(args.target)
     except ProbeInputError as exc:
         return refuse_line(str(exc))
+    if (refused := oauth_refused(args, supplied)) is not None:
+        return refused
     if (missing := terminal_missing(f"mcptui probe {args.target} --json")) is not None:
         return missing
     from mcptui.model.state import mcp_entries
@@ -51,6 +56,14 @@ def run_tools(args: argparse.Namespace) -> int:
     from mcptui.ui.screens.tool_workspace import Prefill, ToolsApp, ToolSource
 
     request = with_headers(target.request, supplied)
+    if args.oauth:  # before the app starts: the URL and the wait are lines on the terminal
+        try:
+            request, _sources = oauth_tokens(request, args)
+        except KeyboardInterrupt:
+            print("mcptui: interrupted", file=sys.stderr)
+            return 130
+        except OAuthRefused as exc:
+            return refuse_line(str(exc))
     redacted = target.recording is not None and not supplied
     sources = [
         ToolSource(str(entry.get("server_label") or "?"), entry, redacted)

@@ -319,6 +319,9 @@ class McpLink:
         self._stream_error: Exception | None = None
         self._lost: str | None = None
         self._http_error: httpx2.Response | None = None
+        self.refusal: tuple[int, str | None] | None = None
+        """The last 401 or 403 the server answered, with its WWW-Authenticate (None when it
+        sent none): what an OAuth-protected server says it wants (`mcptui.mcpclient.oauth`)."""
         self._asking: Era | None = None
         self._ready = anyio.Event()
         self._closing = anyio.Event()
@@ -454,6 +457,8 @@ class McpLink:
         method = response.request.method
         if response.status_code >= 400 and (method == "POST" or self.transport == "sse"):
             self._http_error = response
+            if response.status_code in AUTH_STATUSES:
+                self.refusal = (response.status_code, response.headers.get("www-authenticate"))
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):

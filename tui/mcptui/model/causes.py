@@ -38,6 +38,57 @@ UNDETERMINED = "undetermined"
 """Not a cause: what is said, rather than a guess, when the evidence names none."""
 CONFIDENCE_RANK = {"confirmed": 0, "likely": 1, "possible": 2}
 
+AUTH_FIX = (
+    "Put the MCP server's access token in the tool's `authorization` field, the token alone: "
+    "OpenAI sends it as `Authorization: Bearer <token>` (or the whole header in `headers`). "
+    'OpenAI runs no OAuth flow for you (the openai SDK: "Your application must handle the '
+    'OAuth authorization flow and provide the token here"), and the token must be one the '
+    "server accepts: not expired, with the scopes it wants. `mcptui probe` sends the same "
+    "headers and, for an OAuth server, names the authorization server and scopes (`--oauth` "
+    "checks that such a token works)."
+)
+"""What the request's `authorization` must hold, in the words of the openai SDK's docstring
+for the `mcp` tool's `authorization` field (types/responses/tool.py)."""
+
+
+def oauth_fix(wants: str) -> str:
+    """The auth fix for a server a probe found to want OAuth (`wants`: its one-line
+    summary, "needs OAuth: authorization server X, scopes Y (…)")."""
+    return (
+        f"The server wants {wants.removeprefix('needs ')}. OpenAI runs no OAuth flow for you: your "
+        "application gets an access token from that authorization server (with those scopes, "
+        "for this server) and puts it in the tool's `authorization` field, the token alone "
+        "(OpenAI sends `Authorization: Bearer <token>`). `mcptui probe URL --oauth` checks "
+        "that such a token works."
+    )
+
+
+def credentials_note(entry: dict[str, Any] | None) -> str | None:
+    """What a request's `mcp` tool entry sends the server as credentials, in words (None
+    without an entry): evidence for the auth cause. Only a request says this; a response's
+    echo of its tools leaves the credentials out, so it says nothing either way."""
+    if entry is None:
+        return None
+    label = entry.get("server_label") or "the"
+    headers = entry.get("headers")
+    header = isinstance(headers, dict) and any(str(k).lower() == "authorization" for k in headers)
+    if entry.get("authorization"):
+        return (
+            f"the request's {label} tool sends `authorization` (a token, value not kept): "
+            "the server refused that token (expired, for another server, or without a "
+            "scope it wants)"
+        )
+    if header:
+        return (
+            f"the request's {label} tool sends an Authorization header (value not kept): "
+            "the server refused it"
+        )
+    return (
+        f"the request's {label} tool sends no `authorization` and no Authorization header: "
+        "OpenAI called the server without a token"
+    )
+
+
 COMMON_424_HINT = (
     "the stream cannot tell these candidates apart (listed most common first): "
     "a probe (p, `mcptui probe`) calls the tool and shows which"
@@ -130,8 +181,7 @@ CAUSES: dict[str, Cause] = {
             "auth",
             "Authentication refused (401/403)",
             "The MCP server refused OpenAI's request: the token is missing, wrong or expired.",
-            "Send the token in the tool's `headers` or `authorization` field and check that the "
-            "server accepts it (`mcptui probe` sends the same headers).",
+            AUTH_FIX,
         ),
         Cause(
             "tool_list_failure",
@@ -418,6 +468,9 @@ class ProbeEvidence:
     credentials_missing: bool = False
     """The probe ran without the request's credentials (a recording keeps none), so a refusal
     proves little."""
+    wants: str | None = None
+    """What a server that refused the probe with 401/403 asked for, in one line ("needs
+    OAuth: authorization server X, scopes Y (…)"), when it publishes OAuth metadata."""
 
 
 @dataclass
@@ -554,6 +607,7 @@ def item_causes(
     wire: Sequence[WireFinding] = (),
     family: Family | None = None,
     declares_output_schema: bool | None = None,
+    credentials: str | None = None,
 ) -> list[LikelyCause]:
     """Likely causes of a failed `mcp_call` or `mcp_list_tools` item, best first.
 
@@ -561,7 +615,9 @@ def item_causes(
     so a private server URL says nothing about reachability. `wire`: what a tap saw of it
     (tui/mcptui/model/wire.py), which confirms its cause as a probe does. `family`: the server's SDK
     (sdk_messages.family_of), whose words the fixes use. `declares_output_schema`: whether
-    the tool's listing (on the wire) declares an outputSchema; None when no listing says."""
+    the tool's listing (on the wire) declares an outputSchema; None when no listing says.
+    `credentials`: what the request's entry for the server sends (`credentials_note`), which
+    the auth cause quotes."""
     if not item.failed:
         return []
     limit = resp.tool_limit
@@ -577,6 +633,7 @@ def item_causes(
     if listing:
         _listing_failed(matches, f"mcp_list_tools failed: {text or item.status}", text, url)
         _from_wire(matches, wire)
+        _credentials(matches, credentials)
         return matches.ranked()
     kind = error.get("type") if isinstance(error, dict) else None
     code = error.get("code") if isinstance(error, dict) else None
@@ -605,7 +662,15 @@ def item_causes(
     if probe is not None and probe.kind is None and probe.reachable:
         matches.demote(RESULT_SHAPE_CAUSES, f"probe: the call worked from here ({probe.message})")
     _from_wire(matches, wire)
+    _credentials(matches, credentials)
     return matches.ranked()
+
+
+def _credentials(matches: _Matches, note: str | None) -> None:
+    """Where auth is a cause at all, what the request sent is evidence about it."""
+    found = matches.found.get("auth")
+    if found is not None and note is not None:
+        matches.add("auth", found.confidence, note)
 
 
 def _tool_error(matches: _Matches, text: str, declares_output_schema: bool | None) -> None:
@@ -764,6 +829,8 @@ def response_causes(
         _from_probe(matches, probe, reached=False, listing_failed=True)
     if listing:
         _from_wire(matches, wire)
+        entries = mcp_entries(request)
+        _credentials(matches, credentials_note(entries[0]) if len(entries) == 1 else None)
     # A response-level failure says what it is (the API's error, a connection that failed):
     # "cannot tell" and its advice (tap the MCP side) are for a failed MCP item.
     return matches.ranked(failed=False)
@@ -989,6 +1056,8 @@ def _from_probe(
         key = "unreachable"
     if key is None:
         return
+    if key == "auth" and probe.wants:
+        matches.fixes["auth"] = oauth_fix(probe.wants)
     if probe.reachable or key == "host_header_421":
         matches.add(key, "confirmed", f"probe: {probe.message}")
     elif key == "auth" and probe.credentials_missing:

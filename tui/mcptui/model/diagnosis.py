@@ -12,6 +12,7 @@ from typing import Any
 from mcptui.model.causes import (
     LikelyCause,
     ProbeEvidence,
+    credentials_note,
     is_private_url,
     item_causes,
     response_causes,
@@ -127,6 +128,9 @@ def diagnose(
     diagnosis = Diagnosis(findings, timing, links=links)
     for resp in state.responses:
         urls = server_urls(mcp_entries({"tools": resp.tools}) + mcp_entries(request))
+        asked = {  # the request's own entries (a response's echo keeps no credentials)
+            str(e.get("server_label")): e for e in reversed(mcp_entries(request))
+        }
         tied = links[resp.key]
         for item in resp.items:
             if not item.failed or item.type not in ("mcp_call", "mcp_list_tools"):
@@ -154,6 +158,7 @@ def diagnose(
                 declares_output_schema=None
                 if listing is None
                 else structured_output(output_schema(listing, item.name or "")),
+                credentials=credentials_note(asked.get(item.server_label or "")),
             )
             if found:
                 diagnosis.item_causes[key] = found

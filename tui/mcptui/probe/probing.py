@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import anyio
 import mcp.types
 
 from mcptui.io.recording import Loaded
@@ -46,6 +47,7 @@ from mcptui.mcpclient.link import (
     check_protocol,
     request_headers,
 )
+from mcptui.mcpclient.oauth import discover
 from mcptui.model.causes import (
     LikelyCause,
     ProbeEvidence,
@@ -57,6 +59,7 @@ from mcptui.model.causes import (
 from mcptui.model.diagnosis import header_options
 from mcptui.model.failure_text import describe_exception
 from mcptui.model.jsonsafe import loads
+from mcptui.model.oauth import OAuthNeeds
 from mcptui.model.redaction import REDACTED, hide_known, redact_text, url_secrets, value_secrets
 from mcptui.model.textsafe import one_line
 from mcptui.model.timeline import Timeline
@@ -117,6 +120,7 @@ __all__ = [
     "latency_checks",
     "mcp_entries",
     "missing_structured",
+    "oauth_check",
     "outcome_checks",
     "parse_allowed_tools",
     "parse_arguments",
@@ -343,6 +347,9 @@ class ServerReport:
     """Named in `allowed_tools` but not listed by the server."""
     checks: list[Check] = field(default_factory=list)
     """Server-level findings (redacted headers, missing tools, nothing to offer, ...)."""
+    oauth: OAuthNeeds | None = None
+    """What the server asked for when it refused the connection with 401 or 403: its
+    challenge, its protected-resource metadata and its authorization server's."""
 
     @property
     def has_problem(self) -> bool:
@@ -380,6 +387,7 @@ class ServerReport:
             "skipped_tools": list(self.skipped_tools),
             "missing_tools": list(self.missing_tools),
             "calls": [c.as_json() for c in self.calls],
+            "oauth": self.oauth.as_json() if self.oauth is not None else None,
         }
 
 
@@ -937,6 +945,9 @@ def evidence_of(report: ServerReport, call: CallReport | None = None) -> ProbeEv
             message=report.problem or "unreachable",
             reachable=False,
             credentials_missing=credentials_missing,
+            wants=report.oauth.summary()
+            if report.oauth is not None and report.oauth.oauth
+            else None,
         )
     if call is None:
         if not report.calls:
@@ -1019,6 +1030,9 @@ async def _probe_entry(
     server.mcp_protocol = protocol
     checks = list(server.checks)
     await _connect(server, link, entry, planned, named, timeout, progress, scrub)
+    if not server.reachable and link.refusal is not None:
+        await _ask_oauth(server, url, link.refusal, headers, timeout, progress, scrub)
+        checks = list(server.checks)
     if protocol == "auto" and server.kind not in NO_ANSWER_KINDS:
         modern = await _ask_era(
             server,
@@ -1069,6 +1083,78 @@ async def _probe_entry(
     server.revisions = dict(sorted(server.revisions.items(), reverse=True))
     _judge_eras(server)
     return server
+
+
+OAUTH_WAIT = 10.0
+"""Seconds the probe waits for each metadata document of a server that wants OAuth (three
+times that for all of them)."""
+
+
+async def _ask_oauth(
+    server: ServerReport,
+    url: str,
+    refusal: tuple[int, str | None],
+    headers: Mapping[str, str],
+    timeout: float,
+    progress: Progress | None,
+    scrub: _Scrub,
+) -> None:
+    """A server that refused with 401/403: what it wants (its challenge and its OAuth
+    metadata), as `server.oauth` and a check that says what to do."""
+    status, challenge = refusal
+    if progress is not None:
+        progress(f"asking {_shown(server.server_label)} what it wants (HTTP {status})")
+    wait = min(timeout, OAUTH_WAIT)
+    try:
+        with anyio.fail_after(3 * wait):  # the resource's metadata, then the server's
+            needs = await discover(url, status, challenge, timeout=wait)
+    except TimeoutError:
+        server.checks.append(
+            Check(
+                "warning",
+                "oauth_slow",
+                f"the server answered HTTP {status}, and its OAuth metadata did not arrive "
+                f"within {3 * wait:g} s",
+            )
+        )
+        return
+    except Exception as exc:  # a fault of the probe itself: the refusal is reported anyway
+        server.checks.append(
+            Check("warning", "probe_failed", scrub.text(f"probe failed: {describe_exception(exc)}"))
+        )
+        return
+    server.oauth = needs
+    server.checks.append(scrub.check(oauth_check(needs, sent_token=_sends_token(headers))))
+
+
+def _sends_token(headers: Mapping[str, str]) -> bool:
+    return any(name.lower() == "authorization" for name in headers)
+
+
+def oauth_check(needs: OAuthNeeds, *, sent_token: bool) -> Check:
+    """What a refusing server wants and what to do, in one check."""
+    said = "; ".join([needs.summary(), *needs.details()])
+    if needs.status == 403 and sent_token:
+        return Check(
+            "error",
+            "token_refused",
+            f"the token sent is not enough (HTTP 403): {said}; a token with the scopes named "
+            "is needed",
+        )
+    if sent_token:
+        return Check(
+            "error",
+            "token_refused",
+            f"the token sent was refused: {said}; probe again with a fresh token"
+            + (" (--oauth gets one)" if needs.oauth else ""),
+        )
+    way = (
+        "probe again with --oauth (the authorization-code flow in a browser), or pass "
+        "--header 'Authorization=Bearer ${TOKEN}'"
+        if needs.oauth
+        else "pass its token with --header 'Authorization=Bearer ${TOKEN}'"
+    )
+    return Check("error", "needs_oauth" if needs.oauth else "needs_token", f"{said}; {way}")
 
 
 NO_ANSWER_KINDS = frozenset({"refused", "connect_error", "timeout"})

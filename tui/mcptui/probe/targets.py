@@ -54,6 +54,8 @@ class ProbeInput:
     whatever credentials the request had are unknown."""
     supplied: list[str] = field(default_factory=list)
     """The names of the --header values applied (never the values)."""
+    oauth: dict[str, str] = field(default_factory=dict)
+    """By server label: where the token `--oauth` got came from (never the token)."""
 
 
 def read_input(path: str, max_bytes: int = MAX_BYTES) -> ProbeInput:

@@ -115,7 +115,9 @@ def server_tree(server: ServerReport) -> Tree:
         )
     _add_revisions(tree, server)
     for check in server.checks:
-        if check.severity != "ok":
+        if check.code in OAUTH_CODES:
+            _add_oauth(tree, check)
+        elif check.severity != "ok":
             tree.add(check_text(check))
     if server.reachable:
         _add_tools(tree, server)
@@ -277,6 +279,18 @@ def _call_label(call: CallReport) -> Text:
     if call.source == "recording":
         label.append("  (re-run from the recording)", style="dim")
     return label
+
+
+OAUTH_CODES = frozenset({"needs_oauth", "needs_token", "token_refused"})
+"""The checks of a server that refused with 401/403 (`probing.oauth_check`): what it wants
+first, then one line each for what it said, the flow it offers, and what to do."""
+
+
+def _add_oauth(tree: Tree, check: Check) -> None:
+    head, *rest = check.message.split("; ")
+    node = tree.add(_line(check.severity, head))
+    for part in rest:
+        node.add(Text(one_line(part, 300), style="dim"))
 
 
 def check_text(check: Check) -> Text:

@@ -177,6 +177,15 @@ class ToolWorkspaceScreen(ModalScreen[None]):
             report = await list_tools(source.entry, redacted=source.redacted)
             if not report.reachable:
                 problems.append(f"{source.label}: {report.problem or 'unreachable'}")
+                if report.oauth is not None:  # a 401/403: what the server wants, on a line
+                    problems.append(
+                        f"{source.label} {report.oauth.summary()}"
+                        + (
+                            " (`mcptui tools URL --oauth` gets a token)"
+                            if report.oauth.oauth
+                            else ""
+                        )
+                    )
                 continue
             for tool in report.tools:
                 self.listed.append(Listed(source, tool))
@@ -185,7 +194,7 @@ class ToolWorkspaceScreen(ModalScreen[None]):
         count = len(self.listed)
         title.append(f" · {count} tool{'s' if count != 1 else ''}", "dim")
         for problem in problems:
-            title.append(f"\n✗ {visible(one_line(problem))}", "red")
+            title.append(f"\n✗ {visible(one_line(problem, 400))}", "red")
         if problems and not self.listed and self.prefill is not None:
             recorded = one_line(json.dumps(self.prefill.arguments, ensure_ascii=False), 120)
             title.append(

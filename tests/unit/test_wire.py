@@ -221,6 +221,32 @@ def test_a_new_session_after_a_finished_response_opens_the_next_one():
     assert texts(timeline, two.wire) == ["→ tools/list", "← answer"]
 
 
+def test_a_refusal_written_after_the_424_it_caused_stays_with_that_response():
+    """`run --tap` writes the tap's notes and the run's from two threads: the server's 401 to
+    the listing (seen at 1.564 s) can be written after the API's 424 (1.566 s). Its time says
+    it is the refused request's, not a new response's; a later message opens the next."""
+    wire = Wire(session=None)
+    ask, number = wire.ask("initialize", 1.439)
+    message = "Error retrieving tool list from MCP server: 'demo'. Http status code: 424"
+    failed = note(
+        "http_error",
+        f"POST /responses: HTTP 424: {message}",
+        1.566,
+        level="error",
+        status=424,
+        body={"error": {"message": message, "code": "http_error"}},
+    )
+    late = wire.http_error(401, 1.564, [number])
+    again, _ = wire.ask("initialize", 2.5)  # the next run's listing
+    timeline = folded([ask, failed, late, again])
+    one, two = timeline.state.responses
+    assert texts(timeline, one.wire) == ["→ initialize", "← HTTP 401 to POST /mcp"]
+    assert texts(timeline, two.wire) == ["→ initialize"]
+    causes = diagnose_events([ask, failed, late]).response_causes
+    ((_, found),) = causes.items()
+    assert (found[0].cause.key, found[0].confidence) == ("auth", "confirmed")
+
+
 def test_calls_are_tied_by_name_and_arguments_in_order_and_retries_stay_loose():
     wire = Wire()
     events = in_time_order(

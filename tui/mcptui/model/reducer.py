@@ -438,7 +438,7 @@ class Reducer:
         t = event.t
 
         if event.is_note and is_wire_note(raw):
-            owner = self._wire_owner(raw.get("session"), resp)
+            owner = self._wire_owner(raw.get("session"), resp, t)
             self._push(owner.wire, event.index)
             return owner, None
         if event.is_note:
@@ -542,15 +542,24 @@ class Reducer:
             return None
         return resp
 
-    def _wire_owner(self, session: Any, resp: ResponseState | None) -> ResponseState:
+    def _wire_owner(
+        self, session: Any, resp: ResponseState | None, t: float | None
+    ) -> ResponseState:
         """The response an MCP message a tap saw belongs to: its session's; else the open
         one; else the next (OpenAI lists a server's tools before the stream starts, so what
-        comes after a finished response opens the one to come, which its events then join)."""
+        comes after a finished response opens the one to come, which its events then join).
+
+        A message seen before the last response ended stays with it, though written after
+        its end: the tap's thread and the run's stream write one recording, so a server's 401
+        to the listing can land a line after the API's 424 it caused (1 `run --tap` in 24
+        under load); its time says where it belongs."""
         owner = self._sessions.get(session) if type(session) is str else None
         if owner is not None:
             return owner
-        if resp is None or resp.status in TERMINAL_STATUSES or resp.request_failed:
+        finished = resp is None or resp.status in TERMINAL_STATUSES or resp.request_failed
+        if finished and not (resp is not None and seen_before_end(t, resp)):
             resp = self._new_response()
+        assert resp is not None
         if type(session) is str:
             self._put(self._sessions, session, resp)
         return resp
@@ -727,3 +736,8 @@ class Reducer:
             self._set(item, "error", error)
             if item.status != "failed":
                 self._set(item, "status", "failed")
+
+
+def seen_before_end(t: float | None, resp: ResponseState) -> bool:
+    """Whether a note stamped `t` was seen before `resp`'s last event (both timed)."""
+    return t is not None and resp.last_t is not None and t <= resp.last_t

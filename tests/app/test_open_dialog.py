@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from _app_support import SAMPLE_424, SAMPLE_SUCCESS, wait_until
+from _app_support import SAMPLE_424, SAMPLE_SUCCESS, toasts, wait_until
 from mcptui.io.recent import note_opened, recent_files
 from mcptui.sources.replay import open_session
 from mcptui.ui.app import McptuiApp
@@ -116,6 +116,21 @@ async def test_recent_files_are_listed_newest_first_and_enter_opens_one(runs: Pa
         str(runs / "beta.jsonl"),
         str(runs / "alpha-two.jsonl"),
     ]
+
+
+async def test_down_down_enter_sent_at_once_opens_the_second_recent_file(runs: Path):
+    """tmux under load: Enter reached the box before the list had the focus, and the path
+    typed (`runs/alpha-`) was opened instead of the recent file chosen."""
+    note_opened(runs / "beta.jsonl")
+    note_opened(runs / "alpha-two.jsonl")
+    app = app_on(SAMPLE_424)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", *keys("runs/al"), "tab")
+        assert app.screen.query_one("#answer", Input).value == "runs/alpha-"
+        for key in ("down", "down", "enter"):  # one burst: nothing runs between them
+            app.post_message(events.Key(key, None))
+        assert await wait_until(pilot, lambda: app.session.source == str(runs / "beta.jsonl"))
+        assert not [toast for toast in toasts(pilot) if "Could not open" in toast]
 
 
 async def test_escape_leaves_the_file_shown(runs: Path):

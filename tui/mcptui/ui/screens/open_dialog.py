@@ -168,7 +168,17 @@ class OpenScreen(PromptScreen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter opens the path as shown: with its greyed completion when what is typed names
-        nothing (`runs/alpha-r` shown as `runs/alpha-run.jsonl` opens that file)."""
+        nothing (`runs/alpha-r` shown as `runs/alpha-run.jsonl` opens that file). After ↓ it
+        opens the recent file chosen, though it reached the box before the list had the focus
+        (keys typed in one burst: seen in tmux under load, the typed path opened instead)."""
+        if self._into_list:  # ↓ then Enter sent at once: the list's focus was on its way
+            event.stop()
+            event.prevent_default()
+            recent = self.query_one("#recent", OptionList)
+            chosen = recent.highlighted
+            if chosen is not None and not recent.get_option_at_index(chosen).disabled:
+                self.dismiss(recent.get_option_at_index(chosen).id)
+            return
         typed = event.value.strip()
         suggestion = only_completion(typed)
         if (

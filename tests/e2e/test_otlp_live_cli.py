@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -228,26 +229,23 @@ async def call_through(url: str) -> None:
         await session.call_tool("failing_api", {"query": "x"})
 
 
-def test_the_tap_sends_a_span_per_request_in_the_trace_the_call_carried(
-    servers: Servers, tmp_path: Path, receiver: Receiver
-):
-    process, address = start_listening(
+def start_tap(servers: Servers, tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    """`mcptui tap --no-tui` in front of the demo server, recording to tap.jsonl."""
+    return start_listening(
         [
-            "tap",
-            "--no-tui",
-            "--port",
-            "0",
-            "--upstream",
-            f"{servers.mcp}/mcp",
-            "--record",
-            "tap.jsonl",
-            "--otlp",
-            receiver.url,
+            *("tap", "--no-tui", "--port", "0", "--upstream", f"{servers.mcp}/mcp"),
+            *("--record", "tap.jsonl", *extra),
         ],
         tmp_path,
         cli_env(api_key=None),
         "mcp",
     )
+
+
+def test_the_tap_sends_a_span_per_request_in_the_trace_the_call_carried(
+    servers: Servers, tmp_path: Path, receiver: Receiver
+):
+    process, address = start_tap(servers, tmp_path, "--otlp", receiver.url)
     try:
         asyncio.run(call_through(f"{address}/mcp"))
         receiver.wait_for(lambda got: any(s.name == "tools/call failing_api" for s in got))
@@ -281,21 +279,7 @@ def test_the_tap_sends_a_span_per_request_in_the_trace_the_call_carried(
 def test_the_tap_keeps_a_traceparent_header(servers: Servers, tmp_path: Path):
     import urllib.request
 
-    process, address = start_listening(
-        [
-            "tap",
-            "--no-tui",
-            "--port",
-            "0",
-            "--upstream",
-            f"{servers.mcp}/mcp",
-            "--record",
-            "tap.jsonl",
-        ],
-        tmp_path,
-        cli_env(api_key=None),
-        "mcp",
-    )
+    process, address = start_tap(servers, tmp_path)
     try:
         request = urllib.request.Request(
             f"{address}/mcp",

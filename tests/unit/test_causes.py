@@ -192,19 +192,7 @@ def test_unlisted_private_server_is_flagged_as_unreachable(upstream_dir: Path) -
 
 
 def test_tool_list_http_424_on_the_request() -> None:
-    timeline = Timeline(
-        [
-            note(
-                "http_error",
-                "POST /v1/responses: HTTP 424: Error retrieving tool list from MCP "
-                "server: 'files'. Http status code: 401 (Unauthorized)",
-                level="error",
-                status=424,
-            )
-        ]
-    )
-    timeline.seek_end()
-    [resp] = timeline.state.responses
+    timeline, resp = _listing_401()
     found = keys(response_causes(resp, timeline.events))
     # What failed (the listing) is certain; why (the 401 it names) is the answer, so first.
     assert found[:2] == [("auth", "likely"), ("tool_list_failure", "confirmed")]

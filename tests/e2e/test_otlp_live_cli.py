@@ -73,6 +73,32 @@ def test_a_tapped_run_sends_its_spans_and_says_openai_sent_no_trace_context(
     assert not broken.links
 
 
+def test_no_secret_of_a_run_or_a_proxied_app_reaches_the_collector(
+    servers: Servers, tmp_path: Path, receiver: Receiver
+):
+    """The MCP header value and the app's API key (in the requests the run and the proxy
+    see), the server URL's token (echoed in the response's tools and the call's arguments):
+    none is in any byte sent."""
+    header_value, url_token = "hdr-Secret-0a1b2c3d4e5f", "tok9Zq8Yx7Wv6Ut5"
+    tool = servers.tool(
+        url=f"{servers.mcp}/mcp?token={url_token}", headers={"X-Api-Key": header_value}
+    )
+    body = request_body(servers, ("broken_schema", {"query": url_token}), tool=tool)
+    done, _, _ = run_request(servers, tmp_path, body, "--tap", "--otlp", receiver.url)
+    assert done.returncode == 1, done.stderr
+    process, address = proxy(servers, tmp_path, receiver.url)
+    try:
+        with OpenAI(base_url=f"{address}/v1", api_key=API_KEY, max_retries=0) as app:
+            streamed = raw_events(app, model="gpt-5-mini", tools=[tool], input=body["input"])
+    finally:
+        stop(process)
+    assert url_token in json.dumps(streamed)  # the app got it back; the spans must not
+    sent = b"".join(request.SerializeToString() for _, request in receiver.requests)
+    assert sum(span.name == "execute_tool broken_schema" for span in receiver.spans()) == 2
+    for secret in (header_value, url_token, API_KEY):
+        assert secret.encode() not in sent, secret
+
+
 def test_an_attached_background_response_is_sent_once_it_ends(
     servers: Servers, tmp_path: Path, receiver: Receiver
 ):

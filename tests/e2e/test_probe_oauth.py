@@ -58,14 +58,14 @@ def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 class Running:
-    """`mcptui probe … --oauth` as a process whose stderr is read line by line as it comes,
+    """`mcptui COMMAND … --oauth` as a process whose stderr is read line by line as it comes,
     so the test can act when the authorization URL appears."""
 
-    def __init__(self, tmp_path: Path, *args: str) -> None:
+    def __init__(self, tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "mcptui", "probe", *args],
+            [sys.executable, "-m", "mcptui", *args],
             cwd=tmp_path,
-            env=clean_env(),
+            env=env or clean_env(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -178,7 +178,7 @@ def test_what_it_needs_is_the_likely_cause_s_evidence(guarded: Protected):
 
 
 def test_oauth_completes_the_flow_and_lists_the_tools(tmp_path: Path, guarded: Protected):
-    running = Running(tmp_path, guarded.mcp, "--oauth")
+    running = Running(tmp_path, "probe", guarded.mcp, "--oauth")
     url = running.authorization_url()
     assert url.startswith(f"{guarded.issuer_url}/authorize?")
     assert "code_challenge_method=S256" in url
@@ -200,7 +200,7 @@ def test_oauth_completes_the_flow_and_lists_the_tools(tmp_path: Path, guarded: P
 
 
 def test_a_refused_authorization_exits_2_with_the_reason(tmp_path: Path, denying: Protected):
-    running = Running(tmp_path, denying.mcp, "--oauth")
+    running = Running(tmp_path, "probe", denying.mcp, "--oauth")
     page = play_browser(running.authorization_url())
     assert "the authorization was refused" in page.text
     code, out, err = running.finish()
@@ -305,6 +305,17 @@ def test_the_emulator_sends_the_token_in_authorization_as_openai_does(
         assert got is not None
         return got.access_token
 
+    # `run --oauth` runs the flow itself and sends the request with the token.
+    running = Running(tmp_path, *run, "flowed.jsonl", "--oauth", env=env)
+    assert play_browser(running.authorization_url()).status_code == 200
+    code, out, err = running.finish()
+    assert code == 0, out + err
+    assert "guarded authorized (scope tools:read): the token is used for this run only" in err
+    flowed = (tmp_path / "flowed.jsonl").read_text()
+    assert '"output":"hello"' in flowed.replace(" ", "")
+    assert '"Authorization":"<redacted>"' in flowed.replace(" ", "")
+    no_secrets(guarded, flowed, out, err)
+
     request["tools"][0]["authorization"] = asyncio.run(token())
     (tmp_path / "request.json").write_text(json.dumps(request))
     done = forked_cli([*run, "worked.jsonl"], tmp_path, env, timeout=60)
@@ -313,3 +324,15 @@ def test_the_emulator_sends_the_token_in_authorization_as_openai_does(
     assert '"type":"mcp_list_tools"' in recorded.replace(" ", "")
     assert '"output":"hello"' in recorded.replace(" ", "")
     no_secrets(guarded, recorded, done.stdout, done.stderr)
+
+
+def test_run_refuses_oauth_it_cannot_use_before_sending(tmp_path: Path, servers: Servers):
+    (tmp_path / "request.json").write_text(json.dumps({"model": "gpt-5-mini", "input": "q"}))
+    env = {**clean_env(), "OPENAI_API_KEY": "sk-test"}
+    run = ["run", "request.json", "--no-tui", "--base-url", servers.emulator]
+    alone = forked_cli([*run, "--oauth-timeout", "5"], tmp_path, env, timeout=60)
+    assert (alone.returncode, alone.stderr.strip()) == (2, "mcptui: --oauth-timeout needs --oauth")
+    nothing = forked_cli([*run, "--oauth"], tmp_path, env, timeout=60)
+    assert nothing.returncode == 2
+    assert "--oauth: the request has no MCP server URL to authorize at" in nothing.stderr
+    assert not list(tmp_path.glob("mcptui-recordings/*.jsonl"))  # nothing was sent

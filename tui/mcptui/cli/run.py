@@ -22,6 +22,7 @@ from mcptui.cli.common import (
     run_app,
     terminal_missing,
 )
+from mcptui.cli.oauth_option import OAuthRefused, add_oauth_options, oauth_refused, oauth_tokens
 from mcptui.model.textsafe import shown_path, visible
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ def add_run_parser(commands: Commands) -> None:
         help=f"the first tap's port (default: a free one, or {TAP_PORT} with --tap-public-url)",
     )
     add_otlp_options(parser, "each response ends")
+    add_oauth_options(parser, "send the request with the token in the tool's headers")
     parser.set_defaults(run=run_request)
 
 
@@ -123,6 +125,13 @@ def run_request(args: argparse.Namespace) -> int:
     otlp, refused = otlp_target_or_refusal(args)
     if refused is not None:
         return refused
+    if request is not None and (refused := oauth_refused(args, [])) is not None:
+        return refused
+    if request is not None and args.oauth:
+        try:  # before the taps: the flow talks to each server itself
+            request, _ = oauth_tokens(request, args)
+        except OAuthRefused as exc:
+            return refuse_line(str(exc))
     export = live_export(otlp)
     from mcptui.io.recording import DEFAULT_RECORD_DIR
     from mcptui.sources.live import Recorder, live_session  # the openai SDK: after the checks

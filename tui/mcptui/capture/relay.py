@@ -432,6 +432,14 @@ class Recording:
                 self.hub.exchange_started()
         return self.exchange
 
+    def begin(self, upstream: Headed) -> None:
+        """The answer's head arrived: its recording begins now rather than at its first bytes
+        (the tap relay: the head of an MCP server's SSE answer comes well before its events,
+        so this work is off the way of the event the client waits for)."""
+        self.upstream = upstream
+        if self.find() is not None and not self.begun:
+            self._begin()
+
     def _begin(self) -> None:
         self.begun = True
         assert self.exchange is not None and self.upstream is not None

@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import http
 import json
+import os
 import signal
 import socket
 import threading
@@ -77,10 +79,13 @@ def suits(upstream: str) -> bool:
         return False
     if url.scheme != "http":
         return False
+    if not any(name.lower() in ("http_proxy", "all_proxy") for name in os.environ):
+        return True  # no proxy at all (a client, to ask it, takes 0.2 s to make)
     with httpx2.Client() as client:
         return client._transport_for_url(url) is client._transport  # private, as relay.py's
 
 
+@functools.cache
 def _status_line(status: int) -> bytes:
     try:
         phrase = http.HTTPStatus(status).phrase
@@ -622,6 +627,8 @@ class _Exchange:
 
     def on_headers_complete(self) -> None:
         assert self.parser is not None
+        if self.answered:  # bytes past the answer: the connection is not reused
+            return
         status = self.parser.get_status_code()
         if 100 <= status < 200:  # 100 Continue, 103 Early Hints: the answer is still to come
             self.informational = True
@@ -631,7 +638,7 @@ class _Exchange:
         self.status = status
         raw = self.raw
         assert self.recording is not None
-        self.recording.upstream = _Head(status, raw)
+        self.recording.begin(_Head(status, raw))
         head_only = self.request.method == "HEAD"
         length = False
         framed = False
@@ -667,6 +674,8 @@ class _Exchange:
         self.pieces.append(body)
 
     def on_message_complete(self) -> None:
+        if self.answered:
+            return
         if self.informational:
             self.informational = False
             return
@@ -949,6 +958,12 @@ class RelayThread:
                 loop.call_soon_threadsafe(_settle, stop)
             self._thread.join(timeout)
         self.socket.close()
+
+    def __enter__(self) -> RelayThread:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
 
 
 def _settle(future: asyncio.Future[None]) -> None:

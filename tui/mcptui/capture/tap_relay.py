@@ -3,13 +3,17 @@ reading the MCP server's answer and writing it to the client.
 
 Why a second relay beside the ASGI one (tui/mcptui/capture/relay.py, which `mcptui proxy` and
 an https or proxied upstream keep): relaying `tools/call` one after another, the ASGI relay's
-process took ~0.5 ms of CPU a call in ~10 turns of its event loop (uvicorn's task per request,
-a task wake-up for each piece of the answer, its keep-alive timer), against 4-5 turns and
-~0.2 ms for a bare asyncio forwarder; with its recorder child the tap made 0.69-0.77x of
-direct's calls/s against issue 37's goal of 0.8x (bench/tap_split.py). Here a request is parsed
-(httptools, as uvicorn does) in the client connection's `data_received`, written to a kept-alive
-upstream connection at once, and the answer's bytes are written to the client from the upstream
-connection's `data_received`, all that arrived together in one write: two turns a call.
+process took 0.41-0.50 ms of CPU a call in ~10 turns of its event loop (uvicorn's task per
+request, a task wake-up for each piece of the answer, its keep-alive timer), a bare asyncio
+forwarder 0.14-0.21 ms; with its recorder child the tap made 0.69-0.77x of direct's calls/s
+against issue 37's goal of 0.8x. Here a request is parsed (httptools, as uvicorn does) in the
+client connection's `data_received` and written to a kept-alive upstream connection at once;
+the answer's bytes are written to the client from the upstream connection's `data_received`,
+all that one read gave in one write. A turn of the loop is a read of either socket and nothing
+else (3.9 a call against the demo server, whose SSE answer comes as its head, its event and its
+end, apart): 0.27-0.31 ms of CPU a call recording nothing, 0.34-0.43 ms recording (the steps
+posted to the recorder child), in the same runs as the figures above (bench/tap_split.py, on
+2 cores shared with other work).
 
 What the hub records is unchanged: the same RelayHub calls in the same order as the ASGI relay
 (`exchange_for` when the request is complete, before it goes on; the answer's start and each
@@ -20,7 +24,8 @@ Framing: a request body up to the hub's `request_cap` is held and sent with its
 Content-Length; a larger one is streamed on as it arrives (chunked, unless the client gave a
 length), and recorded as too large. An answer with a Content-Length passes as it is; any other
 (chunked, SSE, until the upstream closes) goes to the client chunked, each piece as it arrives.
-Keep-alive and pipelined requests on both sides, one exchange at a time per client connection.
+Connections are kept alive on both sides; a client's pipelined requests are relayed one at a
+time, in order.
 A client that leaves mid-answer closes the upstream connection; an upstream that cannot be
 reached gets the client a 502 (the hub's body) and a note; one that breaks mid-answer has the
 client's connection dropped the same way. Both sides' reading pauses while the other's writing

@@ -253,6 +253,9 @@ class OffloadedHub:
     the relay itself (where to relay, what a refusal says) come from `local`, a hub of the same
     kind that records nothing; every step to record is posted to the child."""
 
+    flush_after = 0.0
+    """The spec's `flush_after`."""
+
     def __init__(self, spec: Spec, local: Any) -> None:
         self.spec = spec
         self.local = local

@@ -11,7 +11,7 @@ client connection's `data_received` and written to a kept-alive upstream connect
 the answer's bytes are written to the client from the upstream connection's `data_received`,
 all that one read gave in one write. A turn of the loop is a read of either socket and nothing
 else (3.9 a call against the demo server, whose SSE answer comes as its head, its event and its
-end, apart): 0.27-0.31 ms of CPU a call recording nothing, 0.34-0.43 ms recording (the steps
+end, apart): 0.27-0.31 ms of CPU a call recording nothing, 0.33-0.45 ms recording (the steps
 posted to the recorder child), in the same runs as the figures above (bench/tap_split.py, on
 2 cores shared with other work).
 
@@ -954,6 +954,8 @@ class RelayThread:
     def start(self) -> RelayThread:
         self._thread.start()
         self._ready.wait(10)
+        if not self._thread.is_alive():
+            raise RuntimeError(f"the tap at {self.url} failed to start")
         return self
 
     def stop(self, timeout: float = 5.0) -> None:

@@ -4,8 +4,10 @@ the demo MCP server, in one run (issue 37's tap goal, README's Benchmarks sectio
   direct  `mcptui demo-server` itself
   bare    a bare asyncio forwarder: bytes in, bytes out, nothing parsed (the floor any relay
           in Python meets: two more hops on loopback)
-  relay   the tap's own relay (uvicorn, the ASGI app, the hop to the server) recording nothing
-  tap     `mcptui tap --no-tui` as a user runs it (the relay, and its recorder child)
+  asgi    the ASGI relay (uvicorn, the ASGI app, the hop to the server) recording nothing: the
+          tap's relay until tui/mcptui/capture/tap_relay.py, still `mcptui proxy`'s
+  relay   the tap's own relay (tap_relay.py: asyncio protocols) recording nothing
+  tap     `mcptui tap --no-tui` as a user runs it (its own relay, and its recorder child)
 
 Each behind one legacy-era MCP session (bench/proxy_load.py `McpSession`), `tools/call search`
 one after another in blocks of 100, the paths in turn (reversed every other block). Printed for
@@ -13,7 +15,7 @@ each: ms per call, calls/s as a ratio of direct's, and the CPU per call its proc
 the tap, its recorder child) used, from /proc (clock ticks of 10 ms, over all its blocks).
 Information, not a goal: bench/proxy.py carries the tap's goal.
 
-Run: `.venv/bin/python bench/tap_split.py [--calls N]` (default 1200 a path, about a minute).
+Run: `.venv/bin/python bench/tap_split.py [--calls N]` (default 1200 a path, about 80 s).
 Linux only (/proc). With `--serve KIND UPSTREAM PORT` it is one of the stand-ins (internal).
 """
 
@@ -89,12 +91,16 @@ async def serve(kind: str, upstream: str, port: int) -> None:
     from mcptui.capture.proxy_run import SERVER_OPTIONS
     from mcptui.capture.relay import RecordingProxy
     from mcptui.capture.tap import TapHub
+    from mcptui.capture.tap_relay import TapRelay
     from mcptui.net.serve import bind, make_server
 
     class Unrecorded(TapHub):
         def exchange_for(self, *args: object) -> None:  # type: ignore[override]
             return None
 
+    if kind == "relay":
+        await TapRelay(Unrecorded(upstream, None)).serve(bind("127.0.0.1", port), stop)
+        return
     relay = make_server(RecordingProxy(Unrecorded(upstream, None)), **SERVER_OPTIONS)
     task = asyncio.ensure_future(relay.serve(sockets=[bind("127.0.0.1", port)]))
     await stop
@@ -154,7 +160,7 @@ def main() -> None:
     }
     wait_port(server_port)
     urls = {"direct": upstream}
-    for kind in ("bare", "relay", "tap"):
+    for kind in ("bare", "asgi", "relay", "tap"):
         port = free_port()
         tap = ["tap", "--no-tui", "--port", str(port), "--upstream", upstream]
         command = (

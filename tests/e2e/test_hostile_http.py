@@ -1,5 +1,6 @@
-"""Odd HTTP against all four servers (emulate, demo-server, proxy, tap), over raw sockets:
-whatever the method, target or body, the answer is never a 500 (issue 35, V1 and V2)."""
+"""Odd HTTP against all four servers (emulate, demo-server, proxy, tap: both its relays), over
+raw sockets: whatever the method, target or body, the answer is never a 500 (issue 35, V1 and
+V2)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import pytest
 from mcptui.capture.captures import CaptureHub
 from mcptui.capture.relay import RecordingProxy
 from mcptui.capture.tap import TapHub
+from mcptui.capture.tap_relay import RelayThread
 from mcptui.emulator.app import Emulator
 from mcptui.emulator.demo_server import DemoModes, build_app
-from mcptui.net.serve import ServerThread
+from mcptui.net.serve import ServerThread, bind
 
 REQUEST_LINES = [
     b"OPTIONS * HTTP/1.1",
@@ -41,6 +43,9 @@ def addresses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
         tap = stack.enter_context(
             ServerThread(RecordingProxy(TapHub(f"{mcp.url}/mcp", folder / "tap.jsonl")))
         )
+        own = stack.enter_context(
+            RelayThread(TapHub(f"{mcp.url}/mcp", folder / "tap-own.jsonl"), bind())
+        )
         proxy = stack.enter_context(
             ServerThread(RecordingProxy(CaptureHub(f"{emulator.url}/v1", folder)))
         )
@@ -49,6 +54,7 @@ def addresses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
             "demo-server": mcp.url,
             "demo-server --call-token --legacy-only": moody.url,
             "tap": tap.url,
+            "tap's own relay": own.url,
             "proxy": proxy.url,
         }
 
@@ -78,7 +84,14 @@ def request(line: bytes, body: bytes = b"", *headers: bytes) -> bytes:
     return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
-SERVERS = ["emulate", "demo-server", "demo-server --call-token --legacy-only", "tap", "proxy"]
+SERVERS = [
+    "emulate",
+    "demo-server",
+    "demo-server --call-token --legacy-only",
+    "tap",
+    "tap's own relay",
+    "proxy",
+]
 
 
 @pytest.mark.parametrize("line", REQUEST_LINES, ids=lambda line: line[:40].decode())
@@ -87,7 +100,7 @@ def test_no_method_or_target_gets_a_500(addresses: dict[str, str], server: str, 
     assert raw_status(addresses[server], request(line)) < 500
 
 
-@pytest.mark.parametrize("server", ["tap", "proxy"])
+@pytest.mark.parametrize("server", ["tap", "tap's own relay", "proxy"])
 def test_options_star_is_answered_with_allow(addresses: dict[str, str], server: str):
     host, port = addresses[server].removeprefix("http://").rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=30) as sock:

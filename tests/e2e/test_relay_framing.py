@@ -1,8 +1,8 @@
 """Answers framed every way HTTP/1.1 frames them pass through the relay whole, on one kept-alive
 client connection, whether the upstream is reached through the relay's own hop or through
-httpx2 (a client given to the relay): a bodiless 202 whose end comes with its head, a HEAD, a
-body that arrives in one piece, one that arrives in pieces, and a body ended by the upstream
-closing its connection."""
+httpx2 (a client given to the relay), and through the tap's own relay (tap_relay.py): a
+bodiless 202 whose end comes with its head, a HEAD, a body that arrives in one piece, one that
+arrives in pieces, and a body ended by the upstream closing its connection."""
 
 from __future__ import annotations
 
@@ -86,19 +86,22 @@ def upstream() -> Iterator[Upstream]:
     running.stop()
 
 
-@pytest.mark.parametrize("via", ["hop", "httpx2"])
+@pytest.mark.parametrize("via", ["hop", "httpx2", "tap_relay"])
 def test_every_framing_passes_whole_and_is_recorded(
     upstream: Upstream, tmp_path: Path, via: str
 ) -> None:
-    from mcptui.net.serve import ServerThread
+    from mcptui.capture.tap_relay import RelayThread
+    from mcptui.net.serve import ServerThread, bind
 
     record = tmp_path / "tap.jsonl"
     hub = TapHub(f"http://127.0.0.1:{upstream.port}/", record)
     client = None if via == "hop" else httpx2.AsyncClient(timeout=UPSTREAM_TIMEOUT)
-    with (
-        ServerThread(RecordingProxy(hub, client), **SERVER_OPTIONS) as tap,
-        httpx2.Client(timeout=10) as http,
-    ):
+    server: Any = (
+        RelayThread(hub, bind())
+        if via == "tap_relay"
+        else ServerThread(RecordingProxy(hub, client), **SERVER_OPTIONS)
+    )
+    with server as tap, httpx2.Client(timeout=10) as http:
         for _ in range(2):  # again, on the same connections
             accepted = http.post(f"{tap.url}/accepted", json={"jsonrpc": "2.0", "method": "x"})
             assert (accepted.status_code, accepted.content) == (202, b"")

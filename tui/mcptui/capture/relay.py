@@ -35,7 +35,7 @@ from mcptui.model.failure_text import describe_exception
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
-_REQUEST_DROPPED = frozenset(
+REQUEST_DROPPED = frozenset(
     {
         b"host",
         b"content-length",
@@ -49,7 +49,7 @@ _REQUEST_DROPPED = frozenset(
         b"upgrade",
     }
 )
-_RESPONSE_DROPPED = frozenset(
+RESPONSE_DROPPED = frozenset(
     {
         b"connection",
         b"keep-alive",
@@ -99,6 +99,17 @@ class Recorder(Protocol):
 
     def feed(self, chunk: bytes) -> None: ...
     def end(self, broken: str | None = None) -> None: ...
+
+
+class Headed(Protocol):
+    """An answer's head, as `Recording` reads it: httpx2's response, the hop's `Answer`, the
+    tap relay's (tui/mcptui/capture/tap_relay.py)."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def headers(self) -> Any:
+        """With `items()`: each name lowered, with its value as text."""
 
 
 class RelayHub(Protocol):
@@ -201,9 +212,7 @@ class RecordingProxy:
             return  # the client left before it finished sending
         chunks, complete = head
         headers = [
-            (name, value)
-            for name, value in scope["headers"]
-            if name.lower() not in _REQUEST_DROPPED
+            (name, value) for name, value in scope["headers"] if name.lower() not in REQUEST_DROPPED
         ]
         # A body over the cap is streamed on as it arrives, never held whole: the hub is
         # told it is too large to record (None) and keeps a note of that instead.
@@ -212,7 +221,7 @@ class RecordingProxy:
         # The tap records a request's messages before it goes on; the proxy looks at the
         # request once it is on its way, while the upstream works on it (reading it, its body
         # parsed and its secrets found, was 0.4 ms of the proxy's added time to first byte).
-        recording = _Recording(self.hub, find)
+        recording = Recording(self.hub, find)
         if self.hub.record_first:
             recording.find()
         content: bytes | AsyncIterator[bytes]
@@ -241,7 +250,7 @@ class RecordingProxy:
                 await _answer_json(
                     send,
                     400,
-                    _refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
+                    refusal(f"{method} {target}: cannot be relayed: {describe_exception(exc)}"),
                 )
                 return
             if url not in self._routes:
@@ -311,7 +320,7 @@ class RecordingProxy:
         return response
 
     async def _pass_on(
-        self, upstream: httpx2.Response | Answer, recording: _Recording, receive: Any, send: Any
+        self, upstream: httpx2.Response | Answer, recording: Recording, receive: Any, send: Any
     ) -> None:
         await send(
             {
@@ -320,7 +329,7 @@ class RecordingProxy:
                 "headers": [
                     (name, value)
                     for name, value in upstream.headers.raw
-                    if name.lower() not in _RESPONSE_DROPPED
+                    if name.lower() not in RESPONSE_DROPPED
                 ],
             }
         )
@@ -397,7 +406,7 @@ class RecordingProxy:
             raise UpstreamBroke(broken)
 
 
-class _Recording:
+class Recording:
     """One exchange's recording, begun at its first chunk; whatever goes wrong in it is told
     through the hub and never reaches the relay (the app's traffic goes on regardless).
 
@@ -408,7 +417,7 @@ class _Recording:
         self.hub = hub
         self._find: Callable[[], Any | None] | None = find
         self.exchange: Any | None = None
-        self.upstream: httpx2.Response | Answer | None = None
+        self.upstream: Headed | None = None
         self.recorder: Recorder | None = None
         self.begun = False
 
@@ -422,6 +431,14 @@ class _Recording:
             else:
                 self.hub.exchange_started()
         return self.exchange
+
+    def begin(self, upstream: Headed) -> None:
+        """The answer's head arrived: its recording begins now rather than at its first bytes
+        (the tap relay: the head of an MCP server's SSE answer comes well before its events,
+        so this work is off the way of the event the client waits for)."""
+        self.upstream = upstream
+        if self.find() is not None and not self.begun:
+            self._begin()
 
     def _begin(self) -> None:
         self.begun = True
@@ -594,11 +611,11 @@ async def _not_relayed(method: str, target: str, send: Any) -> None:
         await _answer_json(send, 200, None, [(b"allow", ALLOWED)])
         return
     await _answer_json(
-        send, 400, _refusal(f"{method} {target[:200]}: only a path (/...) can be relayed")
+        send, 400, refusal(f"{method} {target[:200]}: only a path (/...) can be relayed")
     )
 
 
-def _refusal(message: str) -> dict[str, Any]:
+def refusal(message: str) -> dict[str, Any]:
     """The relay's own 400 body, in the shape both of its clients read (an API error)."""
     return {
         "error": {

@@ -19,6 +19,7 @@ from rich.text import Text
 from mcptui.capture.proxy_run import SERVER_OPTIONS, TimelineFeed, quiet_collector
 from mcptui.capture.relay import RecordingProxy
 from mcptui.capture.tap import TapHub
+from mcptui.capture.tap_relay import RelayThread, serve_tap, suits
 from mcptui.io.recording import DEFAULT_RECORD_DIR
 from mcptui.model.events import Event, note
 from mcptui.model.player import Player
@@ -46,6 +47,15 @@ class _QuietStop(logging.Filter):
 
 
 logging.getLogger("uvicorn.error").addFilter(_QuietStop())
+
+
+def relay_thread(hub: TapHub, port: int) -> ServerThread | RelayThread:
+    """The tap served from a thread of its own (the terminal UI, `run --tap`), bound at once:
+    by the tap's own relay (tui/mcptui/capture/tap_relay.py) for a plain-HTTP server, by the
+    ASGI relay on httpx2 for an https or proxied one."""
+    if suits(hub.upstream):
+        return RelayThread(hub, bind(DEFAULT_HOST, port))
+    return ServerThread(RecordingProxy(hub), port=port, own_logging=False, **SERVER_OPTIONS)
 
 
 def default_record() -> Path:
@@ -92,7 +102,10 @@ def serve_tap_lines(
     )
     quiet_collector()
     try:
-        make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
+        if suits(upstream):
+            serve_tap(hub, sock)
+        else:  # https, or through a proxy: the ASGI relay, on httpx2
+            make_server(RecordingProxy(hub), **SERVER_OPTIONS).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
         pass
     finally:
@@ -116,9 +129,7 @@ class TapService:
         self.hub = TapHub(upstream, record or default_record())
         self.export = export
         self.follower: TapFollower | None = None
-        self.server = ServerThread(
-            RecordingProxy(self.hub), port=port, own_logging=False, **SERVER_OPTIONS
-        )
+        self.server = relay_thread(self.hub, port)
         self.server_url = server_url(self.server.url, self.hub, public_url)
         self.upstream = upstream
 
@@ -186,18 +197,13 @@ class RunTaps:
                 "in the order of the request's tools"
             )
         self.hubs: list[TapHub] = []
-        self.servers: list[ServerThread] = []
+        self.servers: list[ServerThread | RelayThread] = []
         self.routes: dict[str, str] = {}
         """The request's server_url → the tap's."""
         try:
             for position, (url, names) in enumerate(labels.items()):
                 hub = TapHub(url, None, labels=names)
-                server = ServerThread(
-                    RecordingProxy(hub),
-                    port=port + position if port else 0,
-                    own_logging=False,
-                    **SERVER_OPTIONS,
-                )
+                server = relay_thread(hub, port + position if port else 0)
                 self.hubs.append(hub)
                 self.servers.append(server)
                 public = public_urls[position] if public_urls else None

@@ -9,7 +9,7 @@ in-memory provider that approves every request at once (or refuses each one with
 `access_denied`), so a test plays the browser by fetching the authorization URL and following
 the redirect to the client's loopback listener.
 
-Run it by hand (`python tests/_oauth_servers.py`) to try `mcptui probe URL --oauth`.
+Run it by hand (`.venv/bin/python tests/_oauth_servers.py`) to try `mcptui probe URL --oauth`.
 """
 
 from __future__ import annotations

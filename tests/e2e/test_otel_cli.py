@@ -84,3 +84,19 @@ def test_several_recordings_give_one_trace_per_response(receiver: Receiver):
     roots = [span for span in receiver.spans() if not span.parent_span_id]
     assert len(roots) == 2
     assert len({span.trace_id for span in roots}) == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (("--otlp", "http://[::1"), "mcptui: --otlp wants an http(s) URL"),
+        (("--otlp", "http://127.0.0.1:99999"), "mcptui: --otlp wants an http(s) URL"),
+        (("--otlp", "http://127.0.0.1:4318", "--otlp-timeout", "inf"), "mcptui: --otlp-timeout"),
+        (("--otlp-timeout", "3"), "mcptui: --otlp-timeout needs --otlp"),
+    ],
+)
+def test_options_it_cannot_use_are_one_line_and_exit_2(options: tuple[str, ...], said: str):
+    done = export(*options)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(said) and done.stderr.count("\n") == 1, done.stderr
+    assert done.stdout == ""

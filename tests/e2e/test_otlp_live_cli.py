@@ -41,8 +41,12 @@ def receiver() -> Any:
 
 
 def otlp_line(stderr: str) -> str:
-    (line,) = [line for line in stderr.splitlines() if line.startswith("mcptui: OTLP: ")]
+    """The end's line of what was sent (after the one saying that it waits, if it did)."""
+    (line,) = [line for line in stderr.splitlines() if line.startswith("mcptui: OTLP: sent ")]
     return line
+
+
+WAITING = "mcptui: OTLP: sending the last spans to "
 
 
 # -- run ----------------------------------------------------------------------------------------
@@ -134,6 +138,7 @@ def test_a_run_whose_collector_hangs_ends_as_usual_and_says_why(servers: Servers
     assert any(e.get("event", {}).get("type") == "response.completed" for e in entries)
     line = otlp_line(done.stderr)
     assert "spans not sent (no answer within 1 s" in line
+    assert WAITING in done.stderr  # said once the end had waited a second
 
 
 @pytest.mark.parametrize("command", ["run", "proxy", "tap"])
@@ -148,7 +153,17 @@ def test_otlp_refusals_are_one_line_before_anything_starts(
     }[command]
     for options, said in (
         (("--otlp", "ftp://x"), "mcptui: --otlp wants an http(s) URL"),
+        (("--otlp", "http://[::1"), "mcptui: --otlp wants an http(s) URL"),
+        (("--otlp", "http://127.0.0.1:99999/v1/traces"), "mcptui: --otlp wants an http(s) URL"),
         (("--otlp", "http://127.0.0.1:4318", "--otlp-timeout", "0"), "mcptui: --otlp-timeout"),
+        *(
+            (
+                ("--otlp", "http://127.0.0.1:4318", "--otlp-timeout", forever),
+                "mcptui: --otlp-timeout",
+            )
+            for forever in ("inf", "nan")  # inf overflowed a timer in the recorder child
+        ),
+        (("--otlp-timeout", "5"), "mcptui: --otlp-timeout needs --otlp"),
     ):
         done = run_cli([*start, "--no-tui", *options], tmp_path)
         assert done.returncode == 2, done.stderr

@@ -199,6 +199,23 @@ def test_oauth_completes_the_flow_and_lists_the_tools(tmp_path: Path, guarded: P
     no_secrets(guarded, out, err)
 
 
+def test_a_forged_callback_is_refused_and_the_flow_goes_on(tmp_path: Path, guarded: Protected):
+    """Any local process can reach the loopback listener: a redirect with another `state`
+    gets a 400, and the real one still completes the flow."""
+    from urllib.parse import parse_qs, urlsplit
+
+    running = Running(tmp_path, "probe", guarded.mcp, "--oauth")
+    url = running.authorization_url()
+    (callback,) = parse_qs(urlsplit(url).query)["redirect_uri"]
+    forged = httpx2.get(callback, params={"code": "abc", "state": "forged"}, timeout=30)
+    assert forged.status_code == 400
+    assert "not for the sign-in mcptui waits for" in forged.text
+    assert "authorization received" in play_browser(url).text
+    code, out, err = running.finish()
+    assert code == 0, out + err
+    assert "echo, whoami" in out and "mismatch" not in err
+
+
 def test_a_refused_authorization_exits_2_with_the_reason(tmp_path: Path, denying: Protected):
     running = Running(tmp_path, "probe", denying.mcp, "--oauth")
     page = play_browser(running.authorization_url())

@@ -595,6 +595,21 @@ def test_openai_base_url_instead_of_the_option(tmp_path: Path, servers: Servers)
     assert events(entries)[-1]["type"] == "response.completed"
 
 
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/v1", "127.0.0.1:8787"])
+def test_a_base_url_that_cannot_be_used_is_one_line_before_anything_is_sent(
+    tmp_path: Path, servers: Servers, url: str
+):
+    write_request(tmp_path, request_body(servers, ("search", {"query": "x"})))
+    for options, env, named in (
+        (["--base-url", url], cli_env(), "--base-url"),
+        ([], cli_env(OPENAI_BASE_URL=url), "OPENAI_BASE_URL"),
+    ):
+        done = run_cli(["run", "request.json", "--no-tui", *options], tmp_path, env)
+        assert done.returncode == 2, done.stderr  # was an internal error (exit 3)
+        assert done.stderr.startswith(f"mcptui: {named} wants an http(s) URL with a host")
+        assert not (tmp_path / "mcptui-recordings").exists()
+
+
 # -- attach -------------------------------------------------------------------------------------
 
 

@@ -343,3 +343,23 @@ def test_secrets_an_archive_holds_are_never_served(tmp_path: Path):
     assert "the key was" in served_text and "Authorization" in served_text
     assert key not in served_text and key[-12:] not in served_text
     assert mcp_token not in served_text
+
+
+def test_ctrl_c_stops_it_with_one_line_and_no_traceback():
+    import signal
+
+    port = free_port()
+    process = subprocess.Popen(
+        [str(MCPTUI), "serve", str(BROKEN_SCHEMA), "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert "export OPENAI_BASE_URL=" in process.stdout.readline()  # listening
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert "Traceback" not in out + err, err
+    assert err.rstrip().endswith("mcptui: interrupted")
+    assert process.returncode == 130

@@ -90,9 +90,7 @@ class ProxySpec:
             printer.finish()
             hub.close()
             if otlp is not None:
-                from mcptui.share.otel_live import said
-
-                print(said(otlp.finish()), file=sys.stderr, flush=True)
+                end_export(otlp)
             count = len(hub.captures)
             console.print(
                 f"mcptui proxy: {count} response{'s' if count != 1 else ''} captured, "
@@ -154,9 +152,7 @@ class TapSpec:
                 follower.flush()
             hub.close()
             if otlp is not None:
-                from mcptui.share.otel_live import said
-
-                print(said(otlp.finish()), file=sys.stderr, flush=True)
+                end_export(otlp)
             console.print(
                 f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
                 style="dim",
@@ -168,6 +164,21 @@ class TapSpec:
 
 
 Spec = ProxySpec | TapSpec
+
+
+def end_export(otlp: Any) -> None:
+    """The child's end of its live export. Everything is recorded by now, so a Ctrl+C (the
+    child ignored it while recording: the terminal sends it to both processes) may cut the
+    wait for a collector that does not answer; it is ignored again after."""
+    from mcptui.share.otel_live import print_end
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        print_end(otlp)
+    except KeyboardInterrupt:  # between the wait and the line: the line is what is lost
+        pass
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def live_otlp(otlp: tuple[str, float] | None) -> Any:

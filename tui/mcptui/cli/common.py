@@ -28,6 +28,8 @@ TAP_PORT = 8790
 DEMO_SERVER_PORT = 8765
 EXIT_BROKEN_PIPE = 141
 """As a shell reports a command killed by SIGPIPE: the reader of the output went away."""
+EXIT_INTERRUPTED = 130
+"""As a shell reports a command stopped by Ctrl+C (SIGINT)."""
 
 
 _collector_held = False
@@ -162,6 +164,21 @@ def add_provider_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def seconds_refused(option: str, value: float | None) -> int | None:
+    """Exit 2 with one line when `option`'s seconds are not a finite number above 0 (`inf`
+    overflowed a timer in the recorder child, `nan` never ended a wait); None when fine or
+    not given."""
+    import math
+
+    if value is None or (math.isfinite(value) and value > 0):
+        return None
+    return refuse_line(f"{option} wants a number of seconds above 0")
+
+
+OTLP_TIMEOUT = 10.0
+"""`--otlp-timeout`'s default."""
+
+
 def add_otlp_options(parser: argparse.ArgumentParser, what: str) -> None:
     """`--otlp URL` and `--otlp-timeout S`: spans sent live as `what` ends."""
     parser.add_argument(
@@ -177,7 +194,7 @@ def add_otlp_options(parser: argparse.ArgumentParser, what: str) -> None:
         "--otlp-timeout",
         metavar="SECONDS",
         type=float,
-        default=10.0,
+        default=None,
         help="with --otlp: how long one export may take, retries included, and how long "
         "the end waits for the last ones (default 10)",
     )
@@ -189,16 +206,19 @@ def otlp_target_or_refusal(
     """`--otlp`'s traces URL and timeout, checked (the SDK installed, an http(s) URL, a
     positive timeout), or the exit code of a one-line refusal; (None, None) without it."""
     url = getattr(args, "otlp", None)
+    timeout = getattr(args, "otlp_timeout", None)
+    if (refused := seconds_refused("--otlp-timeout", timeout)) is not None:
+        return None, refused
     if url is None:
+        if timeout is not None:
+            return None, refuse_line("--otlp-timeout needs --otlp")
         return None, None
     from mcptui.share.otel_export import INSTALL_HINT, OtelError, otel_available, traces_url
 
     if not otel_available():
         return None, refuse_line(INSTALL_HINT)
-    if not args.otlp_timeout > 0:
-        return None, refuse_line("--otlp-timeout wants a number of seconds above 0")
     try:
-        return (traces_url(url), args.otlp_timeout), None
+        return (traces_url(url), args.otlp_timeout or OTLP_TIMEOUT), None
     except OtelError as exc:
         return None, refuse_line(str(exc))
 

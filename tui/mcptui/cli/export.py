@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from mcptui.cli.common import Commands, refuse_line
+from mcptui.cli.common import OTLP_TIMEOUT, Commands, refuse_line, seconds_refused
 from mcptui.io.reading import output_problem, overwrites_input
 
 
@@ -63,7 +63,7 @@ def add_parser(commands: Commands) -> None:
         "--otlp-timeout",
         metavar="SECONDS",
         type=float,
-        default=10.0,
+        default=None,
         help="with --otlp: give up after this long, retries included (default 10)",
     )
     parser.set_defaults(run=run)
@@ -84,8 +84,13 @@ def run(args: argparse.Namespace) -> int:
         write_stdout,
     )
 
+    timeout = getattr(args, "otlp_timeout", None)
+    if (refused := seconds_refused("--otlp-timeout", timeout)) is not None:
+        return refused
     if getattr(args, "otlp", None) is not None:
         return run_otlp(args)
+    if timeout is not None:
+        return refuse_line("--otlp-timeout needs --otlp")
     if getattr(args, "tap", None) is not None:
         print("mcptui: --tap merges a tap recording for --otlp only", file=sys.stderr)
         return 2
@@ -139,9 +144,6 @@ def run_otlp(args: argparse.Namespace) -> int:
     if not otel_available():
         print(f"mcptui: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    if not args.otlp_timeout > 0:
-        print("mcptui: --otlp-timeout wants a number of seconds above 0", file=sys.stderr)
-        return 2
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
     from mcptui.share.inspect_output import Inspection
@@ -163,7 +165,7 @@ def run_otlp(args: argparse.Namespace) -> int:
             inspections.append(Inspection.of(loaded))
         memory = InMemorySpanExporter()
         done = emit(inspections, memory)
-        send(memory.get_finished_spans(), url, args.otlp_timeout)
+        send(memory.get_finished_spans(), url, args.otlp_timeout or OTLP_TIMEOUT)
     except OtelError as exc:
         print(f"mcptui: {exc}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from typing import cast
 from mcptui import __version__
 from mcptui.cli.common import (
     EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
     Commands,
     RedactingParser,
     hold_collector,
@@ -128,6 +129,9 @@ def _main(argv: list[str]) -> int:
     install()  # the conformance check reads the SDK's types from a cache, not the SDK
     try:
         return dispatch(args)
+    except KeyboardInterrupt:  # Ctrl+C where a command has no stop of its own: no traceback
+        print("mcptui: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # `| head` read enough: no traceback, no error log
         import os
 

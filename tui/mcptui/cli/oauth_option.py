@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from mcptui.cli.common import refuse_line
+from mcptui.cli.common import refuse_line, seconds_refused
 from mcptui.model.textsafe import visible
 
 
@@ -46,8 +46,8 @@ def add_oauth_options(parser: argparse.ArgumentParser, then: str) -> None:
 
 def oauth_refused(args: argparse.Namespace, supplied: Sequence[tuple[str, str]]) -> int | None:
     """Exit 2 with one line for options that do not go together; None when they do."""
-    if args.oauth_timeout is not None and not args.oauth_timeout > 0:
-        return refuse_line("--oauth-timeout must be greater than 0")
+    if (refused := seconds_refused("--oauth-timeout", args.oauth_timeout)) is not None:
+        return refused
     if args.oauth_timeout is not None and not args.oauth:
         return refuse_line("--oauth-timeout needs --oauth")
     if args.oauth and any(name.lower() == "authorization" for name, _value in supplied):

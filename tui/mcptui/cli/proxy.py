@@ -101,9 +101,9 @@ def run_proxy(args: argparse.Namespace) -> int:
 
     code = run_app(McptuiApp(service.session(), proxy=service))
     if service.export is not None:
-        from mcptui.share.otel_live import said
+        from mcptui.share.otel_live import print_end
 
-        print(said(service.export.finish()), file=sys.stderr)
+        print_end(service.export)
     count = len(service.hub.captures)
     print(
         f"mcptui: the proxy captured {count} response{'s' if count != 1 else ''}"

@@ -175,9 +175,9 @@ def run_request(args: argparse.Namespace) -> int:
             session, live, None, no_tui=args.no_tui, attach=(args.response_id, args.after)
         )
     if export is not None:
-        from mcptui.share.otel_live import said
+        from mcptui.share.otel_live import print_end
 
-        print(said(export.finish()), file=sys.stderr)
+        print_end(export)
     if recorder.failure is not None:
         print(f"mcptui: {visible(recorder.failure)}", file=sys.stderr)
     elif session.recording_path:

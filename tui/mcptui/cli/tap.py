@@ -104,9 +104,9 @@ def run_tap(args: argparse.Namespace) -> int:
 
     code = run_app(McptuiApp(service.session(), proxy=service))
     if service.export is not None:
-        from mcptui.share.otel_live import said
+        from mcptui.share.otel_live import print_end
 
-        print(said(service.export.finish()), file=sys.stderr)
+        print_end(service.export)
     recorded = shown_path(service.hub.path_of_recording)
     print(
         f"mcptui: the tap recorded {service.hub.messages} message"

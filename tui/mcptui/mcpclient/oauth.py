@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -184,8 +185,11 @@ class LoopbackRedirect:
     """A one-shot HTTP listener on 127.0.0.1 for the authorization server's redirect.
 
     Bound on entry (port 0: a free one), so the redirect URI is known before the client
-    registers. The first request to `/callback` that carries a `code` or an `error` is the
-    answer; anything else (a favicon, a stray probe) gets a 404 and the wait goes on.
+    registers. The first request to `/callback` that carries a `code` or an `error`, and the
+    `state` of the authorization URL (`expect_state_of`), is the answer; anything else (a
+    favicon, a stray probe) gets a 404, and a redirect with another state a 400 (any local
+    process can reach a loopback port: a forged callback must neither win nor end the flow,
+    whose error would then print the real state), and the wait goes on.
     """
 
     def __init__(self, host: str = "127.0.0.1") -> None:
@@ -193,6 +197,12 @@ class LoopbackRedirect:
         self._server: asyncio.base_events.Server | None = None
         self._answer: asyncio.Future[Redirected] | None = None
         self.port = 0
+        self.state: str | None = None
+        """The `state` the authorization URL carried: the only one a redirect may bring."""
+
+    def expect_state_of(self, authorization_url: str) -> None:
+        found = parse_qs(urlsplit(authorization_url).query).get("state")
+        self.state = found[0] if found else None
 
     @property
     def redirect_uri(self) -> str:
@@ -246,6 +256,11 @@ class LoopbackRedirect:
         ):
             await self._reply(writer, 404, "this is not the page you are looking for.")
             return
+        if self.state is not None and not hmac.compare_digest(
+            query.get("state", "").encode(), self.state.encode()
+        ):
+            await self._reply(writer, 400, "this redirect is not for the sign-in mcptui waits for.")
+            return
         answer.set_result(
             Redirected(
                 code=query.get("code"),
@@ -265,7 +280,12 @@ class LoopbackRedirect:
     @staticmethod
     async def _reply(writer: asyncio.StreamWriter, status: int, text: str) -> None:
         body = _PAGE.format(text=text).encode()
-        reason = {200: "OK", 404: "Not Found", 431: "Request Header Fields Too Large"}[status]
+        reason = {
+            200: "OK",
+            400: "Bad Request",
+            404: "Not Found",
+            431: "Request Header Fields Too Large",
+        }[status]
         writer.write(
             f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/html; charset=utf-8\r\n"
             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
@@ -380,6 +400,7 @@ async def authorize(
     async with LoopbackRedirect() as listener:
 
         async def redirect_handler(url: str) -> None:
+            listener.expect_state_of(url)
             shown = show_url(url)
             if shown is not None:
                 await shown

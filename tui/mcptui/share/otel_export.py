@@ -69,9 +69,14 @@ def otel_available() -> bool:
 def traces_url(url: str) -> str:
     """The OTLP/HTTP traces endpoint: `URL` as given when it ends in `/v1/traces`, else
     with that appended (a collector's base URL, `http://host:4318`)."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise OtelError(f"--otlp wants an http(s) URL, e.g. http://127.0.0.1:4318{TRACES_PATH}")
+    wanted = f"--otlp wants an http(s) URL, e.g. http://127.0.0.1:4318{TRACES_PATH}"
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 (a port out of range or not a number raises here)
+    except ValueError:  # `http://[::1`, `:99999`
+        raise OtelError(wanted) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise OtelError(wanted)
     path = parts.path.rstrip("/")
     if not path.endswith(TRACES_PATH):
         path += TRACES_PATH

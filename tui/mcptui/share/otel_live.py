@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -174,6 +175,16 @@ def said(text: str) -> str:
     return "\n".join(f"mcptui: {line}" for line in text.splitlines())
 
 
+def print_end(export: LiveExport) -> None:
+    """A command's end of its live export on stderr: a line when the last spans keep it
+    waiting, then what was sent and not."""
+
+    def told(line: str) -> None:
+        print(said(line), file=sys.stderr, flush=True)
+
+    told(export.finish(waiting=told))
+
+
 class LiveExport:
     """One run's live OTLP export: `submit` pieces as they finish, `finish` at the end."""
 
@@ -243,17 +254,24 @@ class LiveExport:
                 if note and note not in self.tally.context_notes:
                     self.tally.context_notes.append(note)
 
-    def finish(self) -> str:
+    def finish(self, waiting: Callable[[str], None] | None = None) -> str:
         """Send what is queued (waiting at most the export timeout and a second) and say, in
         one line, how many spans were sent and how many were not, and why (and, on a line
-        of its own, when tapped calls carried no trace context)."""
+        of its own, when tapped calls carried no trace context). `waiting` is told, once a
+        second has gone by, that the end waits for the collector (and how to stop it)."""
         if self._finished is not None:
             return self._finished
         deadline = self.timeout + 1.0
         closing = threading.Thread(target=self._close, name="otlp finish", daemon=True)
         closing.start()
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C while waiting: the rest stays
-            closing.join(deadline)  # unsent, and is said
+            closing.join(min(1.0, deadline))  # unsent, and is said
+            if closing.is_alive() and waiting is not None:
+                waiting(
+                    f"OTLP: sending the last spans to {shown_url(self.url)} (up to "
+                    f"{deadline - 1.0:g} s more; Ctrl+C leaves them unsent)"
+                )
+            closing.join(max(deadline - 1.0, 0.0))
         self._finished = self.summary(timed_out=closing.is_alive())
         if self._keeper is not None:
             logging.getLogger(EXPORTER_LOGGER).removeHandler(self._keeper)

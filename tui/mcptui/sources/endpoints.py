@@ -55,6 +55,8 @@ def live_target(
     `--provider` (else read from the URL). With no URL, `AZURE_OPENAI_ENDPOINT` is used for
     `--provider azure`, or when only Azure's key is set. Raises EndpointError."""
     base = base_url or environ.get("OPENAI_BASE_URL") or recorded or None
+    if base_url or environ.get("OPENAI_BASE_URL"):  # what the user typed or exported
+        check_url(str(base), "--base-url" if base_url else "OPENAI_BASE_URL")
     azure_endpoint = environ.get("AZURE_OPENAI_ENDPOINT")
     if base is None and azure_endpoint and provider in (None, AZURE):
         only_azure = not environ.get("OPENAI_API_KEY") and environ.get("AZURE_OPENAI_API_KEY")
@@ -66,6 +68,24 @@ def live_target(
     if endpoint.provider == AZURE:
         key = environ.get("AZURE_OPENAI_API_KEY") or key
     return LiveTarget(endpoint, key, azure_key_set=bool(environ.get("AZURE_OPENAI_API_KEY")))
+
+
+def check_url(url: str, named: str) -> None:
+    """An http(s) URL whose host and port can be used, else an EndpointError naming where it
+    came from (`http://[::1` or a port past 65535 reached the SDK: an internal error, exit
+    3)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port out of range or not a number raises here)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise EndpointError(
+            f"{named} wants an http(s) URL with a host (and a port up to 65535), such as "
+            "https://api.openai.com/v1"
+        )
 
 
 def client_options(endpoint: Endpoint, api_key: str) -> dict[str, Any]:

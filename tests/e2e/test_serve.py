@@ -357,7 +357,9 @@ def test_ctrl_c_stops_it_with_one_line_and_no_traceback():
         text=True,
     )
     assert process.stdout is not None
-    assert "export OPENAI_BASE_URL=" in process.stdout.readline()  # listening
+    assert "export OPENAI_BASE_URL=" in process.stdout.readline()  # bound, not yet serving
+    answered = httpx2.get(f"http://127.0.0.1:{port}/v1/responses/resp_none", timeout=30)
+    assert answered.status_code in (401, 404)  # serving: where a person presses Ctrl+C
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert "Traceback" not in out + err, err

@@ -644,12 +644,23 @@ def app_context(header: dict[str, Any]) -> Context | None:
 
 def send(spans: Sequence[ReadableSpan], url: str, timeout: float) -> None:
     """One OTLP/HTTP export of `spans` to `url`, within `timeout` seconds (retries
-    included); OtelError when the collector did not take them."""
+    included); OtelError when the collector did not take them, saying why as the live
+    export does (connection refused, no answer in time, an HTTP status, an unknown host):
+    read from the exporter's log, else from one connection to the collector."""
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.trace.export import SpanExportResult
 
-    # The exporter logs each failed try with a traceback: one line of ours says it instead.
-    logging.getLogger("opentelemetry").setLevel(logging.CRITICAL)
+    from mcptui.share.otel_live import EXPORTER_LOGGER, ReasonKeeper, Tally, why_unsent
+
+    # The exporter logs each failed try with a traceback: kept for its reason, never shown.
+    tally = Tally()
+    logger = logging.getLogger(EXPORTER_LOGGER)
+    keeper = ReasonKeeper(tally, timeout)
+    level, propagate = logger.level, logger.propagate
+    logger.addHandler(keeper)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    logging.getLogger("opentelemetry.sdk").setLevel(logging.CRITICAL)
     exporter = OTLPSpanExporter(endpoint=url, timeout=timeout)
     try:
         result = exporter.export(spans)
@@ -657,8 +668,11 @@ def send(spans: Sequence[ReadableSpan], url: str, timeout: float) -> None:
         raise OtelError(f"OTLP export to {shown_url(url)} failed: {one_line(str(exc))}") from exc
     finally:
         exporter.shutdown()
+        logger.removeHandler(keeper)
+        logger.setLevel(level)
+        logger.propagate = propagate
     if result != SpanExportResult.SUCCESS:
+        why = next((reason for reason in tally.reasons if reason), None)
         raise OtelError(
-            f"OTLP export to {shown_url(url)} failed: the collector is down, refused the "
-            f"spans or did not answer within {timeout:g} s"
+            f"OTLP export to {shown_url(url)} failed: {why or why_unsent(url, timeout)}"
         )

@@ -94,6 +94,29 @@ def test_a_collector_that_hangs_cannot_hold_the_end():
     assert "still unsent after 0.2 s at exit" in line
 
 
+def test_the_end_says_it_waits_and_ctrl_c_cuts_the_wait():
+    """Past a second the end says that it waits for the collector; a Ctrl+C then (raised
+    here where the person reads that line) leaves the rest unsent, said, and marked."""
+    hanging = Hanging()
+    export = LiveExport(URL, 30.0, hanging)  # type: ignore[arg-type]
+    told: list[str] = []
+
+    def waiting(line: str) -> None:
+        told.append(line)
+        raise KeyboardInterrupt
+
+    try:
+        export.submit(response_built())
+        line = export.finish(waiting=waiting)
+    finally:
+        hanging.release.set()
+    assert told == [
+        f"OTLP: sending the last spans to {URL} (up to 30 s more; Ctrl+C leaves them unsent)"
+    ]
+    assert export.interrupted
+    assert "spans not sent" in line
+
+
 def test_a_full_queue_drops_and_counts_instead_of_waiting(monkeypatch):
     monkeypatch.setattr(otel_live, "MAX_PENDING", 2)
     gate = threading.Event()

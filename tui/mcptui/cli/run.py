@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcptui.cli.common import (
+    EXIT_INTERRUPTED,
     TAP_PORT,
     Commands,
     add_live_options,
@@ -178,6 +179,8 @@ def run_request(args: argparse.Namespace) -> int:
         from mcptui.share.otel_live import print_end
 
         print_end(export)
+        if export.interrupted:  # Ctrl+C cut the wait for the collector: as a shell says it
+            code = EXIT_INTERRUPTED
     if recorder.failure is not None:
         print(f"mcptui: {visible(recorder.failure)}", file=sys.stderr)
     elif session.recording_path:

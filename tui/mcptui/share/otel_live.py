@@ -17,7 +17,6 @@ here instead of printed: the exporter reports a failed export only as FAILURE.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import queue
 import sys
@@ -214,6 +213,8 @@ class LiveExport:
         self._worker = threading.Thread(target=self._build_all, name="otlp spans", daemon=True)
         self._worker.start()
         self._finished: str | None = None
+        self.interrupted = False
+        """Ctrl+C cut `finish`'s wait for the collector."""
 
     def _keep_reasons(self) -> None:
         logger = logging.getLogger(EXPORTER_LOGGER)
@@ -264,14 +265,16 @@ class LiveExport:
         deadline = self.timeout + 1.0
         closing = threading.Thread(target=self._close, name="otlp finish", daemon=True)
         closing.start()
-        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C while waiting: the rest stays
-            closing.join(min(1.0, deadline))  # unsent, and is said
+        try:
+            closing.join(min(1.0, deadline))
             if closing.is_alive() and waiting is not None:
                 waiting(
                     f"OTLP: sending the last spans to {shown_url(self.url)} (up to "
                     f"{deadline - 1.0:g} s more; Ctrl+C leaves them unsent)"
                 )
             closing.join(max(deadline - 1.0, 0.0))
+        except KeyboardInterrupt:  # Ctrl+C while waiting: the rest stays unsent, and is said
+            self.interrupted = True
         self._finished = self.summary(timed_out=closing.is_alive())
         if self._keeper is not None:
             logging.getLogger(EXPORTER_LOGGER).removeHandler(self._keeper)

@@ -650,7 +650,7 @@ def send(spans: Sequence[ReadableSpan], url: str, timeout: float) -> None:
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.trace.export import SpanExportResult
 
-    from mcptui.share.otel_live import EXPORTER_LOGGER, ReasonKeeper, Tally, why_unsent
+    from mcptui.share.otel_reasons import EXPORTER_LOGGER, ReasonKeeper, Tally, why_unsent
 
     # The exporter logs each failed try with a traceback: kept for its reason, never shown.
     tally = Tally()

@@ -12,7 +12,8 @@ HTTP status), in the one line `finish` gives at the end. `finish` waits at most 
 timeout (and a second) for what is still queued: a collector that hangs cannot hold the exit.
 
 The failure reasons come from the OTLP exporter's own log records (its public logger), kept
-here instead of printed: the exporter reports a failed export only as FAILURE.
+instead of printed (tui/mcptui/share/otel_reasons.py): the exporter reports a failed export
+only as FAILURE.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
 from mcptui.model.textsafe import one_line
 from mcptui.share.otel_export import new_provider, shown_url, tracer_of
+from mcptui.share.otel_reasons import EXPORTER_LOGGER, ReasonKeeper, Tally, why_unsent
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -46,30 +47,9 @@ MAX_QUEUE = 4096
 """Spans waiting to be sent (the BatchSpanProcessor's queue)."""
 BATCH_DELAY_MS = 500
 """How long a span waits for others to go with it."""
-EXPORTER_LOGGER = "opentelemetry.exporter"
 
 Build = Callable[["Tracer"], "Emitted | int"]
 """A piece's spans, built with the tracer: how many (or what `emit` counts)."""
-
-
-@dataclass
-class Tally:
-    """What happened to the spans, counted across the threads (under `lock`)."""
-
-    built: int = 0
-    sent: int = 0
-    failed: int = 0
-    pieces_dropped: int = 0
-    """Finished pieces dropped because the build queue was full."""
-    reasons: list[str] = field(default_factory=list)
-    """Why exports failed, each once, in order."""
-    context_notes: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def reason(self, text: str) -> None:
-        with self.lock:
-            if text and text not in self.reasons:
-                self.reasons.append(text)
 
 
 class CountingExporter:
@@ -107,66 +87,6 @@ class CountingExporter:
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         return True
-
-
-class ReasonKeeper(logging.Handler):
-    """The exporter's log records, read for why an export failed, and never printed (a
-    traceback on the terminal, or across the app's screen)."""
-
-    def __init__(self, tally: Tally, timeout: float) -> None:
-        super().__init__(logging.WARNING)
-        self.tally = tally
-        self.timeout = timeout
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-        except Exception:
-            return
-        self.tally.reason(failure_reason(text, self.timeout))
-
-
-def failure_reason(text: str, timeout: float) -> str:
-    """A log line of the exporter as the reason a person reads."""
-    lowered = text.lower()
-    if "max retries or shutdown" in lowered:
-        return ""  # how the retries ended: the transient errors before it said why
-    if "refused" in lowered:
-        return "connection refused"
-    if "timed out" in lowered or "timeout" in lowered:
-        return f"no answer within {timeout:g} s"
-    if "name or service not known" in lowered or "nodename nor servname" in lowered:
-        return "unknown host"
-    if "code:" in lowered:
-        code = lowered.split("code:", 1)[1].split(",", 1)[0].strip()
-        if code and code != "none":
-            return f"HTTP {code}"
-    if "transient error" in lowered:
-        return ""  # retried; the final record says how it ended
-    from mcptui.model.redaction import redact_text
-
-    return one_line(redact_text(text, strict_urls=True), 120)  # it may echo the URL
-
-
-def why_unsent(url: str, timeout: float) -> str:
-    """Why an export that failed without a word failed: one TCP connection to the collector
-    tells a port nothing listens on (or a host that is not there) from one that took the
-    request and did not answer in time. Runs on the exporter's thread, never the run's."""
-    import socket
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        with socket.create_connection((parts.hostname or "", port), timeout=min(timeout, 2.0)):
-            pass
-    except ConnectionRefusedError:
-        return "connection refused"
-    except socket.gaierror:
-        return "unknown host"
-    except OSError:
-        return f"no answer within {timeout:g} s"
-    return f"no answer within {timeout:g} s"
 
 
 def said(text: str) -> str:

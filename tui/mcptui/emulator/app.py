@@ -23,7 +23,6 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
@@ -40,6 +39,7 @@ from mcptui.emulator.script import ScriptError, input_text, planned_calls
 from mcptui.emulator.store import KEEP, TERMINAL, Store, StoredResponse
 from mcptui.model.jsonsafe import loads_request
 from mcptui.model.timing import TOOL_TIMEOUT_METADATA
+from mcptui.model.urlsafe import usable_http_url
 
 log = logging.getLogger("mcptui.emulator")
 
@@ -485,12 +485,7 @@ def validate_mcp_tool(tool: Json, where: str) -> Response | None:
                 param=f"{where}.{name}",
                 code="missing_required_parameter",
             )
-    try:
-        parts = urlsplit(tool["server_url"])
-        parts.port  # noqa: B018 - raises ValueError for a port out of range
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    if not usable_http_url(tool["server_url"]):
         return error(
             400,
             f"Invalid URL for '{where}.server_url': expected an http(s) URL.",

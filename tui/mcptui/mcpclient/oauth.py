@@ -57,6 +57,7 @@ from mcptui.model.oauth import (
     read_server_metadata,
 )
 from mcptui.model.textsafe import one_line
+from mcptui.model.urlsafe import usable_http_url
 
 MAX_METADATA = 256 * 1024
 """Bytes of a metadata document read; a bigger one is refused (no server needs that much)."""
@@ -98,14 +99,6 @@ async def _fetch_json(client: httpx2.AsyncClient, url: str) -> tuple[Any, str | 
         return None, f"{where} did not send JSON"
 
 
-def _http_url(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname)
-
-
 def needs_issuer(resource: ResourceMetadata | None) -> str | None:
     """The authorization server to ask (the first listed), when the metadata names one."""
     if resource is None or not resource.authorization_servers:
@@ -138,7 +131,7 @@ async def discover(
         if resource is None and pointed is None and status == 401:
             problems.append("no protected-resource metadata (RFC 9728) at the well-known places")
         issuer = needs_issuer(resource)
-        if issuer is not None and _http_url(issuer):
+        if issuer is not None and usable_http_url(issuer):
             tried: list[str] = []
             for url in build_oauth_authorization_server_metadata_discovery_urls(issuer, server_url):
                 data, problem = await _fetch_json(client, url)

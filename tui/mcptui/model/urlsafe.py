@@ -21,3 +21,15 @@ def split_url(url: str) -> SplitResult:
         return urlsplit(url.replace("[", "%5B").replace("]", "%5D"))
     except ValueError:
         return SplitResult("", "", url, "", "")
+
+
+def usable_http_url(url: str) -> bool:
+    """Whether `url` can be connected to: http or https, a host, and a port that is a number
+    up to 65535 if it has one (`urlsplit` raises on `http://[::1`, `.port` on `:99999`: an
+    option or a request naming one gave an internal error deep in a client)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port out of range or not a number raises here)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)

@@ -32,6 +32,7 @@ from mcptui.model.providers import stream_provider
 from mcptui.model.redaction import hide_known
 from mcptui.model.state import TERMINAL_STATUSES, ItemState, ResponseState
 from mcptui.model.textsafe import one_line
+from mcptui.model.urlsafe import usable_http_url
 from mcptui.share.inspect_output import Inspection
 
 Hider = Callable[[str], str]
@@ -69,14 +70,9 @@ def otel_available() -> bool:
 def traces_url(url: str) -> str:
     """The OTLP/HTTP traces endpoint: `URL` as given when it ends in `/v1/traces`, else
     with that appended (a collector's base URL, `http://host:4318`)."""
-    wanted = f"--otlp wants an http(s) URL, e.g. http://127.0.0.1:4318{TRACES_PATH}"
-    try:
-        parts = urlsplit(url.strip())
-        parts.port  # noqa: B018 (a port out of range or not a number raises here)
-    except ValueError:  # `http://[::1`, `:99999`
-        raise OtelError(wanted) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise OtelError(wanted)
+    if not usable_http_url(url.strip()):  # `http://[::1`, `:99999`, `ftp://`
+        raise OtelError(f"--otlp wants an http(s) URL, e.g. http://127.0.0.1:4318{TRACES_PATH}")
+    parts = urlsplit(url.strip())
     path = parts.path.rstrip("/")
     if not path.endswith(TRACES_PATH):
         path += TRACES_PATH

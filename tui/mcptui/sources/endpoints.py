@@ -71,17 +71,11 @@ def live_target(
 
 
 def check_url(url: str, named: str) -> None:
-    """An http(s) URL whose host and port can be used, else an EndpointError naming where it
-    came from (`http://[::1` or a port past 65535 reached the SDK: an internal error, exit
-    3)."""
-    from urllib.parse import urlsplit
+    """An EndpointError naming where `url` came from when it cannot be connected to
+    (`http://[::1` or a port past 65535 reached the SDK: an internal error, exit 3)."""
+    from mcptui.model.urlsafe import usable_http_url
 
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (a port out of range or not a number raises here)
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    if not usable_http_url(url):
         raise EndpointError(
             f"{named} wants an http(s) URL with a host (and a port up to 65535), such as "
             "https://api.openai.com/v1"

@@ -94,11 +94,6 @@ class OpenScreen(PromptScreen):
     """
     )
 
-    def __init__(self, question: str, default: str) -> None:
-        super().__init__(question, default)
-        self._into_list = False
-        """↓ has sent the focus to the recent files (`action_recent`)."""
-
     def compose(self) -> ComposeResult:
         recent = recent_files()
         with Vertical():
@@ -135,22 +130,16 @@ class OpenScreen(PromptScreen):
             shown.update(Text(names + (f"  … and {more} more" if more > 0 else "")))
 
     def action_recent(self) -> None:
-        """↓ from the box: into the list. A second ↓ sent at once (before the list had the
-        focus, so it came here too) moves down in it, as it would have there."""
+        """↓ from the box: into the list, at once (`Screen.set_focus`, not `focus()`, which
+        moves it a moment later): keys typed in the same burst (a second ↓, Enter) then
+        reach the list, not the box (seen in tmux under load: the path typed opened instead
+        of the recent file chosen)."""
         found = self.query("#recent")
         if not found:
             return
         recent = found.first(OptionList)
-        if self.focused is recent or self._into_list:
-            recent.action_cursor_down()
-        else:
-            self._into_list = True  # (Textual moves the focus a moment later)
-            recent.focus()
-            recent.highlighted = 0
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        if event.widget.id == "answer":
-            self._into_list = False
+        self.set_focus(recent)
+        recent.highlighted = 0
 
     def on_key(self, event: events.Key) -> None:
         """Keys the box does not have: typing while the list has the focus types into the
@@ -168,17 +157,7 @@ class OpenScreen(PromptScreen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter opens the path as shown: with its greyed completion when what is typed names
-        nothing (`runs/alpha-r` shown as `runs/alpha-run.jsonl` opens that file). After ↓ it
-        opens the recent file chosen, though it reached the box before the list had the focus
-        (keys typed in one burst: seen in tmux under load, the typed path opened instead)."""
-        if self._into_list:  # ↓ then Enter sent at once: the list's focus was on its way
-            event.stop()
-            event.prevent_default()
-            recent = self.query_one("#recent", OptionList)
-            chosen = recent.highlighted
-            if chosen is not None and not recent.get_option_at_index(chosen).disabled:
-                self.dismiss(recent.get_option_at_index(chosen).id)
-            return
+        nothing (`runs/alpha-r` shown as `runs/alpha-run.jsonl` opens that file)."""
         typed = event.value.strip()
         suggestion = only_completion(typed)
         if (

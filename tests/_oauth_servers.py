@@ -14,6 +14,7 @@ Run it by hand (`.venv/bin/python tests/_oauth_servers.py`) to try `mcptui probe
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import sys
 import time
@@ -33,6 +34,7 @@ from mcp.server.auth.routes import create_auth_routes
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from mcptui.mcpclient.oauth import Authorized, authorize
 from mcptui.net.serve import ServerThread
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
@@ -202,6 +204,24 @@ def protected_server(*, deny: bool = False) -> Iterator[Protected]:
     as_app.app = authorization_server(issuer, auth.url)
     with auth, rs:
         yield Protected(mcp_url, auth.url, issuer)
+
+
+async def authorized(mcp_url: str) -> Authorized:
+    """The flow `--oauth` runs, with the test as the browser: it opens the authorization URL
+    and follows the redirects to the flow's loopback listener."""
+    import httpx2
+
+    async def browser(url: str) -> None:
+        async with httpx2.AsyncClient(follow_redirects=True) as client:
+            await client.get(url)
+
+    pending: list[asyncio.Task[None]] = []
+    got = await authorize(
+        mcp_url, show_url=lambda url: pending.append(asyncio.create_task(browser(url))), wait=30
+    )
+    await asyncio.gather(*pending)
+    assert got is not None, f"{mcp_url} asked for no token"
+    return got
 
 
 if __name__ == "__main__":

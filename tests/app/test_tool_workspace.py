@@ -121,11 +121,8 @@ async def test_an_oauth_server_says_what_it_needs_and_a_token_opens_it():
     """`mcptui tools URL`: a server built with the mcp SDK's auth refuses the listing, and the
     workspace says what it wants; with the token `--oauth` gets (here the flow is driven by
     the test playing the browser) its tools are listed. The token is on no screen."""
-    import asyncio
 
-    import httpx2
-    from _oauth_servers import SCOPE, protected_server
-    from mcptui.mcpclient.oauth import authorize
+    from _oauth_servers import SCOPE, authorized, protected_server
     from mcptui.ui.screens.tool_workspace import ToolsApp, ToolSource
 
     with protected_server() as served:
@@ -141,18 +138,8 @@ async def test_an_oauth_server_says_what_it_needs_and_a_token_opens_it():
             ) in shown
             assert "`mcptui tools URL --oauth` gets a token" in shown
 
-        async def browser(url: str) -> None:
-            async with httpx2.AsyncClient(follow_redirects=True) as client:
-                await client.get(url)
-
-        pending: list[asyncio.Task[None]] = []
-        got = await authorize(
-            served.mcp,
-            show_url=lambda url: pending.append(asyncio.create_task(browser(url))),
-            wait=30,
-        )
-        assert got is not None and got.scope == SCOPE
-        await asyncio.gather(*pending)
+        got = await authorized(served.mcp)
+        assert got.scope == SCOPE
         entry = {**entry, "headers": {"Authorization": got.header}}
         app = ToolsApp([ToolSource("guarded", entry)], None)
         async with app.run_test(size=(120, 40)) as pilot:

@@ -24,8 +24,7 @@ import httpx2
 import pytest
 from _cli_fork import forked_cli
 from _e2e_support import Servers
-from _oauth_servers import SCOPE, Protected, protected_server
-from mcptui.mcpclient.oauth import authorize
+from _oauth_servers import SCOPE, Protected, authorized, protected_server
 from mcptui.probe.probing import evidence_of, list_tools
 
 URL_WAIT = 60.0
@@ -307,21 +306,6 @@ def test_the_emulator_sends_the_token_in_authorization_as_openai_does(
         f"The server wants OAuth: authorization server {guarded.issuer_url}/, scopes {SCOPE}"
     )
 
-    async def token() -> str:
-        async def browser(url: str) -> None:
-            async with httpx2.AsyncClient(follow_redirects=True) as client:
-                await client.get(url)
-
-        pending: list[asyncio.Task[None]] = []
-        got = await authorize(
-            guarded.mcp,
-            show_url=lambda url: pending.append(asyncio.create_task(browser(url))),
-            wait=30,
-        )
-        await asyncio.gather(*pending)
-        assert got is not None
-        return got.access_token
-
     # `run --oauth` runs the flow itself and sends the request with the token.
     running = Running(tmp_path, *run, "flowed.jsonl", "--oauth", env=env)
     assert play_browser(running.authorization_url()).status_code == 200
@@ -333,7 +317,7 @@ def test_the_emulator_sends_the_token_in_authorization_as_openai_does(
     assert '"Authorization":"<redacted>"' in flowed.replace(" ", "")
     no_secrets(guarded, flowed, out, err)
 
-    request["tools"][0]["authorization"] = asyncio.run(token())
+    request["tools"][0]["authorization"] = asyncio.run(authorized(guarded.mcp)).access_token
     (tmp_path / "request.json").write_text(json.dumps(request))
     done = forked_cli([*run, "worked.jsonl"], tmp_path, env, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr

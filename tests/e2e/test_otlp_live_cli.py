@@ -46,9 +46,6 @@ def otlp_line(stderr: str) -> str:
     return line
 
 
-WAITING = "mcptui: OTLP: sending the last spans to "
-
-
 # -- run ----------------------------------------------------------------------------------------
 
 
@@ -138,7 +135,6 @@ def test_a_run_whose_collector_hangs_ends_as_usual_and_says_why(servers: Servers
     assert any(e.get("event", {}).get("type") == "response.completed" for e in entries)
     line = otlp_line(done.stderr)
     assert "spans not sent (no answer within 1 s" in line
-    assert WAITING in done.stderr  # said once the end had waited a second
 
 
 @pytest.mark.parametrize("command", ["run", "proxy", "tap"])

@@ -226,3 +226,11 @@ def test_an_http_error_before_any_stream_is_an_error_with_its_status_and_cause()
     assert root.attributes["http.response.status_code"] == 429
     assert root.attributes["error.type"] == "rate_limit_error"
     assert root.attributes["mcptui.cause"] == "rate_limited"
+
+
+def test_timeouts_of_the_last_retries_against_a_refusing_collector_are_not_a_second_reason():
+    from mcptui.share.otel_reasons import worth_saying
+
+    assert worth_saying(["connection refused", "no answer within 1 s"]) == ["connection refused"]
+    assert worth_saying(["", "no answer within 1 s"]) == ["no answer within 1 s"]
+    assert worth_saying(["HTTP 404", "connection refused"]) == ["HTTP 404", "connection refused"]

@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING
 
 from mcptui.model.textsafe import one_line
 from mcptui.share.otel_export import new_provider, shown_url, tracer_of
-from mcptui.share.otel_reasons import EXPORTER_LOGGER, ReasonKeeper, Tally, why_unsent
+from mcptui.share.otel_reasons import (
+    EXPORTER_LOGGER,
+    ReasonKeeper,
+    Tally,
+    why_unsent,
+    worth_saying,
+)
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -224,7 +230,7 @@ class LiveExport:
                         f"{'s' if tally.pieces_dropped != 1 else ''} or call"
                         f"{'s' if tally.pieces_dropped != 1 else ''} dropped (queue full)"
                     )
-                why = [r for r in tally.reasons if r]
+                why = worth_saying(tally.reasons)
                 if dropped and not why:
                     why = ["the collector did not take them"]
                 if timed_out:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from mcptui.model.textsafe import one_line
 
 EXPORTER_LOGGER = "opentelemetry.exporter"
+REFUSED = "connection refused"
+NO_ANSWER = "no answer within"
 
 
 @dataclass
@@ -61,7 +63,7 @@ def failure_reason(text: str, timeout: float) -> str:
     if "max retries or shutdown" in lowered:
         return ""  # how the retries ended: the transient errors before it said why
     if "refused" in lowered:
-        return "connection refused"
+        return REFUSED
     if "timed out" in lowered or "timeout" in lowered:
         return f"no answer within {timeout:g} s"
     if "name or service not known" in lowered or "nodename nor servname" in lowered:
@@ -90,9 +92,19 @@ def why_unsent(url: str, timeout: float) -> str:
         with socket.create_connection((parts.hostname or "", port), timeout=min(timeout, 2.0)):
             pass
     except ConnectionRefusedError:
-        return "connection refused"
+        return REFUSED
     except socket.gaierror:
         return "unknown host"
     except OSError:
         return f"no answer within {timeout:g} s"
     return f"no answer within {timeout:g} s"
+
+
+def worth_saying(reasons: list[str]) -> list[str]:
+    """The reasons to print: a collector that refused connections is why; the timeouts of
+    the exporter's last retries against it (their deadline spent, under load) are not a
+    second reason (a loaded run said "connection refused; no answer within 1 s")."""
+    said = [reason for reason in reasons if reason]
+    if REFUSED in said:
+        said = [reason for reason in said if not reason.startswith(NO_ANSWER)]
+    return said

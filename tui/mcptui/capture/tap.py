@@ -39,7 +39,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from mcptui.capture.relay import CLIENT_LEFT, chunk_decoder
-from mcptui.io.recording import RecordingWriter, make_header
+from mcptui.io.recording import RecordingWriter, make_header, redacted_line
 from mcptui.model.events import Event, note
 from mcptui.model.failure_text import describe_exception
 from mcptui.model.jsonsafe import loads
@@ -200,10 +200,12 @@ class TapHub:
         return self.origin + target
 
     def add(self, event: Event, *, flush: bool = True) -> None:
-        redact_entry(event, self.secrets)
-        if self.writer is not None:
+        if self.writer is None:
+            redact_entry(event, self.secrets)
+        else:
+            line = redacted_line(event, self.secrets)
             try:
-                self.writer.write(event, flush=flush)
+                self.writer.write_line(line, flush=flush)
             except (OSError, ValueError) as exc:
                 self.writer = None
                 if self.on_problem is not None:

@@ -29,8 +29,10 @@ from mcptui.model.redaction import (
     merge_secrets,
     needs_redaction,
     redact,
+    redact_entry,
     redact_headers,
     redact_text,
+    redacted_json,
     request_secrets,
     utf8_needs_redaction,
 )
@@ -128,11 +130,26 @@ def make_header(
 
 def event_line(event: Event) -> str:
     """One recording line for a timeline entry, redacted when it could hold a credential."""
-    key = "note" if event.is_note else "event"
     payload = event.payload
     body = payload.decode("utf-8", "replace") if payload is not None else dumps(event.raw)
     if needs_redaction(body):
         body = dumps(redact(event.raw))
+    return _line(event, body)
+
+
+def redacted_line(event: Event, known: Sequence[str] = ()) -> str:
+    """`redact_entry(event, known)`, then `event_line(event)`: an entry built here (a tap's
+    note: no payload read) is serialised once, checked once, and that text is its line. The
+    two steps apart serialised and checked it twice: 15% of the tap's recorder's CPU."""
+    if event.payload is not None:
+        redact_entry(event, known)
+        return event_line(event)
+    event.raw, body = redacted_json(event.raw, known)
+    return _line(event, body)
+
+
+def _line(event: Event, body: str) -> str:
+    key = "note" if event.is_note else "event"
     t = "null" if event.t is None else repr(round(event.t, 6))
     return f'{{"t":{t},"{key}":{body}}}'
 
@@ -250,12 +267,12 @@ class RecordingWriter:
                     if not unique:
                         raise
                     number += 1
-        self._write(dumps(redact(header)))
+        self.write_line(dumps(redact(header)))
 
     def write(self, event: Event, *, flush: bool = True) -> None:
         """Append one entry; `flush=False` for all but the last of a batch that arrived
         together (the proxy writes a chunk's events, then flushes once)."""
-        self._write(event_line(event), flush=flush)
+        self.write_line(event_line(event), flush=flush)
 
     def write_many(self, events: Sequence[Event], *, flush: bool = True) -> None:
         """Append entries that arrived together (`event_lines`: checked for credentials at
@@ -286,7 +303,8 @@ class RecordingWriter:
         for event in events:
             self.write(event)
 
-    def _write(self, line: str, *, flush: bool = True) -> None:
+    def write_line(self, line: str, *, flush: bool = True) -> None:
+        """Append one line as it is (`redacted_line`'s, say)."""
         if self._fd is None:
             raise ValueError(f"recording {self.path} is closed")
         self._pending.append((line + "\n").encode("utf-8", "backslashreplace"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 
 from mcptui.model.events import Event, is_wire_note
@@ -49,19 +51,26 @@ def seconds(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}s"
 
 
+WIRE_PREFIX = "MCP "
+
+
+def wire_message(raw: dict[str, Any], limit: int) -> str:
+    """What a message a tap saw shows after `WIRE_PREFIX`: `→ tools/call broken_schema`."""
+    return one_line(str(raw.get("message", "")), limit)
+
+
 def note_text(event: Event, limit: int) -> Text:
     """A recording's note: `✗ note http_error: …` for errors, `⚠` warnings, `ℹ` the rest;
     a message a tap saw on the MCP wire as itself (`MCP → tools/call broken_schema`)."""
     level = event.raw.get("level")
     if is_wire_note(event.raw):
-        message = one_line(str(event.raw.get("message", "")), limit)
         rpc = event.raw.get("jsonrpc")
         refused = level == "warning" or (isinstance(rpc, dict) and "error" in rpc)
         style = (
             "yellow" if refused else "green" if event.raw.get("direction") == "received" else "cyan"
         )
-        label = Text("MCP ", "dim")
-        label.append(message, style)
+        label = Text(WIRE_PREFIX, "dim")
+        label.append(wire_message(event.raw, limit), style)
         return label
     mark = "✗" if level == "error" else "⚠" if level == "warning" else "ℹ"
     label = Text(

@@ -1,5 +1,7 @@
-"""`mcptui proxy --no-tui` and `mcptui tap --no-tui`: the recording in a process of its own,
-off the relay's path.
+"""`mcptui proxy --no-tui`: the recording in a process of its own, off the relay's path. (The
+tap, whose exchanges are short and one at a time, records in its relay's process while the
+relay waits for the server: tui/mcptui/capture/deferred.py. The measures below that name the
+tap were taken when it recorded here.)
 
 Recording in the relay's process cost it 3 ms of CPU per short streamed request (parsing each
 event, redacting, writing; the file's creation, header and rename) against 2.1 ms for relaying
@@ -7,10 +9,11 @@ it, and every stream the app had open waited while it ran: with 8 concurrent cli
 took 0.25-0.36x of direct's requests/s, 0.76-1.0x with recording switched off (bench/proxy.py).
 
 So the relay's process only hands each step of each exchange (its request, the answer's start,
-each chunk, its end) to a recorder child, as one pickled message on a pipe, in order and stamped
-with the relay's clock. The child runs the same hub and printer on those steps with that clock:
-the recording is the one the relay's process would have written, times included. It runs on the
-CPU nobody else wants (`Priority`), so under load it lags and catches up.
+each chunk, its end: tui/mcptui/capture/steps.py) to a recorder child, as one pickled message
+on a pipe, in order and stamped with the relay's clock. The child runs the same hub and printer
+on those steps with that clock: the recording is the one the relay's process would have
+written, times included. It runs on the CPU nobody else wants (`Priority`), so under load it
+lags and catches up.
 
 Nothing is dropped on the way: a full pipe is buffered in the relay's memory, up to
 `MAX_BACKLOG`, past which the relay waits for the child rather than drop a step. On Ctrl+C the
@@ -37,11 +40,11 @@ from dataclasses import dataclass
 from itertools import islice
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from mcptui.capture.captures import CaptureHub, classify
+from mcptui.capture.steps import Replay, StepHub
 from mcptui.io.child_process import pipe, start_child
-from mcptui.io.recording import RecordingWriter
 
 MAX_BACKLOG = 64 * 1024 * 1024
 """Bytes of steps the relay holds for a child that lags; past it the relay waits for it."""
@@ -61,9 +64,6 @@ class ProxySpec:
     console_width: int | None
     otlp: tuple[str, float] | None = None
     """`--otlp`: the traces URL and the export timeout; the child sends the spans."""
-    flush_after: ClassVar[float] = 0.0
-    """Seconds the relay holds the steps it posts before writing them to the pipe (0: at the
-    end of the loop's turn; see TapSpec's)."""
 
     def wanted(self, method: str, path: str) -> bool:
         return classify(method, path) is not None
@@ -103,67 +103,7 @@ class ProxySpec:
         return hub, finish
 
 
-@dataclass(frozen=True)
-class TapSpec:
-    """What the recorder child needs to build the tap's hub and its lines: the recording was
-    opened (and its name chosen) by the relay's process, so a file that cannot be written is
-    refused before anything is served."""
-
-    upstream: str
-    writer: RecordingWriter
-    """Closed; the child appends to it."""
-    start: float
-    console_width: int | None
-    otlp: tuple[str, float] | None = None
-    """`--otlp`: the traces URL and the export timeout; the child sends the spans."""
-    flush_after: ClassVar[float] = 0.005
-    """The tap's relay (tui/mcptui/capture/tap_relay.py) turns its loop once a read, and an MCP
-    server's SSE answer comes in three (its head, its event, its end): a pipe write at the end
-    of each turn that posted a step was a turn more each time. Written every 5 ms instead, the
-    tap made 0.75-0.86x of direct's calls/s against 0.69-0.84x, higher in each of 4 runs of
-    both side by side (blocks of 25 calls in turn, the same anchor). The recorder reads every
-    20 ms (`POLL_SECONDS`): 5 ms more is unseen."""
-
-    def wanted(self, method: str, path: str) -> bool:
-        return True  # every message is the tap's to record
-
-    def build(self, clock: Callable[[], float]) -> tuple[Any, Callable[[], int]]:
-        from rich.console import Console
-        from rich.text import Text
-
-        from mcptui.capture.tap import TapHub
-        from mcptui.share.progress_lines import ProgressPrinter
-
-        hub = TapHub(self.upstream, None, clock=clock)
-        self.writer.reopen()
-        hub.writer = self.writer
-        console = Console(highlight=False, width=self.console_width)
-        hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
-        hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
-        otlp = live_otlp(self.otlp)
-        follower = None
-        if otlp is not None:
-            from mcptui.share.otel_live import TapFollower
-
-            follower = TapFollower(otlp, hub)
-
-        def finish() -> int:
-            if follower is not None:
-                follower.flush()
-            hub.close()
-            if otlp is not None:
-                end_export(otlp)
-            console.print(
-                f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
-                style="dim",
-                highlight=False,
-            )
-            return 0
-
-        return hub, finish
-
-
-Spec = ProxySpec | TapSpec
+Spec = ProxySpec
 
 
 def end_export(otlp: Any) -> None:
@@ -280,39 +220,14 @@ class _Pipe:
         self.connection.close()
 
 
-class _Recorder:
-    """The relay's handle on one exchange's answer: each step goes to the child."""
-
-    capture = None
-
-    def __init__(self, hub: OffloadedHub, key: int) -> None:
-        self.hub = hub
-        self.exchange = key
-
-    def feed(self, chunk: bytes) -> None:
-        self.hub.post("f", self.exchange, chunk)
-
-    def end(self, broken: str | None = None) -> None:
-        self.hub.post("e", self.exchange, broken)
-
-
-class OffloadedHub:
+class OffloadedHub(StepHub):
     """The relay's hub (mcptui/capture/relay.py RelayHub) when a child records: its answers to
     the relay itself (where to relay, what a refusal says) come from `local`, a hub of the same
     kind that records nothing; every step to record is posted to the child."""
 
-    flush_after = 0.0
-    """The spec's `flush_after`."""
-
     def __init__(self, spec: Spec, local: Any) -> None:
-        self.spec = spec
-        self.local = local
-        self.record_first: bool = local.record_first
-        self.request_cap: int = local.request_cap
-        self.upstream: str = local.upstream
+        super().__init__(local, spec.wanted)
         self.on_problem: Callable[[str], None] | None = None
-        self.open_exchanges = 0
-        self._keys = 0
         receiving, sending = pipe()
         # Ignored from its first instruction (a disposition exec keeps, and Python's start
         # leaves as it is): Ctrl+C while the child still imports would kill it.
@@ -325,16 +240,13 @@ class OffloadedHub:
         self._pipe = _Pipe(sending)
         self._told = False
         self._batch: list[bytes] = []
-        """Steps posted in this turn of the relay's loop (or within `flush_after`), written
-        together."""
-        self.flush_after = spec.flush_after
+        """Steps posted in this turn of the relay's loop, written together."""
 
     def post(self, *step: Any) -> None:
         """Queue one step, stamped now, for the child. The steps of one turn of the relay's
         loop (an answer's start, its bytes and its end, when they came together) go in one
-        write at the turn's end (or the spec's `flush_after` seconds on): a write a step woke
-        the child, on the CPU the relay and its upstream share, two or three times a short
-        exchange."""
+        write at the turn's end: a write a step woke the child, on the CPU the relay and its
+        upstream share, two or three times a short exchange."""
         if self._pipe.broken is not None:
             self._tell_stopped(self._pipe.broken)
             raise self._pipe.broken
@@ -347,10 +259,7 @@ class OffloadedHub:
         except RuntimeError:  # no loop (closing): at once
             self._flush()
             return
-        if self.flush_after:
-            loop.call_later(self.flush_after, self._flush)
-        else:
-            loop.call_soon(self._flush)
+        loop.call_soon(self._flush)
 
     def _flush(self) -> None:
         batch, self._batch = self._batch, []
@@ -371,46 +280,6 @@ class OffloadedHub:
         if not self._told and self.on_problem is not None:
             self.on_problem(message)
         self._told = True
-
-    # -- the relay's hub protocol --------------------------------------------------------------
-
-    def upstream_url(self, target: str) -> str:
-        return self.local.upstream_url(target)
-
-    def unreachable_answer(self, message: str) -> dict[str, Any]:
-        return self.local.unreachable_answer(message)
-
-    def exchange_for(
-        self,
-        method: str,
-        path: str,
-        target: str,
-        body: bytes | None,
-        headers: list[tuple[bytes, bytes]],
-    ) -> int | None:
-        if not self.spec.wanted(method, path):
-            return None
-        self._keys += 1
-        with contextlib.suppress(OSError):  # told once; the relay goes on
-            self.post("x", self._keys, method, path, target, body, headers)
-        return self._keys
-
-    def exchange_started(self) -> None:
-        self.open_exchanges += 1
-
-    def begin(self, exchange: int, status: int, headers: dict[str, str]) -> _Recorder:
-        self.post("b", exchange, status, headers)
-        return _Recorder(self, exchange)
-
-    def unreachable(self, exchange: int, message: str) -> None:
-        with contextlib.suppress(OSError):
-            self.post("u", exchange, message)
-
-    def recording_failed(self, exchange: Any, exc: BaseException) -> None:
-        """Only a stopped child gets here (a step could not be posted): told already."""
-
-    def ended(self, capture: Any, exchange: Any) -> None:
-        self.open_exchanges -= 1
 
     def close(self) -> None:
         """Send what is pending and close the pipe: the child records the rest and exits."""
@@ -557,51 +426,3 @@ def may_return_to(nice: int) -> bool:
             if line.startswith("CapEff:"):
                 return bool(int(line.split()[1], 16) >> CAP_SYS_NICE & 1)
     return False
-
-
-class Replay:
-    """The relay's calls on its hub (mcptui/capture/relay.py `_Recording`), made again from
-    the steps it posted: what the relay's process would have done."""
-
-    def __init__(self, hub: Any) -> None:
-        self.hub = hub
-        self.exchanges: dict[int, Any] = {}
-        self.recorders: dict[int, Any] = {}
-
-    def step(self, kind: str, key: int, *args: Any) -> None:
-        hub = self.hub
-        if kind == "x":
-            exchange = hub.exchange_for(*args)
-            if exchange is not None:
-                hub.exchange_started()
-                self.exchanges[key] = exchange
-            return
-        exchange = self.exchanges.get(key)
-        if exchange is None:
-            return
-        if kind == "b":
-            try:
-                self.recorders[key] = hub.begin(exchange, *args)
-            except Exception as exc:
-                hub.recording_failed(exchange, exc)
-        elif kind == "f":
-            self._guarded(key, lambda recorder: recorder.feed(*args))
-        elif kind == "e":
-            self._guarded(key, lambda recorder: recorder.end(*args))
-            recorder = self.recorders.pop(key, None)
-            del self.exchanges[key]
-            hub.ended(recorder.capture if recorder else None, exchange)
-        elif kind == "u":
-            del self.exchanges[key]
-            hub.ended(hub.unreachable(exchange, *args), exchange)
-
-    def _guarded(self, key: int, step: Callable[[Any], None]) -> None:
-        """One recording step; a failure stops this exchange's recording (as the relay's)."""
-        recorder = self.recorders.get(key)
-        if recorder is None:
-            return
-        try:
-            step(recorder)
-        except Exception as exc:
-            self.hub.recording_failed(recorder.exchange, exc)
-            self.recorders[key] = None

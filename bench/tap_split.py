@@ -7,7 +7,7 @@ the demo MCP server, in one run (issue 37's tap goal, README's Benchmarks sectio
   asgi    the ASGI relay (uvicorn, the ASGI app, the hop to the server) recording nothing: the
           tap's relay until tui/mcptui/capture/tap_relay.py, still `mcptui proxy`'s
   relay   the tap's own relay (tap_relay.py: asyncio protocols) recording nothing
-  tap     `mcptui tap --no-tui` as a user runs it (its own relay, recording while it waits)
+  tap     `mcptui tap --no-tui` as a user runs it (its own relay, and its recorder child)
 
 Each behind one legacy-era MCP session (bench/proxy_load.py `McpSession`), `tools/call search`
 one after another in blocks of 100, the paths in turn (reversed every other block). Printed for
@@ -189,7 +189,7 @@ def main() -> None:
                 for _ in range(BLOCK):
                     session.call()
                 spent[kind] += time.perf_counter() - started
-                time.sleep(0.05)  # the recording catches up: its CPU counts
+                time.sleep(0.05)  # the recorder child catches up: its CPU counts
                 used[kind] += cpu(pid) - before
                 child[kind] += sum(cpu(k) for k in kids) - kids_before
         calls = max(1, args.calls // BLOCK) * BLOCK

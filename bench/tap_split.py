@@ -7,7 +7,7 @@ the demo MCP server, in one run (issue 37's tap goal, README's Benchmarks sectio
   asgi    the ASGI relay (uvicorn, the ASGI app, the hop to the server) recording nothing: the
           tap's relay until tui/mcptui/capture/tap_relay.py, still `mcptui proxy`'s
   relay   the tap's own relay (tap_relay.py: asyncio protocols) recording nothing
-  tap     `mcptui tap --no-tui` as a user runs it (its own relay, and its recorder child)
+  tap     `mcptui tap --no-tui` as a user runs it (its own relay, recording while it waits)
 
 Each behind one legacy-era MCP session (bench/proxy_load.py `McpSession`), `tools/call search`
 one after another in blocks of 100, the paths in turn (reversed every other block). Printed for

@@ -1,7 +1,7 @@
-"""`mcptui proxy --no-tui` and `mcptui tap --no-tui` record in a child process
-(tui/mcptui/capture/offload.py): every event or message relayed must be in the recordings once
-they have stopped, redacted, even when Ctrl+C (sent to the whole process group, as a terminal
-does) comes while the child still lags behind."""
+"""`mcptui proxy --no-tui` records in a child process (tui/mcptui/capture/offload.py), `mcptui
+tap --no-tui` later in its relay's (tui/mcptui/capture/deferred.py): every event or message
+relayed must be in the recordings once they have stopped, redacted, even when Ctrl+C (sent to
+the whole process group, as a terminal does) comes while the recording still lags behind."""
 
 from __future__ import annotations
 

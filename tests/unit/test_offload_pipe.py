@@ -16,11 +16,8 @@ import pytest
 from mcptui.capture.offload import (
     LENGTH,
     PIPE_SIZE,
-    QUIET,
     OffloadedHub,
     ProxySpec,
-    Spec,
-    TapSpec,
     _Pipe,
     polled_steps,
 )
@@ -74,17 +71,14 @@ def test_closing_writes_everything_still_pending_in_order() -> None:
     assert bytes(got) == b"".join(sent)
 
 
-def bare_hub(sending: Any, spec: Spec | None = None) -> tuple[OffloadedHub, list[bytes], list[str]]:
+def bare_hub(sending: Any) -> tuple[OffloadedHub, list[bytes], list[str]]:
     """An OffloadedHub on a plain pipe, no child: what it writes, and what it tells."""
     hub = object.__new__(OffloadedHub)
     hub._pipe = _Pipe(sending)
     hub._batch = []
     hub._told = False
     hub._keys = 0
-    hub._soon = False
-    hub._later = None
-    hub.spec = spec or ProxySpec("http://127.0.0.1:9/v1", Path("."), 0.0, None)
-    hub.wanted = hub.spec.wanted
+    hub.wanted = ProxySpec("http://127.0.0.1:9/v1", Path("."), 0.0, None).wanted
     told: list[str] = []
     hub.on_problem = told.append
     writes: list[bytes] = []
@@ -130,43 +124,6 @@ async def test_the_steps_of_one_turn_go_in_one_write_in_order() -> None:
     assert [s[0] for s in steps_in(bytes(got))] == ["b", "f", "e", "x"]
 
 
-async def test_the_taps_steps_go_when_a_request_has_gone_on_or_after_a_quiet_moment() -> None:
-    """The tap writes a request's steps at the end of its turn (the relay then waits for the
-    server, and the child records meanwhile); an answer's wait for the next request, or for
-    `QUIET` seconds; all whole and in order."""
-    receiving, sending = Pipe(duplex=False)
-    tap = TapSpec("http://127.0.0.1:9/mcp", None, 0.0, None)  # type: ignore[arg-type]
-    hub, writes, _ = bare_hub(sending, tap)
-
-    def kinds() -> list[str]:
-        return [step[0] for data in writes for step in steps_in(data)]
-
-    hub.post("x", 1, "POST", "/mcp", "/mcp", b"{}", [])
-    assert writes == []  # at the turn's end, once the request has gone on
-    await asyncio.sleep(0)
-    assert kinds() == ["x"]
-    hub.post("b", 1, 200, {})
-    hub.post("f", 1, b"data")
-    hub.post("e", 1, None)
-    await asyncio.sleep(0)
-    assert kinds() == ["x"]  # the client's next request may be coming: they go with it
-    hub.post("x", 2, "POST", "/mcp", "/mcp", b"{}", [])
-    await asyncio.sleep(0)
-    assert kinds() == ["x", "b", "f", "e", "x"] and len(writes) == 2
-    hub.post("b", 2, 200, {})  # the last call: written once the relay has been quiet
-    await asyncio.sleep(0)
-    assert len(writes) == 2
-    deadline = asyncio.get_running_loop().time() + 10
-    while len(writes) < 3:
-        assert asyncio.get_running_loop().time() < deadline, writes
-        await asyncio.sleep(QUIET / 4)
-    hub.post("e", 2, None)
-    hub.close()
-    got = bytearray()
-    read_all(receiving.fileno(), got)
-    assert [s[0] for s in steps_in(bytes(got))] == ["x", "b", "f", "e", "x", "b", "e"]
-
-
 async def test_a_recorder_gone_is_told_once_and_the_relay_goes_on() -> None:
     receiving, sending = Pipe(duplex=False)
     hub, _, told = bare_hub(sending)
@@ -183,10 +140,7 @@ async def test_a_recorder_gone_is_told_once_and_the_relay_goes_on() -> None:
     assert len(told) == 1
 
 
-@pytest.mark.parametrize("poll", [0.001, None], ids=["polled", "waiting in read"])
-def test_the_recorder_reads_every_step_whole_however_the_writes_cut_them(
-    poll: float | None,
-) -> None:
+def test_the_recorder_reads_every_step_whole_however_the_writes_cut_them() -> None:
     """The child's reader (`polled_steps`): a step cut across writes, many in one write, one
     larger than the pipe's buffer; all read whole and in order, the last once the pipe closes."""
     receiving, sending = Pipe(duplex=False)
@@ -208,6 +162,6 @@ def test_the_recorder_reads_every_step_whole_however_the_writes_cut_them(
 
     writer = threading.Thread(target=write)
     writer.start()
-    got = list(polled_steps(receiving, poll=poll))
+    got = list(polled_steps(receiving, poll=0.001))
     writer.join(10)
     assert got == steps

@@ -1,5 +1,7 @@
-"""`mcptui proxy --no-tui` and `mcptui tap --no-tui`: the recording in a process of its own,
-off the relay's path.
+"""`mcptui proxy --no-tui`: the recording in a process of its own, off the relay's path. (The
+tap, whose exchanges are short and one at a time, records in its relay's process while the
+relay waits for the server: tui/mcptui/capture/deferred.py. The measures below that name the
+tap were taken when it recorded here.)
 
 Recording in the relay's process cost it 3 ms of CPU per short streamed request (parsing each
 event, redacting, writing; the file's creation, header and rename) against 2.1 ms for relaying
@@ -11,8 +13,7 @@ each chunk, its end: tui/mcptui/capture/steps.py) to a recorder child, as one pi
 on a pipe, in order and stamped with the relay's clock. The child runs the same hub and printer
 on those steps with that clock: the recording is the one the relay's process would have
 written, times included. It runs on the CPU nobody else wants (`Priority`), so under load it
-lags and catches up. The tap's steps go when its relay waits for the server (TapSpec
-`at_requests`).
+lags and catches up.
 
 Nothing is dropped on the way: a full pipe is buffered in the relay's memory, up to
 `MAX_BACKLOG`, past which the relay waits for the child rather than drop a step. On Ctrl+C the
@@ -39,21 +40,17 @@ from dataclasses import dataclass
 from itertools import islice
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from mcptui.capture.captures import CaptureHub, classify
 from mcptui.capture.steps import Replay, StepHub
 from mcptui.io.child_process import pipe, start_child
-from mcptui.io.recording import RecordingWriter
 
 MAX_BACKLOG = 64 * 1024 * 1024
 """Bytes of steps the relay holds for a child that lags; past it the relay waits for it."""
 PIPE_SIZE = 1024 * 1024
 """The pipe's own buffer (Linux's default is 64 KB): fewer times the relay finds it full."""
 LENGTH = struct.Struct("<I")
-QUIET = 0.002
-"""Seconds after which steps that wait for the next request (the tap's, `at_requests`) are
-written anyway: a lone call's answer is printed and recorded this late at most."""
 
 
 @dataclass(frozen=True)
@@ -67,9 +64,6 @@ class ProxySpec:
     console_width: int | None
     otlp: tuple[str, float] | None = None
     """`--otlp`: the traces URL and the export timeout; the child sends the spans."""
-    at_requests: ClassVar[bool] = False
-    """Steps go to the child at the end of each turn of the relay's loop that posted one; the
-    child polls for them (`polled_steps`). See TapSpec's."""
 
     def wanted(self, method: str, path: str) -> bool:
         return classify(method, path) is not None
@@ -109,72 +103,7 @@ class ProxySpec:
         return hub, finish
 
 
-@dataclass(frozen=True)
-class TapSpec:
-    """What the recorder child needs to build the tap's hub and its lines: the recording was
-    opened (and its name chosen) by the relay's process, so a file that cannot be written is
-    refused before anything is served."""
-
-    upstream: str
-    writer: RecordingWriter
-    """Closed; the child appends to it."""
-    start: float
-    console_width: int | None
-    otlp: tuple[str, float] | None = None
-    """`--otlp`: the traces URL and the export timeout; the child sends the spans."""
-    at_requests: ClassVar[bool] = True
-    """Steps go to the child when a request has gone on to the server, and otherwise `QUIET`
-    seconds after they were posted; the child waits for them in `read`. An MCP exchange is
-    a short request and a short answer, one after another: the relay then waits for the
-    server (1.3 ms of the demo server's CPU a `tools/call`), and so does the client, so the
-    child records the last answer and this request on a core nobody needs. Written at the
-    end of each turn and read every 20 ms, its batches came at any time, on the 2 cores the
-    client, the relay and the server share: one `tools/call` after another in blocks of 25
-    (bench/proxy.py's goal), the tap made 0.80-0.81x of direct's calls/s so, 0.81-0.85x
-    this way (3 runs of each side by side). Recording in the relay's own process made
-    0.83-0.85x, but a large message stalled the relay while it was recorded (the next
-    request waited 0.28 s after a 10 MB answer; 2-4 ms with a child)."""
-
-    def wanted(self, method: str, path: str) -> bool:
-        return True  # every message is the tap's to record
-
-    def build(self, clock: Callable[[], float]) -> tuple[Any, Callable[[], int]]:
-        from rich.console import Console
-        from rich.text import Text
-
-        from mcptui.capture.tap import TapHub
-        from mcptui.share.progress_lines import ProgressPrinter
-
-        hub = TapHub(self.upstream, None, clock=clock)
-        self.writer.reopen()
-        hub.writer = self.writer
-        console = Console(highlight=False, width=self.console_width)
-        hub.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
-        hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
-        otlp = live_otlp(self.otlp)
-        follower = None
-        if otlp is not None:
-            from mcptui.share.otel_live import TapFollower
-
-            follower = TapFollower(otlp, hub)
-
-        def finish() -> int:
-            if follower is not None:
-                follower.flush()
-            hub.close()
-            if otlp is not None:
-                end_export(otlp)
-            console.print(
-                f"mcptui tap: {hub.messages} messages recorded in {self.writer.path}",
-                style="dim",
-                highlight=False,
-            )
-            return 0
-
-        return hub, finish
-
-
-Spec = ProxySpec | TapSpec
+Spec = ProxySpec
 
 
 def end_export(otlp: Any) -> None:
@@ -298,7 +227,6 @@ class OffloadedHub(StepHub):
 
     def __init__(self, spec: Spec, local: Any) -> None:
         super().__init__(local, spec.wanted)
-        self.spec = spec
         self.on_problem: Callable[[str], None] | None = None
         receiving, sending = pipe()
         # Ignored from its first instruction (a disposition exec keeps, and Python's start
@@ -311,45 +239,34 @@ class OffloadedHub(StepHub):
         receiving.close()
         self._pipe = _Pipe(sending)
         self._told = False
-        self._batch: list[tuple[Any, ...]] = []
-        """Steps posted and not yet written, written together."""
-        self._soon = False
-        """A write is due at the end of this turn of the loop."""
-        self._later: asyncio.TimerHandle | None = None
-        """A write is due `QUIET` seconds on."""
+        self._batch: list[bytes] = []
+        """Steps posted in this turn of the relay's loop, written together."""
 
     def post(self, *step: Any) -> None:
-        """Queue one step, stamped now, for the child. Steps go in one write, when the spec
-        says (`at_requests`): a write a step woke the child, on the CPU the relay and its
-        upstream share, two or three times a short exchange. They are pickled as they are
-        written, after the turn's reads have been relayed."""
+        """Queue one step, stamped now, for the child. The steps of one turn of the relay's
+        loop (an answer's start, its bytes and its end, when they came together) go in one
+        write at the turn's end: a write a step woke the child, on the CPU the relay and its
+        upstream share, two or three times a short exchange."""
         if self._pipe.broken is not None:
             self._tell_stopped(self._pipe.broken)
             raise self._pipe.broken
-        self._batch.append((step[0], step[1], time.monotonic(), *step[2:]))
+        data = pickle.dumps((step[0], step[1], time.monotonic(), *step[2:]), protocol=5)
+        self._batch.append(LENGTH.pack(len(data)) + data)
+        if len(self._batch) > 1:
+            return  # a write is on its way
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (closing): at once
             self._flush()
             return
-        if not self.spec.at_requests or step[0] == "x":
-            if not self._soon:
-                self._soon = True
-                loop.call_soon(self._flush)
-        elif self._later is None and not self._soon:
-            self._later = loop.call_later(QUIET, self._flush)
+        loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        self._soon = False
-        if self._later is not None:
-            self._later.cancel()
-            self._later = None
-        steps, self._batch = self._batch, []
-        if not steps:
+        batch, self._batch = self._batch, []
+        if not batch:
             return
-        batch = [pickle.dumps(step, protocol=5) for step in steps]
         try:
-            self._pipe.write(b"".join(LENGTH.pack(len(data)) + data for data in batch))
+            self._pipe.write(batch[0] if len(batch) == 1 else b"".join(batch))
         except OSError as exc:
             self._tell_stopped(exc)
 
@@ -395,7 +312,7 @@ def record_steps(receiving: Connection, spec: Spec) -> None:
     now = [spec.start]
     hub, finish = spec.build(lambda: now[0])
     replay = Replay(hub)
-    for step in polled_steps(receiving, None if spec.at_requests else POLL_SECONDS):
+    for step in polled_steps(receiving):
         now[0] = step[2]
         priority.keep_up(step[2])
         replay.step(step[0], step[1], *step[3:])
@@ -409,30 +326,26 @@ POLL_SECONDS = 0.02
 the console, well under what a person notices."""
 
 
-def polled_steps(
-    receiving: Connection, poll: float | None = POLL_SECONDS
-) -> Iterator[tuple[Any, ...]]:
+def polled_steps(receiving: Connection, poll: float = POLL_SECONDS) -> Iterator[tuple[Any, ...]]:
     """The relay's steps, in order, until it closes the pipe; read in batches.
 
-    With `poll`, the child sleeps that long whenever the pipe is empty, rather than wait in
-    `read`: a blocked reader is woken by every write, which costs both processes a switch per
-    write on the cores the relay and its upstream share. Through the tap, writing at the end of
-    each turn, one `tools/call` after another (`/proc` CPU per call, alternating blocks of 100):
-    the recorder took 0.43 ms of CPU per call woken on each write, 0.29-0.31 ms polled, and the
-    tap made 0.83x of its own calls/s without recording woken, 0.93-0.94x polled. A read that
-    fills the buffer is followed at once by the next, so a fast stream never waits on the poll.
-    Without (`poll` None: the tap's, whose relay writes once a request, TapSpec `at_requests`)
-    it waits in `read`, so it records while the relay waits for the server."""
+    The child sleeps `poll` whenever the pipe is empty, rather than wait in `read`: a blocked
+    reader is woken by every write, which costs both processes a switch per write on the cores
+    the relay and its upstream share. Through the tap, one `tools/call` after another
+    (`/proc` CPU per call, alternating blocks of 100): the recorder took 0.43 ms of CPU per
+    call woken on each write, 0.29-0.31 ms polled, and the tap made 0.83x of its own
+    calls/s without recording woken, 0.93-0.94x polled. A read that fills the buffer is followed
+    at once by the next, so a fast stream never waits on the poll."""
     fd = os.dup(receiving.fileno())
     receiving.close()
-    os.set_blocking(fd, poll is None)
+    os.set_blocking(fd, False)
     pending = bytearray()
     try:
         while True:
             try:
                 data = os.read(fd, PIPE_SIZE)
-            except BlockingIOError:  # only when polled
-                time.sleep(poll or 0)
+            except BlockingIOError:
+                time.sleep(poll)
                 continue
             if not data:
                 return  # the relay closed the pipe: every step sent has been read

@@ -1,7 +1,9 @@
 """The relay's calls on its hub as steps, recorded later: posted by a `StepHub` (stamped with
-the relay's clock when they happen), made again on the recording hub by `Replay`. The hub
-that posts them, `OffloadedHub` (tui/mcptui/capture/offload.py), sends them to a recorder
-child: `proxy --no-tui`'s and `tap --no-tui`'s. A step is `(kind, key, stamp, *arguments)`:
+the relay's clock when they happen), made again on the recording hub by `Replay`.
+
+Two hubs post them: the proxy's `OffloadedHub` (tui/mcptui/capture/offload.py) to a recorder
+child, the tap's `DeferredHub` (tui/mcptui/capture/deferred.py) to its own process, for when
+its relay waits. A step is `(kind, key, stamp, *arguments)`:
 
   x  a request: method, path, target, body (None: over the cap), headers
   b  its answer began: status, headers

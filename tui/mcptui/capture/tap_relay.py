@@ -12,13 +12,13 @@ the answer's bytes are written to the client from the upstream connection's `dat
 all that one read gave in one write. A turn of the loop is a read of either socket and nothing
 else (3.9 a call against the demo server, whose SSE answer comes as its head, its event and its
 end, apart): 0.27-0.31 ms of CPU a call recording nothing, 0.33-0.45 ms recording (the steps
-posted to the recorder child), in the same runs as the figures above (bench/tap_split.py, on
-2 cores shared with other work).
+posted to a recorder child, as the tap then did), in the same runs as the figures above
+(bench/tap_split.py, on 2 cores shared with other work).
 
 What the hub records is unchanged: the same RelayHub calls in the same order as the ASGI relay
 (`exchange_for` when the request is complete, before it goes on; the answer's start and each
 piece of it before the client gets it; its end), through the same `Recording`, so `TapHub` and
-the recorder child (tui/mcptui/capture/offload.py) cannot tell the relays apart.
+the hubs that record its steps later (tui/mcptui/capture/steps.py) cannot tell the relays apart.
 
 Framing: a request body up to the hub's `request_cap` is held and sent with its
 Content-Length; a larger one is streamed on as it arrives (chunked, unless the client gave a

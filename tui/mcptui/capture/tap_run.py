@@ -7,8 +7,11 @@ through, so the `server_url` to paste into the request is printed with it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -78,25 +81,25 @@ def serve_tap_lines(
     otlp: tuple[str, float] | None = None,
 ) -> int:
     """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data, and
-    Ctrl+C is how a tap ends: a second one while it stops too). A child process records and
-    prints the messages (tui/mcptui/capture/offload.py), while the relay waits for the server
-    (TapSpec `at_requests`): the relay's own process only relays; the recording is opened
-    here, so one that cannot be written is refused at once."""
-    from mcptui.capture.offload import OffloadedHub, TapSpec
+    Ctrl+C is how a tap ends: a second one while it stops too). The messages are recorded and
+    printed in this process while the relay waits for the server (tui/mcptui/capture/
+    deferred.py); the recording is opened first, so one that cannot be written is refused at
+    once."""
+    from mcptui.capture.deferred import DeferredHub
+    from mcptui.share.progress_lines import ProgressPrinter
 
     sock = bind(DEFAULT_HOST, port)
-    local = TapHub(upstream, record or default_record())
-    writer, local.writer = local.writer, None
-    assert writer is not None
-    writer.close()
-    width = None if console.is_terminal else console.width
-    hub = OffloadedHub(TapSpec(upstream, writer, local.start, width, otlp), local)
-    hub.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
+    tap = TapHub(upstream, record or default_record())
+    path = tap.path_of_recording
+    tap.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
+    tap.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
+    export, follower = _live_export(tap, otlp)
+    hub = DeferredHub(tap)
     address = base_url(sock)
     console.print(
-        f"mcptui tap: {address}{local.path} → {upstream}\n"
-        f"  server_url for the request: {server_url(address, local, public_url)}\n"
-        f"  recording to {writer.path} · Ctrl+C stops",
+        f"mcptui tap: {address}{tap.path} → {upstream}\n"
+        f"  server_url for the request: {server_url(address, tap, public_url)}\n"
+        f"  recording to {path} · Ctrl+C stops",
         style="dim",
         highlight=False,
         soft_wrap=True,
@@ -110,8 +113,43 @@ def serve_tap_lines(
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down
         pass
     finally:
-        hub.finish()
+        with _interrupts_held():  # a second Ctrl+C: what was relayed is still recorded
+            hub.close()
+            if follower is not None:
+                follower.flush()
+    if export is not None:
+        from mcptui.share.otel_live import print_end
+
+        print_end(export)  # Ctrl+C cuts its wait for the collector
+    console.print(
+        f"mcptui tap: {tap.messages} messages recorded in {path}", style="dim", highlight=False
+    )
     return 0
+
+
+def _live_export(
+    tap: TapHub, otlp: tuple[str, float] | None
+) -> tuple[LiveExport | None, TapFollower | None]:
+    """`--otlp`: the live export, and what turns the tap's messages into its spans."""
+    if otlp is None:
+        return None, None
+    from mcptui.share.otel_live import LiveExport, TapFollower
+
+    export = LiveExport(*otlp)
+    return export, TapFollower(export, tap)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl+C ignored for the block (in the main thread), then as it was."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class TapService:

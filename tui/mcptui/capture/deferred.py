@@ -31,7 +31,6 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from mcptui.capture.steps import Replay, StepHub
@@ -55,8 +54,8 @@ class DeferredHub(StepHub):
     waits (see the module's docstring). Only one thread records at a time: the relay's, or
     while a large exchange is recorded, `_work`'s."""
 
-    def __init__(self, hub: Any, wanted: Callable[[str, str], bool] = lambda m, p: True) -> None:
-        super().__init__(hub, wanted)
+    def __init__(self, hub: Any) -> None:
+        super().__init__(hub, lambda method, path: True)  # every message is the tap's
         self.hub = hub
         self._now = time.monotonic()
         hub.clock = lambda: self._now  # a step's notes are timed when the relay posted it

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -78,7 +77,7 @@ def serve_tap_lines(
     record: Path | None,
     public_url: str | None,
     console: Console,
-    otlp: tuple[str, float] | None = None,
+    export: LiveExport | None = None,
 ) -> int:
     """`--no-tui`: a line per message until Ctrl+C; exit 0 (what the server said is data, and
     Ctrl+C is how a tap ends: a second one while it stops too). The messages are recorded and
@@ -93,7 +92,11 @@ def serve_tap_lines(
     path = tap.path_of_recording
     tap.on_event = ProgressPrinter(console)  # `MCP → tools/call …`, as `run --no-tui`
     tap.on_problem = lambda message: console.print(Text(f"mcptui: {message}", "bold red"))
-    export, follower = _live_export(tap, otlp)
+    follower = None
+    if export is not None:  # after on_event: it passes each note on to the printer
+        from mcptui.share.otel_live import TapFollower
+
+        follower = TapFollower(export, tap)
     hub = DeferredHub(tap)
     address = base_url(sock)
     console.print(
@@ -127,24 +130,9 @@ def serve_tap_lines(
     return 0
 
 
-def _live_export(
-    tap: TapHub, otlp: tuple[str, float] | None
-) -> tuple[LiveExport | None, TapFollower | None]:
-    """`--otlp`: the live export, and what turns the tap's messages into its spans."""
-    if otlp is None:
-        return None, None
-    from mcptui.share.otel_live import LiveExport, TapFollower
-
-    export = LiveExport(*otlp)
-    return export, TapFollower(export, tap)
-
-
 @contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Ctrl+C ignored for the block (in the main thread), then as it was."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    """Ctrl+C ignored for the block, then as it was."""
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield

@@ -86,7 +86,9 @@ def run_tap(args: argparse.Namespace) -> int:
         )
         record = Path(args.record) if args.record else None
         if args.no_tui:
-            return serve_tap_lines(upstream, args.port, record, args.public_url, console, otlp)
+            return serve_tap_lines(
+                upstream, args.port, record, args.public_url, console, live_export(otlp)
+            )
         service = TapService(upstream, args.port, record, args.public_url, live_export(otlp))
     except UpstreamError as exc:
         return refuse_line(str(exc))

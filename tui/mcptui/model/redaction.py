@@ -431,9 +431,7 @@ def utf8_needs_redaction(text: bytes) -> bool:
     lowered = text.lower()
     if b"basic " in lowered or _LOWER_QUOTED_KEY_BYTES.search(lowered) is not None:
         return True
-    if any(key in lowered for key in _STRICT_QUOTED_KEY_BYTES):
-        return True
-    return b"://" in text and (b"\\u" in text or url_bytes_may_hide(text))
+    return _links_may_hide(text, lowered)
 
 
 def written_needs_redaction(line: bytes, known: Sequence[str] = ()) -> bool:
@@ -454,9 +452,16 @@ def written_needs_redaction(line: bytes, known: Sequence[str] = ()) -> bool:
         b"basic " in lowered
         or _QUOTED_KEY_BYTES.search(line) is not None
         or any(secret.encode() in line for secret in known)
-        or any(key in lowered for key in _STRICT_QUOTED_KEY_BYTES)
-        or (b"://" in line and url_bytes_may_hide(line))
+        or _links_may_hide(line, lowered)
     )
+
+
+def _links_may_hide(text: bytes, lowered: bytes) -> bool:
+    """What the byte checks ask of links: a server's own URL (strictly redacted) anywhere, or
+    a link redaction could change (`url_bytes_may_hide`; an escape may spell one)."""
+    if any(key in lowered for key in _STRICT_QUOTED_KEY_BYTES):
+        return True
+    return b"://" in text and (b"\\u" in text or url_bytes_may_hide(text))
 
 
 NEEDLE_REACH = max(
@@ -671,27 +676,28 @@ def redact_event(raw: dict[str, Any], known: Sequence[str] = ()) -> dict[str, An
     delta = raw.get("delta")
     kind = raw.get("type")
     if type(delta) is str and len(raw) <= 8 and type(kind) is str and kind.endswith(".delta"):
-        text = delta
-        if not ("sk-" in text or "://" in text or "earer" in text or "Basic" in text) and not (
-            known and any(secret in text for secret in known)
+        if not ("sk-" in delta or "://" in delta or "earer" in delta or "Basic" in delta) and not (
+            known and any(secret in delta for secret in known)
         ):
             return raw
-    else:
-        text = dumps(raw)
-        if not needs_redaction(text) and not (known and any(s in text for s in known)):
-            return raw
-    return _hidden(raw, text, known)
+        return _hidden(raw, delta, known)
+    return _checked(raw, known)[0]
 
 
 def redacted_json(raw: dict[str, Any], known: Sequence[str] = ()) -> tuple[dict[str, Any], str]:
     """`redact_event` of an entry that is no text delta, with the JSON of what it gives: an
     entry built to be recorded (a tap's note) is serialised once to be checked, and that text
     is its recording's line (mcptui/io/recording.py `redacted_line`)."""
+    out, text = _checked(raw, known)
+    return out, text if out is raw else dumps(out)
+
+
+def _checked(raw: dict[str, Any], known: Sequence[str]) -> tuple[dict[str, Any], str]:
+    """`raw` as it may be kept (itself when it holds nothing to hide), and `raw`'s JSON."""
     text = dumps(raw)
     if not needs_redaction(text) and not (known and any(s in text for s in known)):
         return raw, text
-    out = _hidden(raw, text, known)
-    return out, dumps(out)
+    return _hidden(raw, text, known), text
 
 
 def _hidden(raw: dict[str, Any], text: str, known: Sequence[str]) -> dict[str, Any]:
